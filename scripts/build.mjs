@@ -1,0 +1,91 @@
+// Bundles the extension (node, cjs), the CLI + backend (node, cjs) and the webviews (browser).
+// Usage: node scripts/build.mjs [--watch] [--production]
+import * as esbuild from "esbuild";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const watch = process.argv.includes("--watch");
+const production = process.argv.includes("--production");
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "info",
+  absWorkingDir: root,
+  legalComments: "none",
+};
+
+const configs = [
+  {
+    ...common,
+    entryPoints: ["extension/main.ts"],
+    outfile: "dist/extension.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+  },
+  {
+    ...common,
+    entryPoints: ["server/cli/main.ts"],
+    outfile: "dist/docket.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    banner: { js: "#!/usr/bin/env node" },
+  },
+  {
+    ...common,
+    entryPoints: fs
+      .readdirSync(path.join(root, "webview"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(root, "webview", entry.name, "main.ts")))
+      .map((entry) => ({ in: `webview/${entry.name}/main.ts`, out: entry.name })),
+    outdir: "dist/webview",
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+  },
+];
+if (!production) {
+  configs.push({
+    ...common,
+    entryPoints: ["bench/main.ts"],
+    outfile: "dist/bench.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+  });
+}
+
+function copyStatic() {
+  // Webview assets that must ship inside the .vsix (no node_modules at run time).
+  const codicons = path.join(root, "node_modules/@vscode/codicons/dist");
+  const target = path.join(root, "dist/webview");
+  fs.mkdirSync(target, { recursive: true });
+  for (const file of ["codicon.css", "codicon.ttf"]) {
+    fs.copyFileSync(path.join(codicons, file), path.join(target, file));
+  }
+}
+
+const existing = configs.filter((config) =>
+  config.entryPoints.length === undefined ? true : config.entryPoints.length > 0,
+).filter((config) => {
+  const first = Array.isArray(config.entryPoints) ? config.entryPoints[0] : undefined;
+  const file = typeof first === "string" ? first : first?.in;
+  return file === undefined || fs.existsSync(path.join(root, file));
+});
+
+fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
+copyStatic();
+if (watch) {
+  for (const config of existing) {
+    const context = await esbuild.context(config);
+    await context.watch();
+  }
+  console.log("[watch] watching for changes");
+} else {
+  await Promise.all(existing.map((config) => esbuild.build(config)));
+  fs.chmodSync(path.join(root, "dist/docket.js"), 0o755);
+}

@@ -1,0 +1,174 @@
+// The language-server-style backend (`docket serve --stdio`). It owns one WorkspaceLedger,
+// answers the `docket/*` requests defined in protocol/messages.ts, validates every input with
+// the same schemas the extension uses, and notifies `docket/stateChanged` when the ledger moves
+// (including appends by other processes, picked up by watching the file).
+import fs from "node:fs";
+import path from "node:path";
+import {
+  createConnection,
+  ProposedFeatures,
+  ResponseError,
+  ErrorCodes as RpcErrorCodes,
+  type Connection,
+  type InitializeResult,
+} from "vscode-languageserver/node";
+import type { z } from "zod";
+import { DocketError, toDocketError } from "../errors";
+import {
+  BackendInitOptions,
+  ErrorCodes,
+  Notifications,
+  Requests,
+  type DocketErrorData,
+  type RequestDefinition,
+  type Status,
+} from "../protocol/messages";
+import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
+import { resolveLedgerPath } from "../workspace/ledgerPaths";
+
+const POLL_INTERVAL_MS = 300;
+
+function rpcError(error: unknown): ResponseError<DocketErrorData> {
+  const docket = toDocketError(error);
+  const rpcCode = docket.code === ErrorCodes.invalidParams ? RpcErrorCodes.InvalidParams : RpcErrorCodes.InternalError;
+  return new ResponseError<DocketErrorData>(rpcCode, docket.message, { code: docket.code, message: docket.message });
+}
+
+function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  const parsed = schema.safeParse(params ?? {});
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(params)"}: ${issue.message}`).join("; ");
+    throw new DocketError(ErrorCodes.invalidParams, `Invalid parameters: ${detail}`);
+  }
+  return parsed.data;
+}
+
+export class Backend {
+  private ledger: WorkspaceLedger | null = null;
+  private options: BackendInitOptions = { workspaceFolder: null, ledgerPath: null, trusted: false };
+  private lastRevision: string | null = null;
+  private watching: string | null = null;
+  private dirWatcher: fs.FSWatcher | null = null;
+
+  constructor(private readonly connection: Connection) {}
+
+  start(): void {
+    const connection = this.connection;
+    connection.onInitialize((params): InitializeResult => {
+      const parsed = BackendInitOptions.safeParse(params.initializationOptions ?? {});
+      if (!parsed.success) {
+        throw new ResponseError(RpcErrorCodes.InvalidParams, `Invalid initialization options: ${parsed.error.message}`);
+      }
+      this.configure(parsed.data);
+      return { capabilities: {}, serverInfo: { name: "docket", version: "0.1.0" } };
+    });
+    connection.onShutdown(() => this.stopWatching());
+    this.handle(Requests.status, () => this.status());
+    this.handle(Requests.turnOn, () => this.requireLedger().turnOn());
+    this.handle(Requests.turnOff, (params) => this.requireLedger().turnOff(params.reason));
+    this.handle(Requests.receiptsPage, (params) => this.requireLedger().receiptsPage(params.cursor, params.pageSize));
+    this.handle(Requests.verifyLedger, () => verifyLedgerFile(this.requireLedger().store.ledgerPath));
+    connection.listen();
+  }
+
+  private handle<P extends z.ZodType, R extends z.ZodType>(
+    definition: RequestDefinition<P, R>,
+    handler: (params: z.output<P>) => z.input<R> | Promise<z.input<R>>,
+  ): void {
+    this.connection.onRequest(definition.method, async (params: unknown) => {
+      try {
+        const result = definition.result.parse(await handler(parseParams(definition.params, params)));
+        this.publishIfChanged();
+        return result;
+      } catch (error) {
+        this.publishIfChanged();
+        return rpcError(error);
+      }
+    });
+  }
+
+  configure(options: BackendInitOptions): void {
+    this.options = options;
+    this.stopWatching();
+    if (options.workspaceFolder === null) {
+      this.ledger = null;
+      return;
+    }
+    const ledgerPath = options.ledgerPath ?? resolveLedgerPath(options.workspaceFolder, null);
+    this.ledger = new WorkspaceLedger({ workspaceFolder: options.workspaceFolder, ledgerPath, trusted: options.trusted });
+    this.ledger.refresh();
+    this.lastRevision = this.status().revision;
+    this.startWatching(ledgerPath);
+  }
+
+  private requireLedger(): WorkspaceLedger {
+    if (this.ledger === null) {
+      throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to use Docket: its ledger lives in the workspace folder.");
+    }
+    this.ledger.refresh();
+    return this.ledger;
+  }
+
+  status(): Status {
+    if (this.ledger === null) {
+      return {
+        workspaceFolder: null,
+        trusted: this.options.trusted,
+        phase: "off",
+        historyMode: "empty",
+        blockedReason: null,
+        activeScope: null,
+        scopes: [],
+        ledger: null,
+        revision: "no-workspace",
+        receiptCount: 0,
+        projectionSha256: "9c336f04305dfbbc460eef0adc28f05bda06d3c9b86ecaf0c295f70d433d7475",
+      };
+    }
+    this.ledger.refresh();
+    return this.ledger.status();
+  }
+
+  private publishIfChanged(): void {
+    let status: Status;
+    try {
+      status = this.status();
+    } catch {
+      return;
+    }
+    if (status.revision === this.lastRevision) return;
+    this.lastRevision = status.revision;
+    void this.connection.sendNotification(Notifications.stateChanged.method, Notifications.stateChanged.params.parse(status));
+  }
+
+  // Polling catches appends from other processes on every file system (including network and
+  // container mounts where fs.watch is silent); the directory watcher only makes it prompt.
+  private startWatching(ledgerPath: string): void {
+    this.watching = ledgerPath;
+    fs.watchFile(ledgerPath, { interval: POLL_INTERVAL_MS, persistent: false }, () => this.publishIfChanged());
+    this.watchDirectory(path.dirname(ledgerPath));
+  }
+
+  private watchDirectory(directory: string): void {
+    try {
+      this.dirWatcher = fs.watch(directory, { persistent: false }, () => this.publishIfChanged());
+      this.dirWatcher.on("error", () => undefined);
+    } catch {
+      this.dirWatcher = null; // directory does not exist yet; polling covers it
+    }
+  }
+
+  private stopWatching(): void {
+    if (this.watching !== null) fs.unwatchFile(this.watching);
+    this.watching = null;
+    this.dirWatcher?.close();
+    this.dirWatcher = null;
+  }
+}
+
+export function serveStdio(): void {
+  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  // Anything a library logs must not corrupt the JSON-RPC stream on stdout.
+  console.log = (...args: unknown[]) => connection.console.log(args.map(String).join(" "));
+  new Backend(connection).start();
+}

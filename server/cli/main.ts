@@ -1,0 +1,196 @@
+// The `docket` command line. It also contains the backend (`docket serve --stdio`) so the
+// extension, agents and people in a terminal all run the same code against the same ledger.
+import fs from "node:fs";
+import path from "node:path";
+import { serveStdio } from "../backend/server";
+import { replayEntries } from "../ledger/replay";
+import { readReplayInputs } from "../ledger/replayInput";
+import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
+import { verifyLedgerFile } from "../workspace/workspaceLedger";
+
+const VERSION = "0.1.0";
+
+const HELP = `docket ${VERSION} — decided, gated, audited and verified agent work
+
+Usage:
+  docket serve --stdio                     run the backend the VS Code extension talks to
+  docket ledger verify [--ledger PATH] [--workspace DIR] [--json]
+                                           check every ledger line, its hash chain and replay
+  docket ledger replay FILE [--json]       replay developer/v8 entries from JSON Lines: bare
+                                           envelopes, Docket ledger lines or Pi session entries
+  docket --help | --version
+
+The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
+above the current directory (or the directory itself).
+
+Exit codes: 0 success; 1 the ledger (or log) has a rejected entry; 2 usage error or unusable input.
+`;
+
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly code = "docket.usage",
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+interface ParsedArgs {
+  readonly positionals: string[];
+  readonly flags: Map<string, string | true>;
+}
+
+function parseArgs(args: readonly string[], valueFlags: readonly string[], booleanFlags: readonly string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === "--") {
+      positionals.push(...args.slice(index + 1));
+      break;
+    }
+    if (arg.startsWith("--")) {
+      const [name, inline] = arg.slice(2).split(/=(.*)/su, 2) as [string, string | undefined];
+      if (valueFlags.includes(name)) {
+        const value = inline ?? args[index + 1];
+        if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new UsageError(`--${name} needs a value`);
+        if (inline === undefined) index += 1;
+        flags.set(name, value);
+      } else if (booleanFlags.includes(name) && inline === undefined) {
+        flags.set(name, true);
+      } else {
+        throw new UsageError(`unknown option --${name}`);
+      }
+    } else {
+      positionals.push(arg);
+    }
+  }
+  return { positionals, flags };
+}
+
+function stringFlag(parsed: ParsedArgs, name: string): string | undefined {
+  const value = parsed.flags.get(name);
+  return typeof value === "string" ? value : undefined;
+}
+
+interface Io {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+}
+
+function ledgerVerify(args: readonly string[], io: Io): number {
+  const parsed = parseArgs(args, ["ledger", "workspace"], ["json"]);
+  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
+  const explicit = stringFlag(parsed, "ledger");
+  const workspace = stringFlag(parsed, "workspace");
+  const ledgerPath =
+    explicit !== undefined
+      ? path.resolve(io.cwd, explicit)
+      : resolveLedgerPath(workspace !== undefined ? path.resolve(io.cwd, workspace) : findWorkspaceRoot(io.cwd), null);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(ledgerPath);
+  } catch {
+    throw new UsageError(`no ledger at ${ledgerPath}`, "docket.ledger-missing");
+  }
+  if (!stat.isFile()) throw new UsageError(`${ledgerPath} is not a file`, "docket.ledger-missing");
+  const result = verifyLedgerFile(ledgerPath);
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify(result)}\n`);
+  } else if (result.ok) {
+    io.stdout(`ok: ${result.lines} lines, ${result.accepted} accepted entries, hash chains intact (${ledgerPath})\n`);
+    if (result.tornTailBytes > 0) {
+      io.stdout(`note: ${result.tornTailBytes} bytes of an interrupted write follow the last line; they are not an entry and will be set aside on the next append\n`);
+    }
+  } else if (result.firstFault !== null) {
+    const fault = result.firstFault;
+    io.stdout(`rejected: line ${fault.line}${fault.index === null ? "" : ` (entry ${fault.index})`}: ${fault.code}: ${fault.message}\n`);
+  }
+  return result.ok ? 0 : 1;
+}
+
+function ledgerReplay(args: readonly string[], io: Io): number {
+  const parsed = parseArgs(args, [], ["json"]);
+  if (parsed.positionals.length !== 1) throw new UsageError("ledger replay needs exactly one FILE");
+  const file = path.resolve(io.cwd, parsed.positionals[0] as string);
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, "docket.input-unreadable");
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${file} is not UTF-8 text`, "docket.input-unreadable");
+  }
+  const { inputs } = readReplayInputs(text);
+  const replayer = replayEntries(inputs.map((input) => input.value));
+  const dispositions = replayer.dispositions.map((disposition) =>
+    disposition.status === "accepted"
+      ? { index: disposition.index, status: "accepted" as const }
+      : { index: disposition.index, status: "rejected" as const, code: disposition.code },
+  );
+  const scopes = replayer.scopes().map((scope) => ({ workScopeId: scope.workScopeId, status: scope.root.status, head: scope.head.scopeSequence }));
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify({ dispositions, scopes })}\n`);
+  } else {
+    for (const disposition of replayer.dispositions) {
+      const line = inputs[disposition.index]?.line ?? 0;
+      io.stdout(
+        disposition.status === "accepted"
+          ? `${disposition.index}\tline ${line}\taccepted\n`
+          : `${disposition.index}\tline ${line}\trejected\t${disposition.code}: ${disposition.message}\n`,
+      );
+    }
+    for (const scope of scopes) io.stdout(`scope ${scope.workScopeId}\t${scope.status}\thead ${scope.head}\n`);
+  }
+  return replayer.firstRejected === null ? 0 : 1;
+}
+
+/** Runs a command and returns its exit code; `serve` keeps running and returns null. */
+export function runCli(argv: readonly string[], io: Io): number | null {
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+      io.stdout(HELP);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === "--version" || command === "-v") {
+      io.stdout(`${VERSION}\n`);
+      return 0;
+    }
+    if (command === "serve") {
+      const parsed = parseArgs(rest, [], ["stdio"]);
+      if (!parsed.flags.has("stdio") || parsed.positionals.length > 0) throw new UsageError("serve needs --stdio");
+      serveStdio();
+      return null;
+    }
+    if (command === "ledger") {
+      const [sub, ...subArgs] = rest;
+      if (sub === "verify") return ledgerVerify(subArgs, io);
+      if (sub === "replay") return ledgerReplay(subArgs, io);
+      throw new UsageError(sub === undefined ? "ledger needs a subcommand: verify or replay" : `unknown ledger subcommand ${sub}`);
+    }
+    throw new UsageError(`unknown command ${command}`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`docket: ${error.code}: ${error.message}\nRun 'docket --help' for usage.\n`);
+      return 2;
+    }
+    io.stderr(`docket: docket.internal: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}
+
+if (require.main === module) {
+  const code = runCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+  });
+  if (code !== null) process.exitCode = code;
+}

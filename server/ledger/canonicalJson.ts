@@ -1,0 +1,72 @@
+// Canonical JSON and value hashing exactly as developer/v8 defines them: keys sorted by UTF-16
+// code units (never locale), no whitespace, numbers in JavaScript's shortest round-trip form.
+import { createHash } from "node:crypto";
+
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+export class CanonicalJsonError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = "CanonicalJsonError";
+  }
+}
+
+/** Checks that a value is representable as canonical JSON and returns it typed. */
+export function toJsonValue(value: unknown, path = "/"): JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+    throw new CanonicalJsonError(`Unsupported JSON value at ${path}.`, path);
+  }
+  if (Array.isArray(value)) return value.map((entry, index) => toJsonValue(entry, `${path}${index}/`));
+  if (typeof value === "object") {
+    const result: Record<string, JsonValue> = {};
+    for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+      result[key] = toJsonValue(entry, `${path}${key}/`);
+    }
+    return result;
+  }
+  throw new CanonicalJsonError(`Unsupported JSON value at ${path}.`, path);
+}
+
+function compareCodeUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Serializes an already-validated JSON value canonically. */
+export function canonicalJson(value: JsonValue): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${(value as readonly JsonValue[]).map(canonicalJson).join(",")}]`;
+  const record = value as { readonly [key: string]: JsonValue };
+  return `{${Object.keys(record)
+    .sort(compareCodeUnits)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key] as JsonValue)}`)
+    .join(",")}}`;
+}
+
+/** Validates and serializes any value; throws CanonicalJsonError for non-JSON input. */
+export function canonicalize(value: unknown): string {
+  return canonicalJson(toJsonValue(value));
+}
+
+export function sha256Hex(text: string | Uint8Array): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** H(v): SHA-256 (lowercase hex) of the UTF-8 canonical JSON of v. */
+export function hashValue(value: unknown): string {
+  return sha256Hex(canonicalize(value));
+}
+
+/** First 24 hex characters of H(v); used for derived identifiers. */
+export function h24(value: unknown): string {
+  return hashValue(value).slice(0, 24);
+}
+
+const encoder = new TextEncoder();
+export function utf8Length(text: string): number {
+  return encoder.encode(text).byteLength;
+}

@@ -1,0 +1,146 @@
+// The persisted developer/v8 event envelope (§2): strict parse with every rejection rule, and
+// creation from a draft. Parse recomputes eventSha256 and rejects drift.
+import { canonicalJson, hashValue, toJsonValue, utf8Length, type JsonValue } from "./canonicalJson";
+import {
+  MAX_PAYLOAD_BYTES,
+  arrayAt,
+  exactKeys,
+  fail,
+  idAt,
+  integerAt,
+  objectAt,
+  shaAt,
+  timestampAt,
+} from "./values";
+
+export const DEVELOPER_PROTOCOL = "developer/v8";
+export const ENVELOPE_DOMAIN = "developer.event-envelope/v8";
+export const MAX_SCOPE_SEQUENCE = 1_000_000_000;
+
+export interface EventRef {
+  readonly workScopeId: string;
+  readonly eventId: string;
+  readonly eventSha256: string;
+}
+
+export interface EnvelopeDraft {
+  readonly protocolVersion: typeof DEVELOPER_PROTOCOL;
+  readonly eventId: string;
+  readonly workScopeId: string;
+  readonly scopeSequence: number;
+  readonly previousScopeEventSha256: string | null;
+  readonly causalRefs: readonly EventRef[];
+  readonly occurredAt: string;
+  readonly kind: string;
+  readonly payload: JsonValue;
+}
+
+export interface Envelope extends EnvelopeDraft {
+  readonly eventSha256: string;
+}
+
+const ENVELOPE_KEYS = [
+  "protocolVersion",
+  "eventId",
+  "workScopeId",
+  "scopeSequence",
+  "previousScopeEventSha256",
+  "causalRefs",
+  "occurredAt",
+  "kind",
+  "payload",
+  "eventSha256",
+] as const;
+
+/** The ordering key for causal refs (colon-joined, compared by code units). */
+export function causalRefKey(ref: EventRef): string {
+  return `${ref.workScopeId}:${ref.eventId}:${ref.eventSha256}`;
+}
+
+export function compareCausalRefs(left: EventRef, right: EventRef): number {
+  const a = causalRefKey(left);
+  const b = causalRefKey(right);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function eventRefOf(envelope: Envelope): EventRef {
+  return { workScopeId: envelope.workScopeId, eventId: envelope.eventId, eventSha256: envelope.eventSha256 };
+}
+
+export function parseEventRef(value: unknown, path: string): EventRef {
+  const data = objectAt(value, path);
+  exactKeys(data, path, ["workScopeId", "eventId", "eventSha256"]);
+  return {
+    workScopeId: idAt(data.workScopeId, `${path}.workScopeId`),
+    eventId: idAt(data.eventId, `${path}.eventId`),
+    eventSha256: shaAt(data.eventSha256, `${path}.eventSha256`),
+  };
+}
+
+function payloadAt(value: unknown, path: string): JsonValue {
+  let json: JsonValue;
+  try {
+    json = toJsonValue(value, `${path}/`);
+  } catch (error) {
+    return fail(path, error instanceof Error ? error.message : "expected a JSON value");
+  }
+  if (utf8Length(canonicalJson(json)) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
+  return json;
+}
+
+export function envelopeSha256(draft: EnvelopeDraft): string {
+  return hashValue({ domain: ENVELOPE_DOMAIN, value: draft });
+}
+
+/** Strictly parses a stored envelope. Throws ValueError describing the first violation. */
+export function parseEnvelope(value: unknown, path = "developerEventEnvelope"): Envelope {
+  const data = objectAt(value, path);
+  exactKeys(data, path, ENVELOPE_KEYS);
+  const scopeSequence = integerAt(data.scopeSequence, `${path}.scopeSequence`, { max: MAX_SCOPE_SEQUENCE });
+  const previousScopeEventSha256 =
+    data.previousScopeEventSha256 === null
+      ? null
+      : shaAt(data.previousScopeEventSha256, `${path}.previousScopeEventSha256`);
+  if (scopeSequence === 0 && previousScopeEventSha256 !== null) {
+    fail(`${path}.previousScopeEventSha256`, "must be null for the first scope event");
+  }
+  if (scopeSequence > 0 && previousScopeEventSha256 === null) {
+    fail(`${path}.previousScopeEventSha256`, "is required after the first scope event");
+  }
+  const causalRefs = arrayAt(data.causalRefs, `${path}.causalRefs`, parseEventRef);
+  const seen = new Set<string>();
+  for (const ref of causalRefs) {
+    const key = causalRefKey(ref);
+    if (seen.has(key)) fail(`${path}.causalRefs`, "contains duplicates");
+    seen.add(key);
+  }
+  for (let index = 1; index < causalRefs.length; index += 1) {
+    if (causalRefKey(causalRefs[index - 1] as EventRef) >= causalRefKey(causalRefs[index] as EventRef)) {
+      fail(`${path}.causalRefs`, "must be unique and in canonical order");
+    }
+  }
+  if (data.protocolVersion !== DEVELOPER_PROTOCOL) {
+    fail(`${path}.protocolVersion`, `expected one of ${DEVELOPER_PROTOCOL}`);
+  }
+  const draft: EnvelopeDraft = {
+    protocolVersion: DEVELOPER_PROTOCOL,
+    eventId: idAt(data.eventId, `${path}.eventId`),
+    workScopeId: idAt(data.workScopeId, `${path}.workScopeId`),
+    scopeSequence,
+    previousScopeEventSha256,
+    causalRefs,
+    occurredAt: timestampAt(data.occurredAt, `${path}.occurredAt`),
+    kind: idAt(data.kind, `${path}.kind`),
+    payload: payloadAt(data.payload, `${path}.payload`),
+  };
+  const eventSha256 = shaAt(data.eventSha256, `${path}.eventSha256`);
+  if (envelopeSha256(draft) !== eventSha256) {
+    fail(`${path}.eventSha256`, "does not match the canonical event body");
+  }
+  return { ...draft, eventSha256 };
+}
+
+/** Builds a hashed envelope from a draft and re-parses it, so creation obeys every parse rule. */
+export function createEnvelope(draft: EnvelopeDraft): Envelope {
+  return parseEnvelope({ ...draft, eventSha256: envelopeSha256(draft) });
+}

@@ -1,0 +1,112 @@
+// Docket's ledger line wrapper (docs/ledger-format.md). Every line of `.docket/ledger.jsonl` is
+// one canonical JSON object that wraps one entry of a typed stream and links to the previous
+// line by hash, so deleting, reordering or editing any committed line is detectable.
+import { canonicalJson, hashValue, sha256Hex, toJsonValue, type JsonValue } from "./canonicalJson";
+import { ValueError, exactKeys, fail, integerAt, isRecord, objectAt, shaAt } from "./values";
+
+export const LEDGER_LINE_FORMAT = "docket/ledger-line/v1";
+export const LINE_DOMAIN = "docket/ledger-line/v1";
+export const DEVELOPER_STREAM = "developer/v8";
+export const STREAMS = [DEVELOPER_STREAM] as const;
+export type Stream = (typeof STREAMS)[number];
+
+export interface LedgerLine {
+  readonly line: number;
+  readonly previousLineSha256: string | null;
+  readonly stream: Stream;
+  readonly entry: JsonValue;
+  readonly lineSha256: string;
+}
+
+const LINE_KEYS = ["ledger", "line", "previousLineSha256", "stream", "entry", "lineSha256"] as const;
+
+export function lineSha256(line: number, previousLineSha256: string | null, stream: string, entry: JsonValue): string {
+  return hashValue({ domain: LINE_DOMAIN, value: { line, previousLineSha256, stream, entry } });
+}
+
+// The two serializations below are canonical JSON written out by hand around the entry's own
+// canonical text, so a line costs one canonicalization of its entry (this is the hot path of
+// replay). A unit test pins them to the generic canonicalJson/hashValue results.
+function hashFromEntryText(line: number, previous: string | null, stream: string, entryText: string): string {
+  const previousText = previous === null ? "null" : JSON.stringify(previous);
+  return sha256Hex(
+    `{"domain":${JSON.stringify(LINE_DOMAIN)},"value":{"entry":${entryText},"line":${line},"previousLineSha256":${previousText},"stream":${JSON.stringify(stream)}}}`,
+  );
+}
+
+function wrapperText(line: number, previous: string | null, stream: string, entryText: string, sha: string): string {
+  const previousText = previous === null ? "null" : JSON.stringify(previous);
+  return `{"entry":${entryText},"ledger":${JSON.stringify(LEDGER_LINE_FORMAT)},"line":${line},"lineSha256":"${sha}","previousLineSha256":${previousText},"stream":${JSON.stringify(stream)}}`;
+}
+
+/** Encodes one line, including the terminating newline. */
+export function encodeLedgerLine(line: number, previousLineSha256: string | null, stream: Stream, entry: unknown): {
+  text: string;
+  lineSha256: string;
+} {
+  const entryText = canonicalJson(toJsonValue(entry));
+  const sha = hashFromEntryText(line, previousLineSha256, stream, entryText);
+  return { text: `${wrapperText(line, previousLineSha256, stream, entryText, sha)}\n`, lineSha256: sha };
+}
+
+/** True when a parsed JSON value looks like a Docket ledger line (used to detect input forms). */
+export function isLedgerLineShape(value: unknown): boolean {
+  return isRecord(value) && value.ledger === LEDGER_LINE_FORMAT;
+}
+
+export type LineFaultCode = "ledger-line-invalid" | "ledger-line-chain-mismatch" | "ledger-line-hash-mismatch";
+
+export class LineFault extends Error {
+  constructor(
+    readonly code: LineFaultCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "LineFault";
+  }
+}
+
+/**
+ * Decodes one line's text (without newline) and checks its link to the previous line.
+ * Throws LineFault. The wrapper must be byte-identical to its canonical form.
+ */
+export function decodeLedgerLine(text: string, expectedLine: number, expectedPrevious: string | null): LedgerLine {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is not JSON`);
+  }
+  let line: LedgerLine;
+  try {
+    const data = objectAt(parsed, "line");
+    exactKeys(data, "line", LINE_KEYS);
+    if (data.ledger !== LEDGER_LINE_FORMAT) fail("line.ledger", `expected ${LEDGER_LINE_FORMAT}`);
+    if (!(STREAMS as readonly unknown[]).includes(data.stream)) fail("line.stream", "is not a known stream");
+    line = {
+      line: integerAt(data.line, "line.line"),
+      previousLineSha256: data.previousLineSha256 === null ? null : shaAt(data.previousLineSha256, "line.previousLineSha256"),
+      stream: data.stream as Stream,
+      entry: toJsonValue(data.entry),
+      lineSha256: shaAt(data.lineSha256, "line.lineSha256"),
+    };
+  } catch (error) {
+    const message = error instanceof ValueError || error instanceof Error ? error.message : "invalid line";
+    throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1}: ${message}`);
+  }
+  if (line.line !== expectedLine || line.previousLineSha256 !== expectedPrevious) {
+    throw new LineFault(
+      "ledger-line-chain-mismatch",
+      `line ${expectedLine + 1} does not follow the previous line (a line was removed, reordered or edited)`,
+    );
+  }
+  const entryText = canonicalJson(line.entry);
+  const expectedSha = hashFromEntryText(line.line, line.previousLineSha256, line.stream, entryText);
+  if (expectedSha !== line.lineSha256) {
+    throw new LineFault("ledger-line-hash-mismatch", `line ${expectedLine + 1} does not match its hash`);
+  }
+  if (wrapperText(line.line, line.previousLineSha256, line.stream, entryText, expectedSha) !== text) {
+    throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is not in canonical form`);
+  }
+  return line;
+}
