@@ -1,6 +1,6 @@
 // The persisted developer/v8 event envelope (§2): strict parse with every rejection rule, and
 // creation from a draft. Parse recomputes eventSha256 and rejects drift.
-import { canonicalJson, hashValue, toJsonValue, utf8Length, type JsonValue } from "./canonicalJson";
+import { canonicalJson, hashValue, sha256Hex, toJsonValue, utf8Length, type JsonValue } from "./canonicalJson";
 import {
   MAX_PAYLOAD_BYTES,
   arrayAt,
@@ -77,19 +77,33 @@ export function parseEventRef(value: unknown, path: string): EventRef {
   };
 }
 
-function payloadAt(value: unknown, path: string): JsonValue {
+function payloadAt(value: unknown, path: string): { json: JsonValue; text: string } {
   let json: JsonValue;
   try {
     json = toJsonValue(value, `${path}/`);
   } catch (error) {
     return fail(path, error instanceof Error ? error.message : "expected a JSON value");
   }
-  if (utf8Length(canonicalJson(json)) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
-  return json;
+  const text = canonicalJson(json);
+  if (utf8Length(text) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
+  return { json, text };
 }
 
 export function envelopeSha256(draft: EnvelopeDraft): string {
   return hashValue({ domain: ENVELOPE_DOMAIN, value: draft });
+}
+
+// Same bytes as envelopeSha256 (canonical JSON written out around the payload's canonical text,
+// keys in code-unit order), so parsing canonicalizes each payload once. The golden-vector tests
+// pin both to the reference hashes.
+function envelopeSha256WithPayloadText(draft: EnvelopeDraft, payloadText: string): string {
+  const refs = draft.causalRefs
+    .map((ref) => `{"eventId":${JSON.stringify(ref.eventId)},"eventSha256":${JSON.stringify(ref.eventSha256)},"workScopeId":${JSON.stringify(ref.workScopeId)}}`)
+    .join(",");
+  const previous = draft.previousScopeEventSha256 === null ? "null" : JSON.stringify(draft.previousScopeEventSha256);
+  return sha256Hex(
+    `{"domain":${JSON.stringify(ENVELOPE_DOMAIN)},"value":{"causalRefs":[${refs}],"eventId":${JSON.stringify(draft.eventId)},"kind":${JSON.stringify(draft.kind)},"occurredAt":${JSON.stringify(draft.occurredAt)},"payload":${payloadText},"previousScopeEventSha256":${previous},"protocolVersion":${JSON.stringify(draft.protocolVersion)},"scopeSequence":${draft.scopeSequence},"workScopeId":${JSON.stringify(draft.workScopeId)}}}`,
+  );
 }
 
 /** Strictly parses a stored envelope. Throws ValueError describing the first violation. */
@@ -122,22 +136,28 @@ export function parseEnvelope(value: unknown, path = "developerEventEnvelope"): 
   if (data.protocolVersion !== DEVELOPER_PROTOCOL) {
     fail(`${path}.protocolVersion`, `expected one of ${DEVELOPER_PROTOCOL}`);
   }
-  const draft: EnvelopeDraft = {
+  // Fields are checked in the reference's order so the first reported violation matches.
+  const eventId = idAt(data.eventId, `${path}.eventId`);
+  const workScopeId = idAt(data.workScopeId, `${path}.workScopeId`);
+  const occurredAt = timestampAt(data.occurredAt, `${path}.occurredAt`);
+  const kind = idAt(data.kind, `${path}.kind`);
+  const payload = payloadAt(data.payload, `${path}.payload`);
+  const parsed: EnvelopeDraft = {
     protocolVersion: DEVELOPER_PROTOCOL,
-    eventId: idAt(data.eventId, `${path}.eventId`),
-    workScopeId: idAt(data.workScopeId, `${path}.workScopeId`),
+    eventId,
+    workScopeId,
     scopeSequence,
     previousScopeEventSha256,
     causalRefs,
-    occurredAt: timestampAt(data.occurredAt, `${path}.occurredAt`),
-    kind: idAt(data.kind, `${path}.kind`),
-    payload: payloadAt(data.payload, `${path}.payload`),
+    occurredAt,
+    kind,
+    payload: payload.json,
   };
   const eventSha256 = shaAt(data.eventSha256, `${path}.eventSha256`);
-  if (envelopeSha256(draft) !== eventSha256) {
+  if (envelopeSha256WithPayloadText(parsed, payload.text) !== eventSha256) {
     fail(`${path}.eventSha256`, "does not match the canonical event body");
   }
-  return { ...draft, eventSha256 };
+  return { ...parsed, eventSha256 };
 }
 
 /** Builds a hashed envelope from a draft and re-parses it, so creation obeys every parse rule. */

@@ -87,7 +87,9 @@ export function decodeLedgerLine(text: string, expectedLine: number, expectedPre
       line: integerAt(data.line, "line.line"),
       previousLineSha256: data.previousLineSha256 === null ? null : shaAt(data.previousLineSha256, "line.previousLineSha256"),
       stream: data.stream as Stream,
-      entry: toJsonValue(data.entry),
+      // JSON.parse only yields JSON values; a non-finite number cannot survive the canonical
+      // byte comparison below.
+      entry: data.entry as JsonValue,
       lineSha256: shaAt(data.lineSha256, "line.lineSha256"),
     };
   } catch (error) {

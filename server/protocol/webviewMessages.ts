@@ -28,6 +28,8 @@ export const ReceiptsStrings = z.strictObject({
   staleBanner: z.string(),
   showLatest: z.string(),
   empty: z.string(),
+  /** Empty state in Restricted Mode, where Docket cannot be turned on. */
+  emptyUntrusted: z.string(),
   noFolder: z.string(),
   waiting: z.string(),
   stopped: z.string(),
