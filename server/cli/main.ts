@@ -164,7 +164,9 @@ export function runCli(argv: readonly string[], io: Io): number | null {
       return 0;
     }
     if (command === "serve") {
-      const parsed = parseArgs(rest, [], ["stdio"]);
+      // vscode-languageclient appends --clientProcessId; vscode-languageserver reads it itself to
+      // exit when the editor process goes away.
+      const parsed = parseArgs(rest, ["clientProcessId"], ["stdio"]);
       if (!parsed.flags.has("stdio") || parsed.positionals.length > 0) throw new UsageError("serve needs --stdio");
       serveStdio();
       return null;

@@ -19,7 +19,7 @@ interface Backend {
 }
 
 async function startBackend(workspaceFolder: string | null, trusted = true): Promise<Backend> {
-  const child = spawn(process.execPath, [cli, "serve", "--stdio"], { stdio: "pipe" });
+  const child = spawn(process.execPath, [cli, "serve", `--clientProcessId=${process.pid}`, "--stdio"], { stdio: "pipe" });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const states: Status[] = [];
   const waiters: Array<{ predicate: (status: Status) => boolean; resolve: (status: Status) => void }> = [];

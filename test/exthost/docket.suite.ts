@@ -1,0 +1,107 @@
+// Runs inside a real VS Code extension host (desktop via @vscode/test-electron, or the VS Code server bundled
+// in code-server) against the extension at the repository root (dist/extension.js), in a fresh workspace.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as vscode from "vscode";
+
+const EXTENSION_ID = "docket.docket";
+const COMMANDS = ["docket.turnOn", "docket.turnOff", "docket.showStatus", "docket.verifyLedger"];
+
+interface LedgerLine {
+  entry?: { kind?: unknown; workScopeId?: unknown };
+}
+
+function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, "the test workspace folder is open");
+  return folder.uri.fsPath;
+}
+
+function ledgerPath(): string {
+  return path.join(workspaceRoot(), ".docket", "ledger.jsonl");
+}
+
+function readLedger(): LedgerLine[] {
+  if (!fs.existsSync(ledgerPath())) return [];
+  return fs
+    .readFileSync(ledgerPath(), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line, index) => {
+      try {
+        return JSON.parse(line) as LedgerLine;
+      } catch (error) {
+        throw new Error(`ledger line ${index + 1} is not JSON: ${String(error)}\n${line}`);
+      }
+    });
+}
+
+/** Commands resolve when their work is done; allow a short grace for the file to be flushed anyway. */
+async function ledgerWithLines(count: number, timeoutMs = 5000): Promise<LedgerLine[]> {
+  const deadline = Date.now() + timeoutMs;
+  let lines = readLedger();
+  while (lines.length < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    lines = readLedger();
+  }
+  return lines;
+}
+
+/** Docket's commands catch failures (and show a notification), resolving with undefined instead of a result. */
+function describeResult(result: unknown): string {
+  return result === undefined
+    ? "the command resolved with undefined, i.e. it reported a failure (see the extension's log)"
+    : `the command resolved with ${JSON.stringify(result)}`;
+}
+
+function kinds(lines: LedgerLine[]): unknown[] {
+  return lines.map((line) => line.entry?.kind);
+}
+
+describe("Docket in a real VS Code extension host", function () {
+  this.timeout(60_000);
+
+  it("activates the extension docket.docket", async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is installed (extensionDevelopmentPath)`);
+    await extension.activate();
+    assert.equal(extension.isActive, true);
+  });
+
+  it("registers all Docket commands", async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = COMMANDS.filter((command) => !registered.has(command));
+    assert.deepEqual(missing, [], `missing commands: ${missing.join(", ")}`);
+  });
+
+  it("docket.turnOn opens a work scope in <workspace>/.docket/ledger.jsonl", async () => {
+    assert.deepEqual(readLedger(), [], "the fresh workspace has no ledger yet");
+    const result: unknown = await vscode.commands.executeCommand("docket.turnOn");
+    const lines = await ledgerWithLines(1);
+    assert.equal(lines.length, 1, `one ledger line after turnOn, got ${lines.length}; ${describeResult(result)}`);
+    assert.deepEqual(kinds(lines), ["work-scope-opened"]);
+    const scopeId = (result as { workScopeId?: unknown } | undefined)?.workScopeId;
+    if (typeof scopeId === "string") assert.equal(lines[0]?.entry?.workScopeId, scopeId, "the ledger line is the returned scope");
+  });
+
+  it("docket.turnOff closes the work scope", async () => {
+    const result: unknown = await vscode.commands.executeCommand("docket.turnOff");
+    const lines = await ledgerWithLines(2);
+    assert.deepEqual(kinds(lines), ["work-scope-opened", "work-scope-closed"], describeResult(result));
+    assert.equal(lines[1]?.entry?.workScopeId, lines[0]?.entry?.workScopeId, "the same scope is closed");
+  });
+
+  it("docket.showStatus resolves with the status", async () => {
+    const status: unknown = await vscode.commands.executeCommand("docket.showStatus");
+    assert.ok(status !== undefined && status !== null && typeof status === "object", describeResult(status));
+  });
+
+  it("docket.verifyLedger resolves with an intact ledger", async () => {
+    const result: unknown = await vscode.commands.executeCommand("docket.verifyLedger");
+    assert.ok(result !== undefined && result !== null && typeof result === "object", describeResult(result));
+    const verify = result as { ok?: unknown; accepted?: unknown };
+    assert.equal(verify.ok, true, `verification failed: ${JSON.stringify(result)}`);
+    if (typeof verify.accepted === "number") assert.equal(verify.accepted, 2, "both entries are accepted");
+  });
+});
