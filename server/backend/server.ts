@@ -66,7 +66,7 @@ export class Backend {
     this.handle(Requests.status, () => this.status());
     this.handle(Requests.turnOn, () => this.requireLedger().turnOn());
     this.handle(Requests.turnOff, (params) => this.requireLedger().turnOff(params.reason));
-    this.handle(Requests.receiptsPage, (params) => this.requireLedger().receiptsPage(params.cursor, params.pageSize));
+    this.handle(Requests.receiptsPage, (params) => this.requireLedger().receiptsPage(params.cursor, params.pageSize, params.from));
     this.handle(Requests.verifyLedger, () => verifyLedgerFile(this.requireLedger().store.ledgerPath));
     connection.listen();
   }

@@ -2,7 +2,6 @@
 // extension, agents and people in a terminal all run the same code against the same ledger.
 import fs from "node:fs";
 import path from "node:path";
-import { serveStdio } from "../backend/server";
 import { replayEntries } from "../ledger/replay";
 import { readReplayInputs } from "../ledger/replayInput";
 import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
@@ -168,7 +167,10 @@ export function runCli(argv: readonly string[], io: Io): number | null {
       // exit when the editor process goes away.
       const parsed = parseArgs(rest, ["clientProcessId"], ["stdio"]);
       if (!parsed.flags.has("stdio") || parsed.positionals.length > 0) throw new UsageError("serve needs --stdio");
-      serveStdio();
+      // Loaded only here: vscode-languageserver starts a parent-process watchdog timer as soon as
+      // it is imported, which would keep every other (short-lived) command alive.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require("../backend/server") as typeof import("../backend/server")).serveStdio();
       return null;
     }
     if (command === "ledger") {

@@ -148,11 +148,11 @@ export class ReceiptProjection {
   }
 
   /** Reads one page. Cursors from another projection are refused, never silently re-based. */
-  page(cursor: string | null, pageSize: number): ReceiptPage {
+  page(cursor: string | null, pageSize: number, from: "start" | "end" = "start"): ReceiptPage {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_RECEIPT_PAGE_SIZE) {
       throw new RangeError(`receipt page size must be an integer from 1 to ${MAX_RECEIPT_PAGE_SIZE}`);
     }
-    const start = this.startFromCursor(cursor);
+    const start = cursor === null && from === "end" ? Math.max(0, this.receipts.length - pageSize) : this.startFromCursor(cursor);
     const end = Math.min(start + pageSize, this.receipts.length);
     const projectionSha256 = this.projectionSha256;
     const entries: ReceiptPageEntry[] = [];

@@ -30,28 +30,50 @@ function requireWritableHistory(history: HistoryView): void {
   }
 }
 
+/** The `work-scope-opened` draft of a new scope. */
+export function scopeOpenedDraft(workScopeId: string, occurredAt: string): EnvelopeDraft {
+  return {
+    protocolVersion: "developer/v8",
+    eventId: eventIdFor(workScopeId, 0, "work-scope-opened"),
+    workScopeId,
+    scopeSequence: 0,
+    previousScopeEventSha256: null,
+    causalRefs: [],
+    occurredAt,
+    kind: "work-scope-opened",
+    payload: {},
+  };
+}
+
+/** The `work-scope-closed` draft continuing a scope's head. */
+export function scopeClosedDraft(
+  head: { readonly workScopeId: string; readonly scopeSequence: number; readonly eventSha256: string },
+  reason: string,
+  occurredAt: string,
+  causalRefs: EnvelopeDraft["causalRefs"] = [],
+): EnvelopeDraft {
+  const closure = createScopeClosure(reason);
+  const scopeSequence = head.scopeSequence + 1;
+  return {
+    protocolVersion: "developer/v8",
+    eventId: eventIdFor(head.workScopeId, scopeSequence, "work-scope-closed"),
+    workScopeId: head.workScopeId,
+    scopeSequence,
+    previousScopeEventSha256: head.eventSha256,
+    causalRefs,
+    occurredAt,
+    kind: "work-scope-closed",
+    payload: { closure: { reason: closure.reason, reasonSha256: closure.reasonSha256 } },
+  };
+}
+
 export function turnOnBatch(history: HistoryView, position: LedgerPosition, occurredAt: string): { drafts: EnvelopeDraft[]; workScopeId: string } {
   requireWritableHistory(history);
   if (history.activeScope !== null) {
     throw new DocketError(ErrorCodes.alreadyOn, `Docket is already on (work scope ${history.activeScope.workScopeId}).`);
   }
   const workScopeId = newScopeId(position);
-  return {
-    workScopeId,
-    drafts: [
-      {
-        protocolVersion: "developer/v8",
-        eventId: eventIdFor(workScopeId, 0, "work-scope-opened"),
-        workScopeId,
-        scopeSequence: 0,
-        previousScopeEventSha256: null,
-        causalRefs: [],
-        occurredAt,
-        kind: "work-scope-opened",
-        payload: {},
-      },
-    ],
-  };
+  return { workScopeId, drafts: [scopeOpenedDraft(workScopeId, occurredAt)] };
 }
 
 export function turnOffBatch(
@@ -68,22 +90,6 @@ export function turnOffBatch(
       "Docket cannot turn off while a change authorization is active; record the landing first.",
     );
   }
-  const closure = createScopeClosure(reason ?? DEFAULT_CLOSURE_REASON);
-  const scopeSequence = scope.head.scopeSequence + 1;
-  return {
-    workScopeId: scope.workScopeId,
-    drafts: [
-      {
-        protocolVersion: "developer/v8",
-        eventId: eventIdFor(scope.workScopeId, scopeSequence, "work-scope-closed"),
-        workScopeId: scope.workScopeId,
-        scopeSequence,
-        previousScopeEventSha256: scope.head.eventRef.eventSha256,
-        causalRefs: [],
-        occurredAt,
-        kind: "work-scope-closed",
-        payload: { closure: { reason: closure.reason, reasonSha256: closure.reasonSha256 } },
-      },
-    ],
-  };
+  const head = { workScopeId: scope.workScopeId, scopeSequence: scope.head.scopeSequence, eventSha256: scope.head.eventRef.eventSha256 };
+  return { workScopeId: scope.workScopeId, drafts: [scopeClosedDraft(head, reason ?? DEFAULT_CLOSURE_REASON, occurredAt)] };
 }

@@ -1,7 +1,7 @@
 // The one definition of every `docket/*` JSON-RPC message exchanged by the extension and the
 // backend. Both sides validate with these schemas; strict objects reject unknown fields so a
 // mismatched client and server fail loudly instead of silently dropping data.
-import { z } from "zod";
+import * as z from "zod";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const nonNegativeInt = z.number().int().nonnegative();
@@ -101,6 +101,8 @@ export const ReceiptsPageParams = z.strictObject({
   /** Opaque cursor from a previous page; null for the first page. */
   cursor: z.string().max(200).nullable(),
   pageSize: z.number().int().min(1).max(100).default(100),
+  /** Without a cursor: the page holding the oldest ("start") or the newest ("end") receipts. */
+  from: z.enum(["start", "end"]).default("start"),
 });
 export type ReceiptsPageParams = z.input<typeof ReceiptsPageParams>;
 

@@ -8,6 +8,9 @@ const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const requestId = z.number().int().nonnegative();
 /** Same bound as `ReceiptsPageParams.cursor`. */
 const cursor = z.string().max(200).nullable();
+/** Which end a cursor-less page is taken from. */
+const from = z.enum(["start", "end"]);
+export type PageEnd = z.infer<typeof from>;
 
 /** Lifecycle of the backend process as the extension sees it. */
 export const BackendState = z.enum(["starting", "ready", "restarting", "stopped"]);
@@ -30,6 +33,8 @@ export const ReceiptsStrings = z.strictObject({
   empty: z.string(),
   /** Empty state in Restricted Mode, where Docket cannot be turned on. */
   emptyUntrusted: z.string(),
+  /** Shown when the ledger's history is blocked. */
+  blocked: z.string(),
   noFolder: z.string(),
   waiting: z.string(),
   stopped: z.string(),
@@ -62,6 +67,8 @@ export const HostToReceipts = z.discriminatedUnion("type", [
     backend: BackendState,
     workspace: WorkspaceState,
     on: z.boolean(),
+    /** The ledger's history is blocked (see the Work view for the reason). */
+    blocked: z.boolean(),
     /** The backend's current projection, or null while no status is known. */
     projectionSha256: sha256.nullable(),
     receiptCount: z.number().int().nonnegative().nullable(),
@@ -86,13 +93,13 @@ export type HostToReceipts = z.infer<typeof HostToReceipts>;
 export const ReceiptsToHost = z.discriminatedUnion("type", [
   /** The script has loaded; the host answers with a `state` message. */
   z.strictObject({ type: z.literal("ready") }),
-  /** Load the page at `cursor` (null = first page). */
-  z.strictObject({ type: z.literal("loadPage"), requestId, cursor }),
+  /** Load the page at `cursor`; without one, the oldest (`from: "start"`) or newest page. */
+  z.strictObject({ type: z.literal("loadPage"), requestId, cursor, from }),
   /** Run "Verify Ledger". */
   z.strictObject({ type: z.literal("verify") }),
 ]);
 export type ReceiptsToHost = z.infer<typeof ReceiptsToHost>;
 
 /** What the webview keeps with `vscode.setState` across hide/show. */
-export const ReceiptsViewState = z.strictObject({ cursor });
+export const ReceiptsViewState = z.strictObject({ cursor, from });
 export type ReceiptsViewState = z.infer<typeof ReceiptsViewState>;

@@ -167,9 +167,9 @@ export class WorkspaceLedger {
     });
   }
 
-  receiptsPage(cursor: string | null, pageSize: number): ReceiptsPage {
+  receiptsPage(cursor: string | null, pageSize: number, from: "start" | "end" = "start"): ReceiptsPage {
     try {
-      const page = this.projectionState.page(cursor, pageSize);
+      const page = this.projectionState.page(cursor, pageSize, from);
       return {
         projectionSha256: page.projectionSha256,
         receiptCount: page.receiptCount,

@@ -65,3 +65,17 @@ test("the same events give the same projection; a cursor from another projection
   assert.throws(() => a.page(forged ?? null, 100), (error: unknown) => error instanceof ReceiptCursorError && error.code === "invalid-cursor");
   assert.throws(() => a.page("garbage", 100), (error: unknown) => error instanceof ReceiptCursorError && error.code === "invalid-cursor");
 });
+
+test("a page can be taken from the newest end; its previous cursor walks back to the start", () => {
+  const projection = projectionOf(cycles(251));
+  const newest = projection.page(null, 100, "end");
+  assert.equal(newest.startOrdinal, 151);
+  assert.equal(newest.entries.length, 100);
+  assert.equal(newest.nextCursor, null);
+  const before = projection.page(newest.previousCursor, 100);
+  assert.equal(before.startOrdinal, 51);
+  const oldest = projection.page(before.previousCursor, 100);
+  assert.equal(oldest.startOrdinal, 0);
+  assert.equal(oldest.entries.length, 100);
+  assert.equal(projectionOf([]).page(null, 100, "end").entries.length, 0);
+});

@@ -1,0 +1,67 @@
+// Reads the window's folder, trust and Docket settings, and turns them into the backend's
+// initialization options.
+import * as vscode from "vscode";
+import type { BackendInitOptions } from "../server/protocol/messages";
+import type { WorkspaceState } from "../server/protocol/webviewMessages";
+import { resolveLedgerPath } from "./paths";
+
+export const LEDGER_PATH_SETTING = "docket.ledgerPath";
+
+export function firstFolder(): vscode.WorkspaceFolder | undefined {
+  return vscode.workspace.workspaceFolders?.[0];
+}
+
+export function hasFolder(): boolean {
+  return firstFolder() !== undefined;
+}
+
+export function workspaceState(): WorkspaceState {
+  if (!hasFolder()) {
+    return "none";
+  }
+  return vscode.workspace.isTrusted ? "trusted" : "untrusted";
+}
+
+/**
+ * The raw `docket.ledgerPath` value. In Restricted Mode only the user's own (global) value
+ * counts: an untrusted workspace must not point Docket at an arbitrary file.
+ */
+function ledgerPathSetting(folder: vscode.WorkspaceFolder | undefined): string {
+  const inspected = vscode.workspace
+    .getConfiguration("docket", folder?.uri)
+    .inspect<string>("ledgerPath");
+  if (inspected === undefined) {
+    return "";
+  }
+  const value = vscode.workspace.isTrusted
+    ? (inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue)
+    : inspected.globalValue;
+  return typeof value === "string" ? value : "";
+}
+
+export function backendInitOptions(): BackendInitOptions {
+  const folder = firstFolder();
+  const workspaceFolder = folder?.uri.scheme === "file" ? folder.uri.fsPath : null;
+  return {
+    workspaceFolder,
+    ledgerPath: resolveLedgerPath(ledgerPathSetting(folder), workspaceFolder),
+    trusted: vscode.workspace.isTrusted,
+  };
+}
+
+export function sameInitOptions(a: BackendInitOptions, b: BackendInitOptions): boolean {
+  return a.workspaceFolder === b.workspaceFolder && a.ledgerPath === b.ledgerPath && a.trusted === b.trusted;
+}
+
+/** Fires when anything that feeds `backendInitOptions()` may have changed. */
+export function onDidChangeBackendInputs(listener: () => void): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(LEDGER_PATH_SETTING)) {
+        listener();
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => listener()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => listener()),
+  );
+}

@@ -1,0 +1,76 @@
+// Entry point: wires the backend, views, status bar, context keys and commands together.
+import "./zodSetup";
+import * as vscode from "vscode";
+import { Backend } from "./backend";
+import { CommandIds, registerCommands } from "./commands";
+import { backendInitOptions, onDidChangeBackendInputs, sameInitOptions, workspaceState } from "./config";
+import { updateContextKeys } from "./contextKeys";
+import { ObserverTreeProvider } from "./observerTree";
+import { RECEIPTS_VIEW_ID, ReceiptsViewProvider } from "./receiptsView";
+import { DocketStatusBar } from "./statusBar";
+import { WorkTreeProvider } from "./workTree";
+
+export const VIEW_IDS = { work: "docket.work", receipts: RECEIPTS_VIEW_ID, observer: "docket.observer" } as const;
+
+let backend: Backend | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel("Docket", { log: true });
+  const current = new Backend(context, log);
+  backend = current;
+  const workTree = new WorkTreeProvider();
+  const statusBar = new DocketStatusBar();
+  const receipts = new ReceiptsViewProvider(context.extensionUri, current, log, () =>
+    vscode.commands.executeCommand(CommandIds.verifyLedger),
+  );
+
+  context.subscriptions.push(
+    log,
+    workTree,
+    statusBar,
+    receipts,
+    vscode.window.createTreeView(VIEW_IDS.work, { treeDataProvider: workTree }),
+    vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: new ObserverTreeProvider() }),
+    vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),
+    ...registerCommands({ backend: current, log, receipts }),
+  );
+
+  const render = (): void => {
+    // A stopped backend's last status may be out of date: show the "not running" state instead.
+    const status = current.state === "stopped" ? null : current.status;
+    updateContextKeys(current.state, status);
+    statusBar.update(current.state, status, workspaceState());
+    workTree.setStatus(status);
+    receipts.postState();
+  };
+
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const onInputsChanged = (): void => {
+    render();
+    clearTimeout(pending);
+    pending = setTimeout(() => {
+      const next = backendInitOptions();
+      const running = current.initOptions;
+      if (running === undefined || !sameInitOptions(running, next)) {
+        log.info("folder, trust or docket.ledgerPath changed: restarting the backend");
+        void current.start(next);
+      }
+    }, 250);
+  };
+
+  context.subscriptions.push(
+    current.onDidChangeState(render),
+    current.onDidChangeStatus(render),
+    onDidChangeBackendInputs(onInputsChanged),
+    { dispose: () => clearTimeout(pending) },
+  );
+
+  render();
+  void current.start(backendInitOptions());
+}
+
+export function deactivate(): Promise<void> | undefined {
+  const stopping = backend?.dispose();
+  backend = undefined;
+  return stopping;
+}

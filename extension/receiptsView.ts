@@ -1,0 +1,183 @@
+// Host side of the Receipts webview view: serves the HTML (strict CSP, nonce per render),
+// relays validated messages between the webview and the backend.
+import * as crypto from "node:crypto";
+import * as vscode from "vscode";
+import { Requests } from "../server/protocol/messages";
+import {
+  type PageEnd,
+  HostToReceipts,
+  ReceiptsToHost,
+} from "../server/protocol/webviewMessages";
+import type { Backend } from "./backend";
+import { workspaceState } from "./config";
+import { ClientErrorCodes, toDocketError } from "./errors";
+import { backendUnavailableMessage, receiptsStrings } from "./strings";
+import { isBlocked } from "./workTree";
+
+export const RECEIPTS_VIEW_ID = "docket.receipts";
+const PAGE_SIZE = 100;
+
+/** Runs "Verify Ledger", which reports its progress back through notifyVerify*(). */
+export type VerifyRunner = () => Thenable<unknown>;
+
+function escapeAttribute(value: string): string {
+  return value
+    .replace(/&/gu, "&amp;")
+    .replace(/"/gu, "&quot;")
+    .replace(/'/gu, "&#39;")
+    .replace(/</gu, "&lt;")
+    .replace(/>/gu, "&gt;");
+}
+
+export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private viewDisposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly backend: Backend,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly verify: VerifyRunner,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.disposeView();
+    this.view = view;
+    const webviewRoot = vscode.Uri.joinPath(this.extensionUri, "dist", "webview");
+    const mediaRoot = vscode.Uri.joinPath(this.extensionUri, "media");
+    view.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot, mediaRoot] };
+    view.webview.html = this.html(view.webview, webviewRoot, mediaRoot);
+    this.viewDisposables.push(
+      view.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      view.onDidDispose(() => {
+        if (this.view === view) {
+          this.view = undefined;
+          this.disposeView();
+        }
+      }),
+    );
+  }
+
+  /** Sends the current backend/workspace state; the webview decides whether to reload. */
+  postState(): void {
+    const status = this.backend.status;
+    this.post({
+      type: "state",
+      backend: this.backend.state,
+      workspace: workspaceState(),
+      on: status !== null && status.activeScope !== null,
+      blocked: status !== null && isBlocked(status),
+      projectionSha256: status?.projectionSha256 ?? null,
+      receiptCount: status?.receiptCount ?? null,
+    });
+  }
+
+  /** "Refresh Receipts": show the newest page. */
+  showLatest(): void {
+    this.post({ type: "showLatest" });
+  }
+
+  notifyVerifyStarted(): void {
+    this.post({ type: "verifyStarted" });
+  }
+
+  notifyVerifyResult(ok: boolean, message: string): void {
+    this.post({ type: "verifyResult", ok, message });
+  }
+
+  dispose(): void {
+    this.disposeView();
+    this.view = undefined;
+  }
+
+  private disposeView(): void {
+    for (const disposable of this.viewDisposables.splice(0)) {
+      disposable.dispose();
+    }
+  }
+
+  private post(message: HostToReceipts): void {
+    const view = this.view;
+    if (view === undefined) {
+      return;
+    }
+    const parsed = HostToReceipts.safeParse(message);
+    if (!parsed.success) {
+      this.log.error("receipts: refusing to post an invalid message to the webview", parsed.error.issues);
+      return;
+    }
+    void view.webview.postMessage(parsed.data);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = ReceiptsToHost.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn("receipts: ignored an invalid message from the webview", parsed.error.issues);
+      return;
+    }
+    const message = parsed.data;
+    switch (message.type) {
+      case "ready":
+        this.postState();
+        break;
+      case "loadPage":
+        void this.loadPage(message.requestId, message.cursor, message.from);
+        break;
+      case "verify":
+        void this.runVerify();
+        break;
+    }
+  }
+
+  private async loadPage(requestId: number, cursor: string | null, from: PageEnd): Promise<void> {
+    try {
+      const page = await this.backend.request(Requests.receiptsPage, { cursor, pageSize: PAGE_SIZE, from });
+      this.post({ type: "page", requestId, page });
+    } catch (error) {
+      const failure = toDocketError(error, Requests.receiptsPage.method);
+      const message =
+        failure.code === ClientErrorCodes.backendUnavailable
+          ? backendUnavailableMessage(this.backend.state)
+          : failure.message;
+      this.post({ type: "pageError", requestId, code: failure.code, message });
+    }
+  }
+
+  private async runVerify(): Promise<void> {
+    try {
+      await this.verify();
+    } catch (error) {
+      this.log.error("receipts: running Verify Ledger failed", error);
+    }
+  }
+
+  private html(webview: vscode.Webview, webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
+    const nonce = crypto.randomBytes(18).toString("base64url");
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join("; ");
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "receipts.js"));
+    const codicons = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "codicon.css"));
+    const styles = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "receipts.css"));
+    const strings = escapeAttribute(JSON.stringify(receiptsStrings()));
+    const lang = escapeAttribute(vscode.env.language);
+    return `<!DOCTYPE html>
+<html lang="${lang}">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${codicons.toString()}" id="vscode-codicon-stylesheet">
+  <link rel="stylesheet" href="${styles.toString()}">
+  <title>${escapeAttribute(vscode.l10n.t("Receipts"))}</title>
+</head>
+<body data-strings="${strings}">
+  <script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+}

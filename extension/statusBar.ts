@@ -1,0 +1,78 @@
+// The status-bar item: Docket's phase, or the backend's state while it is not ready.
+import * as vscode from "vscode";
+import type { Phase, Status } from "../server/protocol/messages";
+import type { BackendState, WorkspaceState } from "../server/protocol/webviewMessages";
+import { phaseLabel } from "./strings";
+
+function phaseIcon(phase: Phase): string {
+  switch (phase) {
+    case "off":
+      return "$(circle-slash)";
+    case "blocked":
+      return "$(error)";
+    case "done":
+      return "$(pass)";
+    default:
+      return "$(checklist)";
+  }
+}
+
+export class DocketStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("docket.status", vscode.StatusBarAlignment.Left, 10);
+
+  constructor() {
+    this.item.name = vscode.l10n.t("Docket");
+    this.item.command = "docket.showStatus";
+    this.item.show();
+  }
+
+  update(state: BackendState, status: Status | null, workspace: WorkspaceState): void {
+    const item = this.item;
+    item.backgroundColor = undefined;
+    const clickHint = vscode.l10n.t("Click to show Docket's status.");
+    if (workspace === "none") {
+      item.text = "$(circle-slash) Docket";
+      item.tooltip = vscode.l10n.t("Open a folder to use Docket.");
+      return;
+    }
+    if (state === "starting" || (state === "ready" && status === null)) {
+      item.text = "$(loading~spin) Docket";
+      item.tooltip = vscode.l10n.t("Docket's backend is starting…");
+      return;
+    }
+    if (state === "restarting") {
+      item.text = `$(loading~spin) ${vscode.l10n.t("Docket: restarting…")}`;
+      item.tooltip = vscode.l10n.t("Docket's backend stopped unexpectedly and is restarting.");
+      item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
+      return;
+    }
+    if (state === "stopped" || status === null) {
+      item.text = `$(error) ${vscode.l10n.t("Docket: stopped")}`;
+      item.tooltip = `${vscode.l10n.t("Docket's backend is not running.")}\n${clickHint}`;
+      item.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
+      return;
+    }
+    const restricted = workspace === "untrusted" ? " $(shield)" : "";
+    item.text = `${phaseIcon(status.phase)} ${vscode.l10n.t("Docket: {0}", phaseLabel(status.phase))}${restricted}`;
+    const lines = [vscode.l10n.t("Docket — {0}", phaseLabel(status.phase))];
+    if (status.activeScope !== null) {
+      lines.push(vscode.l10n.t("Work scope: {0}", status.activeScope.workScopeId));
+    }
+    lines.push(vscode.l10n.t("Receipts: {0}", status.receiptCount));
+    if (status.blockedReason !== null) {
+      lines.push(vscode.l10n.t("Blocked: {0}", status.blockedReason));
+    }
+    if (workspace === "untrusted") {
+      lines.push(vscode.l10n.t("Restricted Mode: read-only."));
+    }
+    lines.push(clickHint);
+    item.tooltip = lines.join("\n");
+    if (status.phase === "blocked") {
+      item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
+    }
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

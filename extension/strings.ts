@@ -1,0 +1,93 @@
+// Localized strings shared by several modules. Every UI string goes through vscode.l10n.t with
+// a literal English key; l10n/bundle.l10n.ko.json holds the Korean translations.
+import * as vscode from "vscode";
+import type { Phase } from "../server/protocol/messages";
+import type { BackendState, ReceiptsStrings } from "../server/protocol/webviewMessages";
+
+export function phaseLabel(phase: Phase): string {
+  switch (phase) {
+    case "off":
+      return vscode.l10n.t("Off");
+    case "deciding":
+      return vscode.l10n.t("Deciding");
+    case "ready-to-edit":
+      return vscode.l10n.t("Ready to edit");
+    case "editing":
+      return vscode.l10n.t("Editing");
+    case "rerouting":
+      return vscode.l10n.t("Rerouting");
+    case "verifying":
+      return vscode.l10n.t("Verifying");
+    case "done":
+      return vscode.l10n.t("Done");
+    case "blocked":
+      return vscode.l10n.t("Blocked");
+  }
+}
+
+/** What a command says when it needs the backend and the backend is not ready. */
+export function backendUnavailableMessage(state: BackendState): string {
+  switch (state) {
+    case "starting":
+      return vscode.l10n.t("Docket's backend is not running (starting…). Try again in a moment.");
+    case "restarting":
+      return vscode.l10n.t("Docket's backend is not running (restarting…). Try again in a moment.");
+    case "stopped":
+    case "ready":
+      return vscode.l10n.t(
+        "Docket's backend is not running. Run \"Docket: Restart Backend\" or see the output for details.",
+      );
+  }
+}
+
+export function noFolderMessage(): string {
+  return vscode.l10n.t("Open a folder to use Docket.");
+}
+
+export function untrustedMessage(): string {
+  return vscode.l10n.t(
+    "Docket can't change anything in Restricted Mode. Trust this workspace to turn Docket on or off.",
+  );
+}
+
+/** Formats an ISO timestamp for display; falls back to the raw text. */
+export function formatTime(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? iso : time.toLocaleString(vscode.env.language);
+}
+
+export function receiptsStrings(): ReceiptsStrings {
+  return {
+    caption: vscode.l10n.t("Receipts"),
+    first: vscode.l10n.t("First"),
+    previous: vscode.l10n.t("Previous"),
+    next: vscode.l10n.t("Next"),
+    verify: vscode.l10n.t("Verify ledger"),
+    verifying: vscode.l10n.t("Verifying…"),
+    staleBanner: vscode.l10n.t("New receipts are available —"),
+    showLatest: vscode.l10n.t("Show latest"),
+    empty: vscode.l10n.t("No receipts yet. Turn Docket on to open a work scope."),
+    emptyUntrusted: vscode.l10n.t("No receipts yet."),
+    blocked: vscode.l10n.t("The ledger's history is blocked. The Work view shows why."),
+    noFolder: vscode.l10n.t("Open a folder to use Docket."),
+    waiting: vscode.l10n.t("Waiting for Docket's backend…"),
+    stopped: vscode.l10n.t("Docket's backend is not running."),
+    untrusted: vscode.l10n.t("Restricted Mode: receipts are shown read-only."),
+    loading: vscode.l10n.t("Loading receipts…"),
+    pageInfo: vscode.l10n.t("Showing {0} of {1} receipts"),
+    columnOrdinal: vscode.l10n.t("#"),
+    columnKind: vscode.l10n.t("Kind"),
+    columnSequence: vscode.l10n.t("Seq."),
+    columnHash: vscode.l10n.t("Hash"),
+    detailEventId: vscode.l10n.t("Event"),
+    detailWorkScopeId: vscode.l10n.t("Work scope"),
+    detailOccurredAt: vscode.l10n.t("Occurred at"),
+    detailStoredIndex: vscode.l10n.t("Stored index"),
+    detailScopeSequence: vscode.l10n.t("Scope sequence"),
+    detailEventSha256: vscode.l10n.t("Event SHA-256"),
+    detailReceiptSha256: vscode.l10n.t("Receipt SHA-256"),
+    detailSummary: vscode.l10n.t("Summary"),
+    detailSummaryEmpty: vscode.l10n.t("No summary fields."),
+    rowLabel: vscode.l10n.t("Receipt {0}, {1}, scope sequence {2}"),
+  };
+}
