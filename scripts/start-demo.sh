@@ -53,7 +53,7 @@ verified: every step is an event in an append-only ledger, `.docket/ledger.jsonl
 
 1. Click the **Docket** icon in the activity bar (left). You get the **Work** tree and the **Receipts** view.
 2. Press `F1` and run **Docket: Turn On**. A work scope opens: the Work tree shows it and Receipts gets a
-   `work-scope-opened` receipt. Click a receipt to see its canonical JSON, hashes and causal links.
+   `work-scope-opened` receipt. Click a receipt to see its fields and full hashes.
 3. Run **Docket: Show Status** for the current phase, and **Docket: Verify Ledger** to re-check every hash in
    the ledger.
 4. Open `.docket/ledger.jsonl` in the Explorer: one JSON object per line, each with a `developer/v8` envelope.

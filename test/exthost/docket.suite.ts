@@ -104,4 +104,78 @@ describe("Docket in a real VS Code extension host", function () {
     assert.equal(verify.ok, true, `verification failed: ${JSON.stringify(result)}`);
     if (typeof verify.accepted === "number") assert.equal(verify.accepted, 2, "both entries are accepted");
   });
+
+  it("sees ledger appends made by another process without a reload", async () => {
+    // Another writer (here: the CLI's code path, run as a separate node process) opens a scope.
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? "", "dist", "docket.js");
+    assert.ok(fs.existsSync(cli), "the bundled CLI exists");
+    const before = await statusPhase();
+    assert.equal(before, "off");
+    const { execFileSync } = await import("node:child_process");
+    execFileSync(process.execPath, ["-e", OPEN_SCOPE_SCRIPT, ledgerPath()], { env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" } });
+    const deadline = Date.now() + 10_000;
+    let phase: unknown = before;
+    while (phase !== "deciding" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      phase = await statusPhase();
+    }
+    assert.equal(phase, "deciding", "the status follows the other process's append");
+  });
+
+  it("restarts the backend after it crashes; commands work again", async () => {
+    const victims = backendPids();
+    assert.ok(victims.length > 0, "the backend process runs as a child of the extension host");
+    for (const pid of victims) process.kill(pid, "SIGKILL");
+    const deadline = Date.now() + 30_000;
+    let phase: unknown;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const fresh = backendPids().filter((pid) => !victims.includes(pid));
+      if (fresh.length === 0) continue;
+      phase = await statusPhase();
+      if (phase === "deciding") break;
+    }
+    assert.equal(phase, "deciding", "a new backend answers with the ledger's state");
+    const off: unknown = await vscode.commands.executeCommand("docket.turnOff");
+    assert.ok(off !== undefined, describeResult(off));
+  });
 });
+
+/** Appends `work-scope-opened` the way any other process would: through the bundled store. */
+const OPEN_SCOPE_SCRIPT = `
+const fs = require("fs"), path = require("path"), crypto = require("crypto");
+const ledger = process.argv[1];
+const lines = fs.readFileSync(ledger, "utf8").split("\\n").filter(Boolean);
+const last = JSON.parse(lines[lines.length - 1]);
+const canon = (v) => v === null || typeof v !== "object" ? JSON.stringify(v) : Array.isArray(v) ? "[" + v.map(canon).join(",") + "]" : "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
+const H = (v) => crypto.createHash("sha256").update(canon(v)).digest("hex");
+const draft = { protocolVersion: "developer/v8", eventId: "event:external-open", workScopeId: "scope:external", scopeSequence: 0,
+  previousScopeEventSha256: null, causalRefs: [], occurredAt: new Date().toISOString(), kind: "work-scope-opened", payload: {} };
+const entry = { ...draft, eventSha256: H({ domain: "developer.event-envelope/v8", value: draft }) };
+const line = lines.length, previousLineSha256 = last.lineSha256, stream = "developer/v8";
+const lineSha256 = H({ domain: "docket/ledger-line/v1", value: { line, previousLineSha256, stream, entry } });
+fs.appendFileSync(ledger, canon({ ledger: "docket/ledger-line/v1", line, previousLineSha256, stream, entry, lineSha256 }) + "\\n");
+`;
+
+async function statusPhase(): Promise<unknown> {
+  const status: unknown = await vscode.commands.executeCommand("docket.showStatus");
+  return (status as { phase?: unknown } | undefined)?.phase;
+}
+
+/** Pids of `docket.js serve` processes whose parent is this extension host. */
+function backendPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/u.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (parent === process.pid && cmdline.includes("docket.js") && cmdline.includes("serve")) pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
