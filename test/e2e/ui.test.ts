@@ -18,15 +18,27 @@ const SIDEBAR_ROWS = '[id="workbench.parts.sidebar"] .monaco-list-row';
 const SCOPE_ROW = /Work scope|scope:/;
 
 async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press("F1");
-  const input = page.locator(".quick-input-widget input").first();
-  await input.waitFor({ state: "visible", timeout: 15_000 });
-  await page.keyboard.type(title);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press("Enter");
-  // The palette closes when the command starts; if the command opens its own quick input, the later
-  // assertions report what is on screen instead.
-  await input.waitFor({ state: "hidden", timeout: 10_000 }).catch(() => undefined);
+  // The palette computes its list when it opens; a command contributed a moment later is missing
+  // from that list, so reopen it a few times before giving up.
+  for (let attempt = 1; ; attempt += 1) {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input").first();
+    await input.waitFor({ state: "visible", timeout: 15_000 });
+    await page.keyboard.type(title);
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 5_000 });
+    } catch (error) {
+      await page.keyboard.press("Escape");
+      if (attempt >= 3) throw error;
+      continue;
+    }
+    await row.click();
+    // The palette closes when the command starts; if the command opens its own quick input, the
+    // later assertions report what is on screen instead.
+    await input.waitFor({ state: "hidden", timeout: 10_000 }).catch(() => undefined);
+    return;
+  }
 }
 
 interface Handles {
