@@ -68,6 +68,7 @@ export class Backend {
     this.handle(Requests.turnOff, (params) => this.requireLedger().turnOff(params.reason));
     this.handle(Requests.receiptsPage, (params) => this.requireLedger().receiptsPage(params.cursor, params.pageSize, params.from));
     this.handle(Requests.verifyLedger, () => verifyLedgerFile(this.requireLedger().store.ledgerPath));
+    this.handle(Requests.policy, () => this.requireLedger().policy());
     connection.listen();
   }
 

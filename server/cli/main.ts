@@ -5,7 +5,7 @@ import path from "node:path";
 import { replayEntries } from "../ledger/replay";
 import { readReplayInputs } from "../ledger/replayInput";
 import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
-import { verifyLedgerFile } from "../workspace/workspaceLedger";
+import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
 
 const VERSION = "0.1.0";
 
@@ -17,6 +17,8 @@ Usage:
                                            check every ledger line, its hash chain and replay
   docket ledger replay FILE [--json]       replay developer/v8 entries from JSON Lines: bare
                                            envelopes, Docket ledger lines or Pi session entries
+  docket policy [--ledger PATH] [--workspace DIR] [--json]
+                                           legal operations and whether shell/edit tools may run
   docket --help | --version
 
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
@@ -79,15 +81,36 @@ interface Io {
   readonly cwd: string;
 }
 
+/** `--ledger PATH` wins; else the ledger of `--workspace DIR`; else of the Git root above cwd. */
+function locateLedger(parsed: ParsedArgs, io: Io): { workspaceFolder: string; ledgerPath: string } {
+  const explicit = stringFlag(parsed, "ledger");
+  const workspace = stringFlag(parsed, "workspace");
+  const workspaceFolder = workspace !== undefined ? path.resolve(io.cwd, workspace) : findWorkspaceRoot(io.cwd);
+  const ledgerPath = explicit !== undefined ? path.resolve(io.cwd, explicit) : resolveLedgerPath(workspaceFolder, null);
+  return { workspaceFolder, ledgerPath };
+}
+
+function policy(args: readonly string[], io: Io): number {
+  const parsed = parseArgs(args, ["ledger", "workspace"], ["json"]);
+  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
+  const { workspaceFolder, ledgerPath } = locateLedger(parsed, io);
+  const ledger = new WorkspaceLedger({ workspaceFolder, ledgerPath, trusted: false });
+  ledger.refresh();
+  const result = ledger.policy();
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify(result)}\n`);
+  } else {
+    io.stdout(`phase: ${result.phase}${result.workScopeId === null ? "" : ` (${result.workScopeId})`}\n`);
+    io.stdout(`legal operations: ${result.legalOperations.length === 0 ? "none" : result.legalOperations.join(", ")}\n`);
+    io.stdout(`shell: ${result.shell}, edit: ${result.edit}${result.reason === null ? "" : ` — ${result.reason}`}\n`);
+  }
+  return 0;
+}
+
 function ledgerVerify(args: readonly string[], io: Io): number {
   const parsed = parseArgs(args, ["ledger", "workspace"], ["json"]);
   if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
-  const explicit = stringFlag(parsed, "ledger");
-  const workspace = stringFlag(parsed, "workspace");
-  const ledgerPath =
-    explicit !== undefined
-      ? path.resolve(io.cwd, explicit)
-      : resolveLedgerPath(workspace !== undefined ? path.resolve(io.cwd, workspace) : findWorkspaceRoot(io.cwd), null);
+  const { ledgerPath } = locateLedger(parsed, io);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(ledgerPath);
@@ -173,6 +196,7 @@ export function runCli(argv: readonly string[], io: Io): number | null {
       (require("../backend/server") as typeof import("../backend/server")).serveStdio();
       return null;
     }
+    if (command === "policy") return policy(rest, io);
     if (command === "ledger") {
       const [sub, ...subArgs] = rest;
       if (sub === "verify") return ledgerVerify(subArgs, io);

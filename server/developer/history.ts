@@ -2,6 +2,7 @@
 // blocked, which scope is active, the human phase, and the next legal operation.
 import type { Replayer } from "../ledger/replay";
 import type { ScopeState } from "./scopeState";
+import { legalOperations, type RuntimeFacts } from "./toolPolicy";
 
 export type HistoryMode = "empty" | "v8-active" | "v8-closed" | "blocked";
 export type Phase = "off" | "deciding" | "ready-to-edit" | "editing" | "rerouting" | "verifying" | "done" | "blocked";
@@ -34,19 +35,27 @@ export function describeHistory(replayer: Replayer): HistoryView {
 }
 
 export function runtimeState(history: HistoryView): RuntimeState {
-  if (history.mode === "blocked") return "blocked";
-  const scope = history.activeScope;
-  if (scope === null) return "inactive";
-  if (scope.root.activeAuthorization !== null) return "authorized";
+  const facts = runtimeFacts(history);
+  if (facts.blocked) return "blocked";
+  if (!facts.scopeActive) return "inactive";
+  if (facts.authorizationActive) return "authorized";
+  if (facts.openFrame) return "frame";
   return "idle";
 }
 
-/** Legal protocol operations in order; the first is the result summary's `nextAction`. */
-export function legalOperations(history: HistoryView): string[] {
-  const state = runtimeState(history);
-  if (state === "blocked" || state === "inactive") return [];
-  if (state === "authorized") return ["record_landing"];
-  return ["open_judgment"];
+/** The replay-current facts the tool policy and the result summary are computed from. */
+export function runtimeFacts(history: HistoryView): RuntimeFacts {
+  const scope = history.activeScope;
+  return {
+    blocked: history.mode === "blocked",
+    scopeActive: scope !== null,
+    authorizationActive: scope?.root.activeAuthorization != null,
+    // Frames, conclusions and debts are tracked once the frame kinds are reduced.
+    openFrame: false,
+    concludedFrameExists: false,
+    reroutePending: false,
+    verificationPending: false,
+  };
 }
 
 export function phaseOf(history: HistoryView): Phase {
@@ -66,11 +75,12 @@ export interface ResultSummary {
 }
 
 export function resultSummary(history: HistoryView, workScopeId: string | null, eventIds: string[]): ResultSummary {
+  const facts = runtimeFacts(history);
   return {
     protocol: "developer/v8-result",
     workScopeId,
     eventIds,
-    runtime: { state: runtimeState(history), reroutePending: false, verificationPending: false },
-    nextAction: legalOperations(history)[0] ?? null,
+    runtime: { state: runtimeState(history), reroutePending: facts.reroutePending, verificationPending: facts.verificationPending },
+    nextAction: legalOperations(facts)[0] ?? null,
   };
 }

@@ -136,6 +136,20 @@ export const VerifyResult = z.strictObject({
 });
 export type VerifyResult = z.infer<typeof VerifyResult>;
 
+const ProtocolOperation = z.enum(["open_judgment", "open_context_sources", "conclude_judgment", "authorize_change", "record_landing"]);
+
+export const ToolPolicyResult = z.strictObject({
+  governing: z.boolean(),
+  legalOperations: z.array(ProtocolOperation),
+  nextAction: ProtocolOperation.nullable(),
+  shell: z.enum(["allow", "deny"]),
+  edit: z.enum(["allow", "deny"]),
+  reason: z.string().nullable(),
+  phase: Phase,
+  workScopeId: z.string().nullable(),
+});
+export type ToolPolicyResult = z.infer<typeof ToolPolicyResult>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -157,6 +171,7 @@ export const Requests = {
   turnOff: request("docket/turnOff", TurnOffParams, WriteResult),
   receiptsPage: request("docket/receipts/page", ReceiptsPageParams, ReceiptsPage),
   verifyLedger: request("docket/ledger/verify", Empty, VerifyResult),
+  policy: request("docket/policy", Empty, ToolPolicyResult),
 } as const;
 
 export const Notifications = {

@@ -1,14 +1,23 @@
 // One workspace's ledger as the backend and the CLI see it: the store, its receipt projection,
 // the derived status, and the write operations. Time is injected; everything else is derived
 // from the ledger file.
-import { describeHistory, phaseOf, resultSummary, type HistoryView, type ResultSummary } from "../developer/history";
+import { describeHistory, phaseOf, resultSummary, runtimeFacts, type HistoryView, type ResultSummary } from "../developer/history";
+import { computeToolPolicy } from "../developer/toolPolicy";
 import { ReceiptCursorError, ReceiptProjection } from "../developer/receipts";
 import { turnOffBatch, turnOnBatch } from "../developer/scopeOperations";
 import type { ScopeState } from "../developer/scopeState";
 import { DocketError, toDocketError } from "../errors";
 import { hashValue } from "../ledger/canonicalJson";
 import { LedgerStore } from "../ledger/store";
-import { ErrorCodes, type LedgerHealth, type ReceiptsPage, type ScopeSummary, type Status, type VerifyResult } from "../protocol/messages";
+import {
+  ErrorCodes,
+  type LedgerHealth,
+  type ReceiptsPage,
+  type ScopeSummary,
+  type Status,
+  type ToolPolicyResult,
+  type VerifyResult,
+} from "../protocol/messages";
 
 export interface Clock {
   /** Current time as `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
@@ -121,6 +130,18 @@ export class WorkspaceLedger {
       }),
       receiptCount: this.projectionState.count,
       projectionSha256: this.projectionState.projectionSha256,
+    };
+  }
+
+  /** The replay-current tool policy (what an agent may do right now). */
+  policy(): ToolPolicyResult {
+    const history = this.history();
+    const policy = computeToolPolicy(runtimeFacts(history));
+    return {
+      ...policy,
+      legalOperations: [...policy.legalOperations],
+      phase: phaseOf(history),
+      workScopeId: history.activeScope?.workScopeId ?? null,
     };
   }
 

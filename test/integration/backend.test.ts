@@ -83,6 +83,8 @@ test("turn on, page receipts, verify and turn off over stdio JSON-RPC", async ()
     assert.equal(page.receipts[0]?.kind, "work-scope-opened");
     assert.equal(page.receipts[0]?.scopeSequence, 0);
     assert.deepEqual(page.receipts[0]?.summary, { kind: "work-scope-opened", workScopeId: on.workScopeId });
+    const policy = Requests.policy.result.parse(await backend.connection.sendRequest(Requests.policy.method, {}));
+    assert.deepEqual([policy.shell, policy.edit, policy.nextAction], ["deny", "deny", "open_judgment"]);
     const verified = Requests.verifyLedger.result.parse(await backend.connection.sendRequest(Requests.verifyLedger.method, {}));
     assert.equal(verified.ok, true);
     assert.equal(verified.accepted, 1);

@@ -112,3 +112,30 @@ test("ledger replay reproduces §7.2 dispositions from bare envelopes, Docket li
   fs.writeFileSync(binary, Buffer.from([0xff, 0xfe, 0x0a]));
   assert.equal(docket(["ledger", "replay", binary]).status, 2);
 });
+
+test("policy reports legal operations and shell/edit decisions from the ledger", async () => {
+  const workspace = tempDir();
+  const off = docket(["policy", "--workspace", workspace, "--json"]);
+  assert.equal(off.status, 0, off.stderr);
+  assert.deepEqual(JSON.parse(off.stdout), {
+    governing: false,
+    legalOperations: [],
+    nextAction: null,
+    shell: "allow",
+    edit: "allow",
+    reason: null,
+    phase: "off",
+    workScopeId: null,
+  });
+  const ledger = new WorkspaceLedger({ workspaceFolder: workspace, ledgerPath: path.join(workspace, ".docket", "ledger.jsonl"), trusted: true });
+  ledger.refresh();
+  const on = await ledger.turnOn();
+  const governed = JSON.parse(docket(["policy", "--json"], workspace).stdout) as Record<string, unknown>;
+  assert.equal(governed.governing, true);
+  assert.equal(governed.shell, "deny");
+  assert.equal(governed.edit, "deny");
+  assert.equal(governed.nextAction, "open_judgment");
+  assert.equal(governed.workScopeId, on.workScopeId);
+  assert.match(docket(["policy"], workspace).stdout, /shell: deny, edit: deny — /u);
+  assert.equal(docket(["policy", "extra"], workspace).status, 2);
+});
