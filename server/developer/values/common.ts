@@ -1,0 +1,99 @@
+// Shared strict-parse helpers for the developer/v8 value families. They extend
+// server/ledger/values.ts with the list rules of §1.1 (canonical id lists, unique text lists,
+// literal unions) so every family reports violations in the same `path: message` form.
+import { hashValue } from "../../ledger/canonicalJson";
+import { MAX_ARRAY_LENGTH, arrayAt, fail, idAt, shaAt, textAt } from "../../ledger/values";
+
+/** UTF-16 code-unit order (JS `<`), never locale order: the wire order of every canonical list. */
+export function compareCodeUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+export function literalAt<const T extends string>(value: unknown, path: string, allowed: readonly T[]): T {
+  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {
+    return fail(path, `expected one of ${allowed.join(", ")}`);
+  }
+  return value as T;
+}
+
+export function booleanAt(value: unknown, path: string): boolean {
+  if (typeof value !== "boolean") return fail(path, "expected a boolean");
+  return value;
+}
+
+export function nullableIdAt(value: unknown, path: string): string | null {
+  return value === null ? null : idAt(value, path);
+}
+
+/** Rejects repeated identities; reported before ordering so a duplicate is named as such. */
+export function assertUnique<T>(values: readonly T[], path: string, identity: (value: T) => string): void {
+  const seen = new Set<string>();
+  for (const value of values) {
+    const key = identity(value);
+    if (seen.has(key)) fail(path, "contains duplicates");
+    seen.add(key);
+  }
+}
+
+/** Strictly ascending by code units, which also implies uniqueness. */
+export function assertCanonicalOrder<T>(values: readonly T[], path: string, identity: (value: T) => string): void {
+  for (let index = 1; index < values.length; index += 1) {
+    if (identity(values[index - 1] as T) >= identity(values[index] as T)) {
+      fail(path, "must be unique and in canonical order");
+    }
+  }
+}
+
+export interface ListOptions {
+  readonly nonEmpty?: boolean;
+  readonly max?: number;
+}
+
+/** A "canonical id list" (§1.1): DeveloperIds, unique, strictly ascending by code units. */
+export function canonicalIdListAt(value: unknown, path: string, options: ListOptions = {}): readonly string[] {
+  const ids = arrayAt(value, path, idAt, options);
+  assertUnique(ids, path, (id) => id);
+  assertCanonicalOrder(ids, path, (id) => id);
+  return Object.freeze(ids);
+}
+
+/** A text list whose order is meaningful (limitations, missing context): unique, not sorted. */
+export function uniqueTextListAt(value: unknown, path: string, options: ListOptions = {}): readonly string[] {
+  const texts = arrayAt(value, path, (entry, entryPath) => textAt(entry, entryPath), options);
+  assertUnique(texts, path, (text) => text);
+  return Object.freeze(texts);
+}
+
+/** A text list that may repeat entries (discharge stop evidence). */
+export function textListAt(value: unknown, path: string, options: ListOptions = {}): readonly string[] {
+  return Object.freeze(arrayAt(value, path, (entry, entryPath) => textAt(entry, entryPath), options));
+}
+
+/**
+ * A text list that is strictly ascending (landing changed paths and verification): the order
+ * is part of the hash, so only one spelling of the same set is accepted.
+ */
+export function sortedTextListAt(
+  value: unknown,
+  path: string,
+  options: ListOptions & { readonly maxText?: number } = {},
+): readonly string[] {
+  const texts = arrayAt(value, path, (entry, entryPath) => textAt(entry, entryPath, { max: options.maxText }), {
+    nonEmpty: options.nonEmpty,
+    max: options.max ?? MAX_ARRAY_LENGTH,
+  });
+  assertCanonicalOrder(texts, path, (text) => text);
+  return Object.freeze(texts);
+}
+
+/** Parses a stored hash and rejects it unless it equals the recomputed one. */
+export function expectHash(value: unknown, path: string, computed: string, what: string): string {
+  const stored = shaAt(value, path);
+  if (stored !== computed) fail(path, `does not match the ${what}`);
+  return stored;
+}
+
+/** H({domain, …fields}): every domain-wrapped hash of this layer goes through here. */
+export function domainHash(domain: string, fields: Readonly<Record<string, unknown>>): string {
+  return hashValue({ ...fields, domain });
+}
