@@ -50,11 +50,10 @@ export function runtimeFacts(history: HistoryView): RuntimeFacts {
     blocked: history.mode === "blocked",
     scopeActive: scope !== null,
     authorizationActive: scope?.root.activeAuthorization != null,
-    // Frames, conclusions and debts are tracked once the frame kinds are reduced.
-    openFrame: false,
-    concludedFrameExists: false,
-    reroutePending: false,
-    verificationPending: false,
+    openFrame: scope?.frames.some((entry) => entry.conclusion === null) ?? false,
+    concludedFrameExists: scope?.frames.some((entry) => entry.conclusion !== null) ?? false,
+    reroutePending: scope?.root.debts.some((debt) => debt.reroutePending) ?? false,
+    verificationPending: scope?.root.debts.some((debt) => debt.verificationPending) ?? false,
   };
 }
 
@@ -63,6 +62,20 @@ export function phaseOf(history: HistoryView): Phase {
   const scope = history.activeScope;
   if (scope === null) return "off";
   if (scope.root.activeAuthorization !== null) return "editing";
+  // The adapter keeps at most one open frame; a replayed log with child frames may hold more,
+  // and then the first one opened names the phase.
+  const open = scope.frames.find((entry) => entry.conclusion === null);
+  if (open !== undefined) {
+    const frameId = open.frame.frameId;
+    const debt = scope.root.debts.find((entry) => entry.rerouteFrameId === frameId || entry.verificationFrameId === frameId);
+    if (debt?.verificationFrameId === frameId) return "verifying";
+    if (debt?.rerouteFrameId === frameId) return "rerouting";
+    return "deciding";
+  }
+  if (scope.root.debts.some((debt) => debt.reroutePending)) return "rerouting";
+  if (scope.root.debts.some((debt) => debt.verificationPending)) return "verifying";
+  if (scope.root.landings.length > 0) return "done";
+  if (scope.frames.some((entry) => entry.conclusion !== null)) return "ready-to-edit";
   return "deciding";
 }
 

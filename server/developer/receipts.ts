@@ -4,6 +4,8 @@
 import { hashValue } from "../ledger/canonicalJson";
 import { eventRefOf, type EventRef } from "../ledger/envelope";
 import type { AcceptedEvent } from "../ledger/replay";
+import { conclusionSha256 } from "./values/conclusions";
+import type { InvocationSettlement } from "./values/skills";
 
 export const MAX_RECEIPT_PAGE_SIZE = 100;
 
@@ -17,6 +19,13 @@ export interface Receipt {
   readonly receiptSha256: string;
 }
 
+/** The closed set of settlement outcome labels a receipt may show (no reasons or messages). */
+function invocationOutcome(settlement: InvocationSettlement): string {
+  if (settlement.kind === "returned") return `returned-${settlement.value.kind}`;
+  if (settlement.kind === "capability-failed") return `capability-${settlement.failure.kind}`;
+  return `lifecycle-${settlement.lifecycle.kind}`;
+}
+
 function receiptBody(accepted: AcceptedEvent): Record<string, unknown> {
   const event = accepted.event;
   switch (event.kind) {
@@ -24,9 +33,150 @@ function receiptBody(accepted: AcceptedEvent): Record<string, unknown> {
       return { kind: "work-scope-opened", workScopeId: accepted.envelope.workScopeId };
     case "work-scope-closed":
       return { kind: "work-scope-closed", workScopeId: accepted.envelope.workScopeId, reasonSha256: event.closure.reasonSha256 };
-    case "not-yet-supported":
-      // Replay never accepts these; a receipt for one would be a programming error.
-      throw new Error(`receipt mapping is missing for event kind: ${event.eventKind}`);
+    case "change-authorized": {
+      const authorization = event.authorization;
+      return {
+        kind: event.kind,
+        authorizationId: authorization.authorizationId,
+        frameId: authorization.frameId,
+        frameRevision: authorization.frameRevision,
+        conclusionSha256: authorization.conclusionSha256,
+        authorizationSha256: authorization.authorizationSha256,
+      };
+    }
+    case "implementation-landing-recorded": {
+      const landing = event.landing;
+      return {
+        kind: event.kind,
+        landingId: landing.landingId,
+        authorizationId: landing.authorizationId,
+        changedPathCount: landing.changedPaths.length,
+        changedPathsSha256: landing.changedPathsSha256,
+        verificationCount: landing.verification.length,
+        verificationSha256: landing.verificationSha256,
+        rerouteFrameId: landing.rerouteFrameId,
+        verificationFrameId: landing.verificationFrameId,
+        landingSha256: landing.landingSha256,
+      };
+    }
+    case "route-frame-opened":
+      return {
+        kind: event.kind,
+        frameId: event.frame.frameId,
+        frameRevision: event.frame.frameRevision,
+        parentFrameId: event.frame.parentFrameId,
+        routeDefinitionId: event.frame.routeDefinitionId,
+        obligationCount: event.obligations.length,
+        obligationSetSha256: event.frame.obligationSetSha256,
+      };
+    case "routing-snapshot-opened":
+      return {
+        kind: event.kind,
+        snapshotId: event.manifest.snapshotId,
+        frameId: event.basis.frameId,
+        frameRevision: event.basis.frameRevision,
+        candidateCount: event.manifest.candidateCount,
+        pageCount: event.manifest.pageCount,
+        orderedPagesRootSha256: event.manifest.orderedPageRootSha256,
+        replacesSnapshotId: event.replacesSnapshotId,
+      };
+    case "routing-page-accounted":
+      return {
+        kind: event.kind,
+        snapshotId: event.page.snapshotId,
+        pageIndex: event.page.pageIndex,
+        candidateCount: event.page.candidates.length,
+        dispositionCount: event.dispositions.length,
+        pageSha256: event.page.pageSha256,
+      };
+    case "routing-coverage-completed":
+      return { kind: event.kind, snapshotId: event.snapshotId, coverageSha256: event.expectedCoverageSha256 };
+    case "can-serve-basis-created":
+      return {
+        kind: event.kind,
+        snapshotId: event.snapshotId,
+        basisId: event.body.basisId,
+        candidateId: event.body.candidateId,
+        targetCount: event.body.targetObligationIds.length,
+        basisSha256: event.expectedBasisSha256,
+      };
+    case "ready-assignment-recorded":
+      return {
+        kind: event.kind,
+        assignmentId: event.assignment.assignmentId,
+        basisId: event.basisId,
+        skillCapabilityId: event.assignment.skillCapabilityId,
+        parentFrameId: event.assignment.parentFrameId,
+        targetCount: event.assignment.targetObligationIds.length,
+        assignmentRevisionSha256: event.assignment.assignmentRevisionSha256,
+      };
+    case "skill-invocation-started":
+      return { kind: event.kind, invocationId: event.invocationId, assignmentId: event.assignmentId };
+    case "invocation-settled":
+      return {
+        kind: event.kind,
+        invocationId: event.settlement.invocationId,
+        assignmentId: event.settlement.assignmentId,
+        outcome: invocationOutcome(event.settlement),
+      };
+    case "route-frame-replaced":
+      return {
+        kind: event.kind,
+        frameId: event.frame.frameId,
+        frameRevision: event.frame.frameRevision,
+        parentFrameId: event.frame.parentFrameId,
+        routeDefinitionId: event.frame.routeDefinitionId,
+        obligationCount: event.obligations.length,
+        obligationSetSha256: event.frame.obligationSetSha256,
+      };
+    case "support-observed":
+      return {
+        kind: event.kind,
+        supportId: event.support.supportId,
+        sourceKind: event.support.sourceKind,
+        sourceId: event.support.sourceId,
+        sourceRevisionSha256: event.support.sourceRevisionSha256,
+        supportSha256: event.support.supportSha256,
+      };
+    case "frame-contribution-admitted":
+      // Claim, applicability and limitations stay out of the receipt: ids, counts and hashes only.
+      return {
+        kind: event.kind,
+        contributionId: event.contributionId,
+        frameId: event.proposal.frameId,
+        frameRevision: event.proposal.frameRevision,
+        sourceKind: event.proposal.source.kind,
+        sourceId: event.proposal.source.sourceId,
+        sourceRevisionSha256: event.proposal.source.sourceRevisionSha256,
+        targetCount: event.proposal.targetUses.length,
+        proposalSha256: event.expectedProposalSha256,
+        admissionBasisSha256: event.admissionBasisSha256,
+      };
+    case "frame-blocker-resolved":
+      return {
+        kind: event.kind,
+        frameId: event.frameId,
+        blockerId: event.blockerId,
+        resolutionBasisSha256: event.resolutionBasisSha256,
+      };
+    case "obligation-discharged":
+      return {
+        kind: event.kind,
+        dischargeId: event.discharge.dischargeId,
+        frameId: event.discharge.frameId,
+        frameRevision: event.discharge.expectedFrameRevision,
+        obligationId: event.discharge.obligationId,
+        contributionCount: event.discharge.contributionIds.length,
+      };
+    case "route-frame-concluded":
+      return {
+        kind: event.kind,
+        frameId: event.proposal.frameId,
+        frameRevision: event.proposal.expectedFrameRevision,
+        dischargeCount: event.proposal.dischargeIds.length,
+        blockerSetSha256: event.proposal.expectedBlockerSetSha256,
+        conclusionSha256: conclusionSha256(event.proposal),
+      };
   }
 }
 

@@ -1,8 +1,23 @@
 // The pure developer/v8 scope reducer. Each transition returns a new state or throws a
 // ReplayFault; it never mutates its input, so a rejection keeps the exact prior state.
+// The per-kind rules live in reducer/ (frames, root, routing, invocations); this file checks the scope head and
+// dispatches by kind.
 import { eventRefOf, type Envelope } from "../ledger/envelope";
 import { stop } from "../ledger/faults";
 import type { SemanticEvent } from "./eventKinds";
+import {
+  admitContribution,
+  concludeFrame,
+  dischargeObligation,
+  observeSupport,
+  openRouteFrame,
+  replaceRouteFrame,
+  resolveBlocker,
+} from "./reducer/frames";
+import { causeFacts, type CauseEvent } from "./reducer/causes";
+import { recordAssignment, settleInvocation, startInvocation } from "./reducer/invocations";
+import { accountPage, completeCoverage, createBasis, openSnapshot } from "./reducer/routing";
+import { authorizeChange, closeScope, observeFrameConcluded, observeFrameOpened, recordLanding } from "./reducer/root";
 import type { ScopeState } from "./scopeState";
 
 /** Creates the state for the first event of an unknown scope (§7.2 step 6). */
@@ -19,7 +34,13 @@ export function openScope(envelope: Envelope, event: SemanticEvent): ScopeState 
   return {
     workScopeId: envelope.workScopeId,
     head: { scopeSequence: 0, eventRef: eventRefOf(envelope) },
-    root: { status: "open", closure: null, activeAuthorization: null },
+    root: { status: "open", closure: null, activeAuthorization: null, authorizations: [], landings: [], debts: [] },
+    frames: [],
+    supports: [],
+    snapshots: [],
+    bases: [],
+    assignments: [],
+    settlements: [],
     activeInvocation: null,
     openedAt: envelope.occurredAt,
     openedEventSha256: envelope.eventSha256,
@@ -36,34 +57,64 @@ function requireHead(scope: ScopeState, envelope: Envelope): void {
   }
 }
 
-function rejectTransition(code: string, message: string): never {
-  return stop("semantic-transition-rejected", `${code}: ${message}`);
-}
-
-/** Applies an event to a known scope and advances its head. */
-export function advanceScope(scope: ScopeState, envelope: Envelope, event: SemanticEvent): ScopeState {
-  requireHead(scope, envelope);
-  if (scope.root.status === "closed") {
-    return stop("semantic-transition-rejected", "Runtime work scope is closed");
-  }
-  const head = { scopeSequence: envelope.scopeSequence, eventRef: eventRefOf(envelope) };
+function applyKind(scope: ScopeState, envelope: Envelope, event: SemanticEvent, given: readonly CauseEvent[] | undefined): ScopeState {
+  const causes = envelope.causalRefs;
+  const facts = causeFacts(scope, causes, given);
+  const self = eventRefOf(envelope);
   switch (event.kind) {
     case "work-scope-opened":
       return stop("scope-already-open", "work scope is already open");
     case "work-scope-closed":
-      if (scope.root.activeAuthorization !== null || scope.activeInvocation !== null) {
-        rejectTransition("scope-close-blocked", "Runtime scope cannot close with active authorization or invocation");
-      }
-      return {
-        ...scope,
-        head,
-        root: { ...scope.root, status: "closed", closure: event.closure, activeAuthorization: null },
-        closedAt: envelope.occurredAt,
-      };
-    case "not-yet-supported":
-      return rejectTransition(
-        "kind-not-supported",
-        `${event.eventKind} is a developer/v8 event this version of Docket cannot apply yet`,
+      return closeScope(scope, event.closure, envelope.occurredAt);
+    case "change-authorized":
+      return authorizeChange(scope, event.authorization, facts, self);
+    case "implementation-landing-recorded":
+      return recordLanding(scope, event.landing, facts, self);
+    case "route-frame-opened":
+      return observeFrameOpened(
+        openRouteFrame(scope, event.frame, event.obligations, event.parentDependency),
+        event.frame.frameId,
+        causes,
       );
+    case "route-frame-replaced":
+      return replaceRouteFrame(scope, event.frame, event.obligations);
+    case "routing-snapshot-opened":
+      return openSnapshot(scope, event.basis, event.manifest, event.replacesSnapshotId);
+    case "routing-page-accounted":
+      return accountPage(scope, event.page, event.dispositions);
+    case "routing-coverage-completed":
+      return completeCoverage(scope, event.snapshotId, event.expectedCoverageSha256);
+    case "can-serve-basis-created":
+      return createBasis(scope, event.snapshotId, event.body, event.expectedBasisSha256);
+    case "ready-assignment-recorded":
+      return recordAssignment(scope, event.assignment, event.basisId);
+    case "skill-invocation-started":
+      return startInvocation(scope, event.invocationId, event.assignmentId);
+    case "invocation-settled":
+      return settleInvocation(scope, event.settlement, self);
+    case "support-observed":
+      return observeSupport(scope, event.support, self);
+    case "frame-contribution-admitted":
+      return admitContribution(scope, event, facts);
+    case "frame-blocker-resolved":
+      return resolveBlocker(scope, event, facts);
+    case "obligation-discharged":
+      return dischargeObligation(scope, event.discharge);
+    case "route-frame-concluded":
+      return observeFrameConcluded(concludeFrame(scope, event.proposal, self), event.proposal.frameId, causes);
   }
+}
+
+/**
+ * Applies an event to a known scope and advances its head. `causes` are the accepted events the
+ * envelope's causal refs resolved to; when the driver omits them, causes are looked up in this
+ * scope only (a cause accepted in another scope then proves nothing).
+ */
+export function advanceScope(scope: ScopeState, envelope: Envelope, event: SemanticEvent, causes?: readonly CauseEvent[]): ScopeState {
+  requireHead(scope, envelope);
+  if (scope.root.status === "closed") {
+    return stop("semantic-transition-rejected", "Runtime work scope is closed");
+  }
+  const next = applyKind(scope, envelope, event, causes);
+  return { ...next, head: { scopeSequence: envelope.scopeSequence, eventRef: eventRefOf(envelope) } };
 }

@@ -164,7 +164,9 @@ export class Replayer {
       }
     }
     const current = this.scopeById.get(envelope.workScopeId);
-    const next = current === undefined ? openScope(envelope, event) : advanceScope(current, envelope, event);
+    // Causes may live in any scope; the reducer checks which of them support the event.
+    const causes = envelope.causalRefs.map((ref) => this.acceptedByRef.get(refKey(ref)) as AcceptedEvent);
+    const next = current === undefined ? openScope(envelope, event) : advanceScope(current, envelope, event, causes);
     const accepted: AcceptedEvent = { storedIndex: index, envelope, event };
     const key = refKey(eventRefOf(envelope));
     this.undoLog?.push({ workScopeId: envelope.workScopeId, previousScope: current, eventId: envelope.eventId, refKey: key });

@@ -107,17 +107,6 @@ test("payload rules for the scope kinds", () => {
   ]);
 });
 
-test("known kinds not yet reduced are refused without corrupting state", () => {
-  const first = openScope("scope:a");
-  const frame = next(first, "route-frame-opened", { frame: {}, obligations: [], parentDependency: null });
-  const close = closeScope(first);
-  const replay = replayEntries([first, frame, close]);
-  assert.deepEqual(
-    replay.dispositions.map((d) => (d.status === "accepted" ? "accepted" : d.code)),
-    ["accepted", "semantic-transition-rejected", "accepted"],
-  );
-});
-
 test("history is blocked by a rejected entry or by two open scopes", () => {
   const first = openScope("scope:a");
   assert.equal(describeHistory(replayEntries([])).mode, "empty");

@@ -1,0 +1,299 @@
+// Frame transitions (§3.2 events 5, 6, 14–18, §5.1–§5.3): opening root and child frames,
+// replacing a frame revision, observing support, admitting contributions, resolving blockers,
+// discharging obligations and concluding. Required causes are matched against CauseFacts
+// (reducer/causes.ts); the records kept here remember their events so later events can cite them.
+import type { EventRef } from "../../ledger/envelope";
+import { stop } from "../../ledger/faults";
+import type { FrameState, ScopeState } from "../scopeState";
+import { blockerSetSha256, createBlocker } from "../values/blockers";
+import { compareCodeUnits } from "../values/common";
+import type { ConclusionProposal } from "../values/conclusions";
+import { conclusionSha256 } from "../values/conclusions";
+import {
+  SUPPORTING_USES,
+  admissionSha256,
+  parseProposalBody,
+  proposalSha256,
+  type ContributionTargetUse,
+  type ObservedSupport,
+  type ProposalBody,
+} from "../values/contributions";
+import { dischargeSha256 } from "../values/discharges";
+import type { Obligation } from "../values/obligations";
+import { verifyFrameObligations, type RouteFrame } from "../values/routeFrame";
+import { skillReturnSupportSha256 } from "../values/skills";
+import type { CauseFact } from "./causes";
+import type { LooseDependency, LooseDischarge, LooseProposal } from "./payloadShapes";
+import {
+  actionableObligationIds,
+  asInput,
+  canonicalIds,
+  obligationBlocked,
+  obligationDischarged,
+  openFrame,
+  reject,
+  replaceFrame,
+  sameIds,
+  subsetOf,
+} from "./transition";
+
+function newFrame(frame: RouteFrame, obligations: readonly Obligation[]): FrameState {
+  return { frame, obligations, routing: null, contributions: [], discharges: [], blockers: [], conclusion: null };
+}
+
+/** Event 5. The root-debt part (reroute clearing) is applied afterwards by root.ts. */
+export function openRouteFrame(
+  scope: ScopeState,
+  frame: RouteFrame,
+  obligations: readonly Obligation[],
+  dependency: LooseDependency | null,
+): ScopeState {
+  asInput(() => verifyFrameObligations(frame, obligations));
+  if (frame.workScopeId !== scope.workScopeId) reject("stale-frame", "frame belongs to another work scope");
+  if (scope.frames.some((entry) => entry.frame.frameId === frame.frameId)) {
+    reject("duplicate-identity", `Duplicate frame: ${frame.frameId}`);
+  }
+  let next = scope;
+  if (frame.parentFrameId === null) {
+    if (dependency !== null) reject("parent-dependency-invalid", "root frame cannot have parent dependency");
+  } else {
+    if (dependency === null) return reject("parent-dependency-invalid", "child frame requires parent dependency");
+    const parent = openFrame(scope, frame.parentFrameId);
+    const targets = canonicalIds(dependency.targetObligationIds, "parentDependency.targetObligationIds", true);
+    if (!subsetOf(targets, actionableObligationIds(parent))) {
+      reject("parent-dependency-invalid", "child dependency must target actionable parent obligations");
+    }
+    const existing = parent.blockers.find((entry) => entry.blockerId === dependency.blockerId);
+    if (existing === undefined) {
+      // A child never concludes or unblocks its parent; the parent carries this blocker until an
+      // explicit frame-blocker-resolved removes it (§5.3).
+      const blocker = createBlocker({
+        blockerId: dependency.blockerId,
+        frameId: parent.frame.frameId,
+        kind: "child-frame",
+        sourceId: frame.frameId,
+        targetObligationIds: targets,
+        details: { reason: dependency.reason },
+      });
+      next = replaceFrame(scope, { ...parent, blockers: [...parent.blockers, blocker] });
+    } else if (!sameIds(existing.targetObligationIds, targets)) {
+      reject("parent-dependency-invalid", "existing parent blocker targets differ");
+    }
+  }
+  return { ...next, frames: [...next.frames, newFrame(frame, obligations)] };
+}
+
+/** Event 14: scope-wide support; a repeated supportId is a causality fault, not a reducer one. */
+export function observeSupport(scope: ScopeState, support: ObservedSupport, eventRef: EventRef): ScopeState {
+  if (scope.supports.some((entry) => entry.supportId === support.supportId)) {
+    return stop("source-causality-missing", "support identity already exists");
+  }
+  return { ...scope, supports: [...scope.supports, { ...support, eventRef }] };
+}
+
+/** A skill-return proposal must restate exactly the Contribution its settled invocation returned. */
+function assertSkillProposalCurrent(scope: ScopeState, frame: FrameState, proposal: ProposalBody): void {
+  const source = scope.assignments.find((entry) => entry.status !== "ready" && entry.invocationId === proposal.source.sourceId);
+  if (source === undefined || source.status !== "settled") {
+    return reject("contribution-not-admissible", "Skill proposal has no settled invocation source");
+  }
+  if (
+    source.assignment.parentFrameId !== frame.frame.frameId ||
+    source.assignment.parentFrameRevision !== frame.frame.frameRevision ||
+    frame.routing === null ||
+    source.assignment.contextBasisSha256 !== frame.routing.coverageSha256
+  ) {
+    reject("contribution-not-admissible", "Skill proposal source is stale");
+  }
+  const returned = source.settlement.kind === "returned" && source.settlement.value.kind === "contribution" ? source.settlement.value : null;
+  const sameUses = (left: readonly ContributionTargetUse[], right: readonly ContributionTargetUse[]): boolean =>
+    left.length === right.length && left.every((use, index) => use.obligationId === right[index]?.obligationId && use.useAs === right[index]?.useAs);
+  if (
+    proposal.source.sourceRevisionSha256 !== skillReturnSupportSha256(source.settlement) ||
+    proposal.supportSha256 !== proposal.source.sourceRevisionSha256 ||
+    returned === null ||
+    proposal.claim !== returned.claim ||
+    proposal.applicability !== returned.applicability ||
+    !sameUses(proposal.targetUses, returned.targetUses) ||
+    !sameIds(proposal.limitations, returned.limitations)
+  ) {
+    reject("contribution-not-admissible", "Skill proposal does not match its settled Contribution");
+  }
+}
+
+function requireContributionCause(proposal: LooseProposal, facts: readonly CauseFact[]): void {
+  const source = proposal.source;
+  if (source.kind === "skill-return") {
+    const matched = facts.some(
+      (fact) =>
+        fact.kind === "settlement" &&
+        fact.settlement.invocationId === source.sourceId &&
+        skillReturnSupportSha256(fact.settlement) === source.sourceRevisionSha256 &&
+        proposal.supportSha256 === source.sourceRevisionSha256,
+    );
+    if (!matched) stop("source-causality-missing", "Skill contribution lacks its settlement causal ref");
+    return;
+  }
+  if (source.kind === "child-frame") {
+    const matched = facts.some(
+      (fact) =>
+        fact.kind === "conclusion" &&
+        fact.frameId === source.sourceId &&
+        fact.conclusionSha256 === source.sourceRevisionSha256 &&
+        proposal.supportSha256 === fact.conclusionSha256,
+    );
+    if (!matched) stop("source-causality-missing", "Child contribution lacks its conclusion causal ref");
+    return;
+  }
+  const matched = facts.some(
+    (fact) =>
+      fact.kind === "support" &&
+      fact.support.sourceKind === source.kind &&
+      fact.support.sourceId === source.sourceId &&
+      fact.support.sourceRevisionSha256 === source.sourceRevisionSha256 &&
+      fact.support.supportSha256 === proposal.supportSha256,
+  );
+  if (!matched) stop("source-causality-missing", "External contribution lacks its support causal ref");
+}
+
+/** Event 15. Cause first, then the exact proposal hash, then frame admissibility. */
+export function admitContribution(
+  scope: ScopeState,
+  event: { proposal: LooseProposal; expectedProposalSha256: string; contributionId: string; admissionBasisSha256: string },
+  facts: readonly CauseFact[],
+): ScopeState {
+  const loose = event.proposal;
+  if (loose.source.kind === "child-frame") {
+    const child = scope.frames.find((entry) => entry.frame.frameId === loose.source.sourceId);
+    if (child === undefined || child.frame.parentFrameId !== loose.frameId || child.conclusion === null) {
+      stop("source-causality-missing", "child support source is not a concluded child of the target frame");
+    }
+  }
+  requireContributionCause(loose, facts);
+  // Full value rules (canonical targets, limitation bounds) apply here; a violation is a payload fault.
+  const body = parseProposalBody(loose);
+  const computed = proposalSha256(body);
+  if (computed !== event.expectedProposalSha256) stop("source-causality-missing", "proposed contribution hash mismatch");
+  const frame = openFrame(scope, body.frameId);
+  if (body.frameRevision !== frame.frame.frameRevision) reject("contribution-not-admissible", "contribution targets a stale frame");
+  if (frame.contributions.some((entry) => entry.contributionId === event.contributionId)) {
+    reject("duplicate-identity", `Duplicate contribution: ${event.contributionId}`);
+  }
+  const targets = body.targetUses.map((use) => use.obligationId);
+  if (!subsetOf(targets, actionableObligationIds(frame))) reject("contribution-not-admissible", "contribution targets are not actionable");
+  if (body.source.kind === "skill-return") assertSkillProposalCurrent(scope, frame, body);
+  const proposal = { ...body, proposalSha256: computed };
+  const contribution = {
+    contributionId: event.contributionId,
+    proposal,
+    admissionBasisSha256: event.admissionBasisSha256,
+    admissionSha256: admissionSha256(event.contributionId, proposal, event.admissionBasisSha256),
+  };
+  return replaceFrame(scope, { ...frame, contributions: [...frame.contributions, contribution] });
+}
+
+/** Does a cited event support this hash (its own hash, an observed support, a settlement or a conclusion)? */
+function causeSupports(facts: readonly CauseFact[], sha256: string): boolean {
+  return facts.some(
+    (fact) =>
+      fact.ref.eventSha256 === sha256 ||
+      (fact.kind === "support" && fact.support.supportSha256 === sha256) ||
+      (fact.kind === "settlement" && skillReturnSupportSha256(fact.settlement) === sha256) ||
+      (fact.kind === "conclusion" && fact.conclusionSha256 === sha256),
+  );
+}
+
+/** Event 16: the only way a blocker goes away (a child conclusion alone never does it). */
+export function resolveBlocker(
+  scope: ScopeState,
+  event: { frameId: string; blockerId: string; resolutionBasisSha256: string },
+  facts: readonly CauseFact[],
+): ScopeState {
+  if (!causeSupports(facts, event.resolutionBasisSha256)) {
+    stop("source-causality-missing", "blocker resolution lacks an exact prior support causal ref");
+  }
+  const frame = openFrame(scope, event.frameId);
+  if (!frame.blockers.some((entry) => entry.blockerId === event.blockerId)) {
+    reject("blocker-not-found", `Unknown blocker: ${event.blockerId}`);
+  }
+  return replaceFrame(scope, { ...frame, blockers: frame.blockers.filter((entry) => entry.blockerId !== event.blockerId) });
+}
+
+/** Whether the scope's active invocation works on this obligation of this frame. */
+function activeInvocationTargets(scope: ScopeState, frame: FrameState, obligationId: string): boolean {
+  const active = scope.activeInvocation;
+  if (active === null || active.frameId !== frame.frame.frameId) return false;
+  const assignment = scope.assignments.find((entry) => entry.assignment.assignmentId === active.assignmentId);
+  if (assignment === undefined) return reject("assignment-not-ready", `Unknown assignment: ${active.assignmentId}`);
+  return assignment.assignment.targetObligationIds.includes(obligationId);
+}
+
+/** Event 17: only admitted contributions with a supporting use for this obligation can discharge it. */
+export function dischargeObligation(scope: ScopeState, loose: LooseDischarge): ScopeState {
+  if (loose.stopEvidence.length === 0) reject("invalid-input", "stopEvidence has an invalid length");
+  const contributionIds = canonicalIds(loose.contributionIds, "contributionIds", true);
+  const frame = openFrame(scope, loose.frameId);
+  if (loose.expectedFrameRevision !== frame.frame.frameRevision) reject("stale-frame", "discharge targets a stale frame revision");
+  if (!frame.frame.obligationIds.includes(loose.obligationId)) reject("obligation-not-actionable", "unknown frame obligation");
+  if (
+    obligationBlocked(frame, loose.obligationId) ||
+    obligationDischarged(frame, loose.obligationId) ||
+    activeInvocationTargets(scope, frame, loose.obligationId)
+  ) {
+    reject("obligation-not-actionable", "obligation is blocked, active, or discharged");
+  }
+  for (const contributionId of contributionIds) {
+    const contribution = frame.contributions.find((entry) => entry.contributionId === contributionId);
+    const supports = contribution?.proposal.targetUses.some(
+      (use) => use.obligationId === loose.obligationId && SUPPORTING_USES.includes(use.useAs),
+    );
+    if (supports !== true) reject("discharge-not-supported", "discharge lacks current admitted targeting support");
+  }
+  if (frame.discharges.some((entry) => entry.dischargeId === loose.dischargeId)) {
+    reject("duplicate-identity", `Duplicate discharge: ${loose.dischargeId}`);
+  }
+  const body = { ...loose, contributionIds };
+  return replaceFrame(scope, { ...frame, discharges: [...frame.discharges, { ...body, dischargeSha256: dischargeSha256(body) }] });
+}
+
+/** Event 18, the §5.1 guard. Debt clearing is applied afterwards by root.ts. */
+export function concludeFrame(scope: ScopeState, proposal: ConclusionProposal, eventRef: EventRef): ScopeState {
+  const frame = openFrame(scope, proposal.frameId);
+  if (proposal.expectedFrameRevision !== frame.frame.frameRevision) reject("stale-frame", "conclusion targets a stale frame revision");
+  if (proposal.expectedBlockerSetSha256 !== blockerSetSha256(frame.blockers) || frame.blockers.length !== 0) {
+    reject("conclusion-not-ready", "conclusion blocker basis is not empty and current");
+  }
+  if (scope.activeInvocation?.frameId === frame.frame.frameId) reject("conclusion-not-ready", "frame has an active invocation");
+  const current = frame.discharges.map((entry) => entry.dischargeId).sort(compareCodeUnits);
+  if (frame.discharges.length !== frame.obligations.length || !sameIds(proposal.dischargeIds, current)) {
+    reject("conclusion-not-ready", "conclusion requires every current discharge");
+  }
+  return replaceFrame(scope, { ...frame, conclusion: { proposal, conclusionSha256: conclusionSha256(proposal), eventRef } });
+}
+
+/**
+ * Event 6 (§5.2): a fresh revision of an open frame. Everything frame-local from the old
+ * revision goes (routing, contributions, discharges, blockers, its assignments, snapshots and
+ * bases); scope-wide supports, settlements and blockers this frame put on its parent remain.
+ */
+export function replaceRouteFrame(scope: ScopeState, frame: RouteFrame, obligations: readonly Obligation[]): ScopeState {
+  asInput(() => verifyFrameObligations(frame, obligations));
+  const current = openFrame(scope, frame.frameId);
+  if (
+    frame.workScopeId !== scope.workScopeId ||
+    frame.parentFrameId !== current.frame.parentFrameId ||
+    frame.frameRevision <= current.frame.frameRevision
+  ) {
+    reject("replacement-not-ready", "replacement identity is not a fresh frame revision");
+  }
+  if (scope.activeInvocation?.frameId === frame.frameId) reject("replacement-not-ready", "active invocation must settle before replacement");
+  if (scope.frames.some((entry) => entry.frame.parentFrameId === frame.frameId && entry.conclusion === null)) {
+    reject("replacement-not-ready", "open child frame must conclude before replacement");
+  }
+  return {
+    ...replaceFrame(scope, newFrame(frame, obligations)),
+    assignments: scope.assignments.filter((entry) => entry.assignment.parentFrameId !== frame.frameId),
+    snapshots: scope.snapshots.filter((entry) => entry.frameId !== frame.frameId),
+    bases: scope.bases.filter((entry) => entry.frameId !== frame.frameId),
+  };
+}
