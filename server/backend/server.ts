@@ -69,6 +69,10 @@ export class Backend {
     this.handle(Requests.receiptsPage, (params) => this.requireLedger().receiptsPage(params.cursor, params.pageSize, params.from));
     this.handle(Requests.verifyLedger, () => verifyLedgerFile(this.requireLedger().store.ledgerPath));
     this.handle(Requests.policy, () => this.requireLedger().policy());
+    this.handle(Requests.openJudgment, (params) => this.requireLedger().openJudgment(params));
+    this.handle(Requests.concludeJudgment, (params) => this.requireLedger().concludeJudgment(params));
+    this.handle(Requests.authorizeChange, (params) => this.requireLedger().authorizeChange(params));
+    this.handle(Requests.recordLanding, (params) => this.requireLedger().recordLanding(params));
     connection.listen();
   }
 

@@ -82,6 +82,58 @@ export const TurnOffParams = z.strictObject({
   reason: z.string().trim().min(1).max(4000).optional(),
 });
 
+const OperationText = z.string().trim().min(1).max(4000);
+const OperationId = z.string().regex(/^[A-Za-z][A-Za-z0-9._:/-]*$/u).max(160);
+
+export const OpenJudgmentParams = z.strictObject({
+  /** Optional echo of the derived decision purpose; when present it must match. */
+  purpose: z.enum(["work-decision", "reroute-decision", "verification-decision"]).optional(),
+  routeDefinitionId: OperationId,
+  question: OperationText,
+  obligations: z.array(z.strictObject({ obligationId: OperationId, statement: OperationText })).min(1).max(100),
+});
+export type OpenJudgmentParams = z.infer<typeof OpenJudgmentParams>;
+
+export const ConcludeJudgmentParams = z.discriminatedUnion("disposition", [
+  z.strictObject({
+    disposition: z.literal("not-applicable"),
+    reason: OperationText,
+    basis: z.array(OperationText).min(1).max(32),
+  }),
+  z.strictObject({
+    disposition: z.literal("judgment"),
+    outcome: z.discriminatedUnion("kind", [
+      z.strictObject({
+        kind: z.literal("contextual-judgment"),
+        rationale: OperationText,
+        artifact: OperationText,
+        stopEvidence: z.array(OperationText).min(1).max(32),
+      }),
+      z.strictObject({
+        kind: z.literal("needs-evidence"),
+        evidenceNeeded: z.array(OperationText).min(1).max(32),
+        resolutionOwner: OperationText,
+      }),
+    ]),
+  }),
+]);
+export type ConcludeJudgmentParams = z.infer<typeof ConcludeJudgmentParams>;
+
+export const AuthorizeChangeParams = z.strictObject({
+  movement: OperationText,
+  stableLanding: OperationText,
+  verificationTarget: OperationText,
+});
+export type AuthorizeChangeParams = z.infer<typeof AuthorizeChangeParams>;
+
+export const RecordLandingParams = z.strictObject({
+  /** With Git: optional confirmation that must equal the observed delta. Without Git: required. */
+  changedPaths: z.array(z.string().min(1).max(4096)).min(1).max(200).optional(),
+  result: OperationText,
+  verification: z.array(OperationText).max(100).default([]),
+});
+export type RecordLandingParams = z.input<typeof RecordLandingParams>;
+
 export const ReceiptRow = z.strictObject({
   ordinal: nonNegativeInt,
   kind: z.string(),
@@ -172,6 +224,10 @@ export const Requests = {
   receiptsPage: request("docket/receipts/page", ReceiptsPageParams, ReceiptsPage),
   verifyLedger: request("docket/ledger/verify", Empty, VerifyResult),
   policy: request("docket/policy", Empty, ToolPolicyResult),
+  openJudgment: request("docket/openJudgment", OpenJudgmentParams, WriteResult),
+  concludeJudgment: request("docket/concludeJudgment", ConcludeJudgmentParams, WriteResult),
+  authorizeChange: request("docket/authorizeChange", AuthorizeChangeParams, WriteResult),
+  recordLanding: request("docket/recordLanding", RecordLandingParams, WriteResult),
 } as const;
 
 export const Notifications = {
@@ -209,6 +265,21 @@ export const ErrorCodes = {
   preflightRejected: "docket.preflight-rejected",
   staleCursor: "docket.stale-cursor",
   invalidCursor: "docket.invalid-cursor",
+  operationNotLegal: "docket.operation-not-legal",
+  purposeMismatch: "docket.purpose-mismatch",
+  unknownRoute: "docket.unknown-route",
+  verificationRouteRequired: "docket.verification-route-required",
+  needsEvidence: "docket.needs-evidence",
+  baselineMissing: "docket.baseline-missing",
+  // Git reconciliation refusals (values equal WorkspaceErrorCodes in developer/workspaceDelta.ts).
+  changedBeforeAuthorization: "docket.workspace-changed-before-authorization",
+  gitHeadChanged: "docket.git-head-changed",
+  identityChanged: "docket.workspace-identity-changed",
+  workspaceUnavailable: "docket.workspace-unavailable",
+  landingEmpty: "docket.landing-empty",
+  landingPathsMismatch: "docket.landing-paths-mismatch",
+  landingPathsRequired: "docket.landing-paths-required",
+  landingPathsInvalid: "docket.landing-paths-invalid",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

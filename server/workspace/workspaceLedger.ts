@@ -1,10 +1,17 @@
 // One workspace's ledger as the backend and the CLI see it: the store, its receipt projection,
 // the derived status, and the write operations. Time is injected; everything else is derived
 // from the ledger file.
+import path from "node:path";
 import { describeHistory, phaseOf, resultSummary, runtimeFacts, type HistoryView, type ResultSummary } from "../developer/history";
 import { computeToolPolicy } from "../developer/toolPolicy";
 import { ReceiptCursorError, ReceiptProjection } from "../developer/receipts";
 import { turnOffBatch, turnOnBatch } from "../developer/scopeOperations";
+import { activeAuthorizationOf, authorizeChangeBatch, recordLandingBatch } from "../developer/operations/changeOperations";
+import { requireActiveScope } from "../developer/operations/common";
+import { concludeJudgmentBatch, openJudgmentBatch, type ConcludeJudgmentInput, type OpenJudgmentInput } from "../developer/operations/judgmentOperations";
+import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRefusal, type WorkspaceSnapshot } from "../developer/workspaceDelta";
+import { loadBaseline, saveBaseline, type BaselineKey } from "./baselineStore";
+import { takeWorkspaceSnapshot } from "./gitObservation";
 import type { ScopeState } from "../developer/scopeState";
 import { DocketError, toDocketError } from "../errors";
 import { hashValue } from "../ledger/canonicalJson";
@@ -43,6 +50,12 @@ function scopeSummary(scope: ScopeState): ScopeSummary {
     closedAt: scope.closedAt,
     openedEventSha256: scope.openedEventSha256,
   };
+}
+
+type BatchBuild = (store: LedgerStore) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string };
+
+function refusalError(refusal: WorkspaceRefusal): DocketError {
+  return new DocketError(refusal.code, refusal.message);
 }
 
 export class WorkspaceLedger {
@@ -157,11 +170,137 @@ export class WorkspaceLedger {
     return run;
   }
 
-  turnOn(): Promise<ResultSummary> {
-    return this.write((store) => {
+  async turnOn(): Promise<ResultSummary> {
+    const summary = await this.write((store) => {
       const result = turnOnBatch(this.history(), { lineCount: store.lineCount, headLineSha256: store.headLineSha256 }, this.clock.now());
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket on");
+    // The scope baseline is what "unchanged before authorization" is measured against (§6.3).
+    // The scope is already on the ledger, so a failed capture must not report the turn-on as
+    // failed: authorizeChange captures the baseline on first use when it is missing, and reports
+    // a corrupt one as docket.baseline-missing.
+    if (summary.workScopeId !== null) await this.scopeBaseline(summary.workScopeId).catch(() => undefined);
+    return summary;
+  }
+
+  /** Snapshot of the workspace without Docket's own files, which change on every append. */
+  private snapshot(): Promise<WorkspaceSnapshot> {
+    const folder = this.options.workspaceFolder;
+    return takeWorkspaceSnapshot(folder, {
+      excludedPaths: [path.dirname(this.options.ledgerPath), path.join(folder, ".docket")],
+    });
+  }
+
+  private async loadSnapshot(key: BaselineKey): Promise<WorkspaceSnapshot | null> {
+    const loaded = await loadBaseline(this.options.workspaceFolder, key);
+    if (loaded.ok) return loaded.baseline.snapshot;
+    if (loaded.problem === "missing") return null;
+    throw new DocketError(ErrorCodes.baselineMissing, `The ${key.role} baseline cannot be used (${loaded.problem}): ${loaded.message}`);
+  }
+
+  /**
+   * The persisted scope baseline, captured now if this is the first time any process sees the
+   * scope (§6.3 "first seen"); persisted so a restarted backend measures against the same state.
+   */
+  private async scopeBaseline(workScopeId: string): Promise<WorkspaceSnapshot> {
+    const key: BaselineKey = { workScopeId, role: "scope" };
+    const existing = await this.loadSnapshot(key);
+    if (existing !== null) return existing;
+    const snapshot = await this.snapshot();
+    await saveBaseline(this.options.workspaceFolder, { ...key, snapshot });
+    return snapshot;
+  }
+
+  openJudgment(input: OpenJudgmentInput): Promise<ResultSummary> {
+    return this.write(() => {
+      const result = openJudgmentBatch(this.history(), input, this.clock.now());
+      return { drafts: result.drafts, context: result.workScopeId };
+    }, "opening a judgment");
+  }
+
+  concludeJudgment(input: ConcludeJudgmentInput): Promise<ResultSummary> {
+    return this.write(() => {
+      const result = concludeJudgmentBatch(this.history(), input, this.clock.now());
+      return { drafts: result.drafts, context: result.workScopeId };
+    }, "concluding a judgment");
+  }
+
+  /**
+   * Authorizes from the latest concluded frame after checking that the workspace still equals the
+   * scope baseline; the snapshot taken now is persisted as the authorization baseline so the
+   * landing (maybe from a restarted backend or another process) can compute the delta.
+   */
+  authorizeChange(input: { movement: string; stableLanding: string; verificationTarget: string }): Promise<ResultSummary> {
+    return this.serialize(async () => {
+      this.requireTrusted();
+      this.refresh();
+      const scope = requireActiveScope(this.history());
+      // One time for the pre-check and the write, so the clock is read once per operation.
+      const occurredAt = this.clock.now();
+      // Refuse illegal calls before touching Git (nothing is written either way).
+      authorizeChangeBatch(this.history(), input, occurredAt);
+      const baseline = await this.scopeBaseline(scope.workScopeId).catch((error: unknown) => {
+        throw error instanceof DocketError ? error : new DocketError(ErrorCodes.baselineMissing, `The scope baseline could not be captured: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      const current = await this.snapshot();
+      const check = checkAuthorization(baseline, current);
+      if (!check.ok) throw refusalError(check);
+      let authorizationId = "";
+      const summary = await this.writeUnqueued(() => {
+        const result = authorizeChangeBatch(this.history(), input, occurredAt);
+        authorizationId = result.authorization.authorizationId;
+        return { drafts: result.drafts, context: result.workScopeId };
+      }, "authorizing a change");
+      try {
+        await saveBaseline(this.options.workspaceFolder, { workScopeId: scope.workScopeId, role: "authorization", authorizationId, snapshot: current });
+      } catch (error) {
+        // The authorization is on the ledger; say so, and why its landing will be refused.
+        throw new DocketError(
+          ErrorCodes.baselineMissing,
+          `Change ${authorizationId} was authorized, but its workspace baseline could not be saved, so its landing cannot be reconciled: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      return summary;
+    });
+  }
+
+  /** Records the landing of the active authorization with the paths Git observed since it. */
+  recordLanding(input: { changedPaths?: readonly string[]; result: string; verification: readonly string[] }): Promise<ResultSummary> {
+    return this.serialize(async () => {
+      this.requireTrusted();
+      this.refresh();
+      const { scope, authorization } = activeAuthorizationOf(this.history());
+      const baseline = await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: authorization.authorizationId });
+      if (baseline === null) {
+        throw new DocketError(
+          ErrorCodes.baselineMissing,
+          `No workspace baseline was saved for authorization ${authorization.authorizationId}, so Docket cannot tell which paths it changed.`,
+        );
+      }
+      const current = await this.snapshot();
+      const reconciled = reconcileLanding(workspaceDelta(baseline, current), input.changedPaths);
+      if (!reconciled.ok) throw refusalError(reconciled);
+      const summary = await this.writeUnqueued(() => {
+        const result = recordLandingBatch(this.history(), {
+            changedPaths: reconciled.changedPaths,
+            result: input.result,
+            verification: input.verification,
+            expectedAuthorizationId: authorization.authorizationId,
+          }, this.clock.now());
+        return { drafts: result.drafts, context: result.workScopeId };
+      }, "recording a landing");
+      // §6.3: the post-landing state is the new scope baseline for the next authorization.
+      try {
+        await saveBaseline(this.options.workspaceFolder, { workScopeId: scope.workScopeId, role: "scope", snapshot: current });
+      } catch (error) {
+        // The landing is on the ledger; the stale scope baseline would refuse the next authorization.
+        throw new DocketError(
+          ErrorCodes.baselineMissing,
+          `The landing was recorded, but the new scope baseline could not be saved: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      return summary;
+    });
   }
 
   turnOff(reason?: string): Promise<ResultSummary> {
@@ -171,21 +310,23 @@ export class WorkspaceLedger {
     }, "turning Docket off");
   }
 
-  private write(
-    build: (store: LedgerStore) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string },
-    purpose: string,
-  ): Promise<ResultSummary> {
+  private write(build: BatchBuild, purpose: string): Promise<ResultSummary> {
     return this.serialize(async () => {
       this.requireTrusted();
-      try {
-        const result = await this.store.append(build, { purpose, lockTimeoutMs: this.options.lockTimeoutMs });
-        this.syncProjection();
-        return resultSummary(this.history(), result.context, result.envelopes.map((envelope) => envelope.eventId));
-      } catch (error) {
-        this.syncProjection();
-        throw toDocketError(error);
-      }
+      return this.writeUnqueued(build, purpose);
     });
+  }
+
+  /** Appends under the ledger lock with preflight; the caller already holds the write queue. */
+  private async writeUnqueued(build: BatchBuild, purpose: string): Promise<ResultSummary> {
+    try {
+      const result = await this.store.append(build, { purpose, lockTimeoutMs: this.options.lockTimeoutMs });
+      this.syncProjection();
+      return resultSummary(this.history(), result.context, result.envelopes.map((envelope) => envelope.eventId));
+    } catch (error) {
+      this.syncProjection();
+      throw toDocketError(error);
+    }
   }
 
   receiptsPage(cursor: string | null, pageSize: number, from: "start" | "end" = "start"): ReceiptsPage {

@@ -1,0 +1,148 @@
+// The zero-owner developer cycle against a real Git repository: decide, authorize, edit, land,
+// reroute, verify — every batch through WorkspaceLedger, so the lock, preflight, baselines and
+// Git reconciliation are all exercised together.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { verifyLedgerFile, WorkspaceLedger, type Clock } from "../../server/workspace/workspaceLedger";
+import { DocketError } from "../../server/errors";
+import { ErrorCodes } from "../../server/protocol/messages";
+import { tempRepo } from "../support/gitRepo";
+
+function fixedClock(): Clock {
+  let tick = 0;
+  return { now: () => new Date(Date.UTC(2031, 0, 1) + 1_000 * tick++).toISOString() };
+}
+
+async function refused(action: Promise<unknown>, code: string): Promise<void> {
+  await assert.rejects(action, (error: unknown) => error instanceof DocketError && error.code === code);
+}
+
+const obligations = [
+  { obligationId: "obligation:b", statement: "The second question is settled." },
+  { obligationId: "obligation:a", statement: "The first question is settled." },
+];
+
+test("zero-owner cycle: judgment, authorization, landing, reroute and verification", async () => {
+  const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n", ".gitignore": "" } });
+  try {
+    const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
+    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
+    ledger.refresh();
+    await ledger.turnOn();
+    assert.equal(ledger.status().phase, "deciding");
+
+    await refused(ledger.openJudgment({ purpose: "verification-decision", routeDefinitionId: "route:meaning-settlement", question: "What?", obligations }), ErrorCodes.purposeMismatch);
+    await refused(ledger.openJudgment({ routeDefinitionId: "route:nope", question: "What?", obligations }), ErrorCodes.unknownRoute);
+    const opened = await ledger.openJudgment({ purpose: "work-decision", routeDefinitionId: "route:meaning-settlement", question: "What should change?", obligations });
+    assert.equal(opened.runtime.state, "frame");
+    assert.deepEqual(ledger.policy().legalOperations, ["open_context_sources", "conclude_judgment"]);
+
+    const linesBefore = ledger.store.lineCount;
+    await refused(
+      ledger.concludeJudgment({ disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded: ["A failing test."], resolutionOwner: "the user" } }),
+      ErrorCodes.needsEvidence,
+    );
+    assert.equal(ledger.store.lineCount, linesBefore, "a refused operation writes nothing");
+
+    const concluded = await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing needs deciding.", basis: ["The code already says it."] });
+    // support, contribution, two discharges, conclusion
+    assert.equal(concluded.eventIds.length, 5);
+    assert.equal(ledger.status().phase, "ready-to-edit");
+    assert.deepEqual(ledger.policy().legalOperations, ["authorize_change", "open_judgment"]);
+
+    const authorized = await ledger.authorizeChange({ movement: "Rename a.", stableLanding: "a is renamed.", verificationTarget: "Types check." });
+    assert.equal(authorized.runtime.state, "authorized");
+    assert.equal(ledger.policy().edit, "allow");
+
+    // Landing before any edit is refused: nothing to land.
+    await refused(ledger.recordLanding({ result: "Done.", verification: [] }), ErrorCodes.landingEmpty);
+    repo.write("src/a.ts", "export const renamed = 1;\n");
+    repo.write("src/b.ts", "export const b = 2;\n");
+    await refused(ledger.recordLanding({ changedPaths: ["src/a.ts"], result: "Done.", verification: [] }), ErrorCodes.landingPathsMismatch);
+
+    // A second backend (a restart) can land: the authorization baseline is persisted.
+    const restarted = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
+    restarted.refresh();
+    const landed = await restarted.recordLanding({ changedPaths: ["src/b.ts", "src/a.ts"], result: "Renamed a.", verification: ["npm test"] });
+    assert.deepEqual(landed.runtime, { state: "idle", reroutePending: true, verificationPending: true });
+    ledger.refresh();
+    assert.equal(ledger.status().phase, "rerouting");
+    const policy = ledger.policy();
+    assert.equal(policy.shell, "deny");
+    assert.equal(policy.edit, "deny");
+    assert.deepEqual(policy.legalOperations, ["open_judgment"]);
+    const landing = ledger.history().activeScope?.root.landings[0];
+    assert.deepEqual(landing?.changedPaths, ["src/a.ts", "src/b.ts"]);
+
+    await refused(ledger.openJudgment({ purpose: "work-decision", routeDefinitionId: "route:meaning-settlement", question: "Next?", obligations }), ErrorCodes.purposeMismatch);
+    await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "Does the change alter the plan?", obligations });
+    assert.equal(ledger.status().phase, "rerouting");
+    assert.equal(ledger.history().activeScope?.root.debts[0]?.reroutePending, false);
+    await ledger.concludeJudgment({
+      disposition: "judgment",
+      outcome: { kind: "contextual-judgment", rationale: "The plan holds.", artifact: "No reroute is needed.", stopEvidence: ["The landing matches the movement."] },
+    });
+    assert.equal(ledger.status().phase, "verifying");
+
+    await refused(
+      ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "Is it verified?", obligations }),
+      ErrorCodes.verificationRouteRequired,
+    );
+    await ledger.openJudgment({ purpose: "verification-decision", routeDefinitionId: "route:claim-evidence-assessment", question: "Is the landing verified?", obligations });
+    assert.equal(ledger.status().phase, "verifying");
+    const verified = await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Verified by the test run.", basis: ["npm test passed."] });
+    assert.deepEqual(verified.runtime, { state: "idle", reroutePending: false, verificationPending: false });
+    assert.equal(verified.nextAction, "authorize_change");
+    assert.equal(ledger.status().phase, "done");
+
+    // The next authorization measures from the post-landing state, so the landed edit is not "before authorization".
+    await ledger.authorizeChange({ movement: "Second change.", stableLanding: "It lands.", verificationTarget: "Tests pass." });
+    const rejected = verifyLedgerFile(ledgerPath);
+    assert.equal(rejected.ok, true, JSON.stringify(rejected.firstFault));
+    assert.equal(rejected.rejected, 0);
+    assert.ok(fs.existsSync(path.join(repo.root, ".docket", "baselines")));
+  } finally {
+    repo.dispose();
+  }
+});
+
+test("authorization is refused when the workspace changed since the scope baseline", async () => {
+  const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n" } });
+  try {
+    const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
+    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
+    ledger.refresh();
+    await ledger.turnOn();
+    await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "What?", obligations });
+    await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] });
+    repo.write("src/a.ts", "export const a = 2;\n");
+    const before = ledger.store.lineCount;
+    await refused(ledger.authorizeChange({ movement: "M.", stableLanding: "S.", verificationTarget: "V." }), ErrorCodes.changedBeforeAuthorization);
+    assert.equal(ledger.store.lineCount, before);
+  } finally {
+    repo.dispose();
+  }
+});
+
+test("a landing without its persisted authorization baseline is refused and writes nothing", async () => {
+  const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n" } });
+  try {
+    const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
+    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
+    ledger.refresh();
+    await ledger.turnOn();
+    await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "What?", obligations });
+    await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] });
+    await ledger.authorizeChange({ movement: "M.", stableLanding: "S.", verificationTarget: "V." });
+    fs.rmSync(path.join(repo.root, ".docket", "baselines"), { recursive: true, force: true });
+    repo.write("src/a.ts", "export const a = 2;\n");
+    const before = ledger.store.lineCount;
+    await refused(ledger.recordLanding({ result: "Done.", verification: [] }), ErrorCodes.baselineMissing);
+    assert.equal(ledger.store.lineCount, before);
+    assert.equal(ledger.status().phase, "editing");
+  } finally {
+    repo.dispose();
+  }
+});
