@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import type { BackendInitOptions } from "../server/protocol/messages";
 import type { WorkspaceState } from "../server/protocol/webviewMessages";
-import { resolveLedgerPath } from "./paths";
+import { resolveLedgerPath } from "../server/workspace/ledgerPaths";
 
 export const LEDGER_PATH_SETTING = "docket.ledgerPath";
 
@@ -44,7 +44,8 @@ export function backendInitOptions(): BackendInitOptions {
   const workspaceFolder = folder?.uri.scheme === "file" ? folder.uri.fsPath : null;
   return {
     workspaceFolder,
-    ledgerPath: resolveLedgerPath(ledgerPathSetting(folder), workspaceFolder),
+    // The same rules as the CLI and hooks: one definition in server/workspace/ledgerPaths.ts.
+    ledgerPath: workspaceFolder === null ? null : resolveLedgerPath(workspaceFolder, ledgerPathSetting(folder)),
     trusted: vscode.workspace.isTrusted,
   };
 }

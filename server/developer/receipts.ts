@@ -60,6 +60,7 @@ function receiptBody(accepted: AcceptedEvent): Record<string, unknown> {
       };
     }
     case "route-frame-opened":
+    case "route-frame-replaced":
       return {
         kind: event.kind,
         frameId: event.frame.frameId,
@@ -118,16 +119,6 @@ function receiptBody(accepted: AcceptedEvent): Record<string, unknown> {
         invocationId: event.settlement.invocationId,
         assignmentId: event.settlement.assignmentId,
         outcome: invocationOutcome(event.settlement),
-      };
-    case "route-frame-replaced":
-      return {
-        kind: event.kind,
-        frameId: event.frame.frameId,
-        frameRevision: event.frame.frameRevision,
-        parentFrameId: event.frame.parentFrameId,
-        routeDefinitionId: event.frame.routeDefinitionId,
-        obligationCount: event.obligations.length,
-        obligationSetSha256: event.frame.obligationSetSha256,
       };
     case "support-observed":
       return {

@@ -22,6 +22,7 @@
 //       declare its changed paths.
 //   docket.landing-paths-invalid  the paths cannot be recorded in a landing (empty, more than
 //       200, duplicated, or a path longer than 4096 characters).
+import { compareCodeUnits } from "../ledger/canonicalJson";
 
 /** Identity of one dirty path: `absent`, `file:<sha256>`, `symlink:<sha256>`, `directory`, `other:<mode>:<size>`. */
 export type PathIdentity = string;
@@ -86,10 +87,6 @@ export const MAX_LANDING_PATH_LENGTH = 4096;
 /** How many paths a message lists before summarising, so a huge delta stays readable. */
 const LISTED_PATHS = 20;
 
-/** UTF-16 code-unit order, never locale order, so every process sorts identically. */
-export function compareCodeUnits(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
-}
 
 export function sortedUnique(paths: readonly string[]): string[] {
   return [...new Set(paths)].sort(compareCodeUnits);

@@ -32,7 +32,8 @@ export function toJsonValue(value: unknown, path = "/"): JsonValue {
   throw new CanonicalJsonError(`Unsupported JSON value at ${path}.`, path);
 }
 
-function compareCodeUnits(left: string, right: string): number {
+/** Orders strings by UTF-16 code units (JavaScript's `<`), never by locale. */
+export function compareCodeUnits(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 

@@ -1,6 +1,6 @@
 // The persisted developer/v8 event envelope (§2): strict parse with every rejection rule, and
 // creation from a draft. Parse recomputes eventSha256 and rejects drift.
-import { canonicalJson, hashValue, sha256Hex, toJsonValue, utf8Length, type JsonValue } from "./canonicalJson";
+import { canonicalJson, compareCodeUnits, hashValue, sha256Hex, toJsonValue, utf8Length, type JsonValue } from "./canonicalJson";
 import {
   MAX_PAYLOAD_BYTES,
   arrayAt,
@@ -60,7 +60,7 @@ export function causalRefKey(ref: EventRef): string {
 export function compareCausalRefs(left: EventRef, right: EventRef): number {
   const a = causalRefKey(left);
   const b = causalRefKey(right);
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodeUnits(a, b);
 }
 
 export function eventRefOf(envelope: Envelope): EventRef {

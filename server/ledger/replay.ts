@@ -6,6 +6,7 @@ import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds"
 import type { ScopeState } from "../developer/scopeState";
 import { DEVELOPER_PROTOCOL, eventRefOf, parseEnvelope, type Envelope, type EventRef } from "./envelope";
 import { ReplayFault, stop, type ReplayFaultCode } from "./faults";
+import { compareCodeUnits } from "./canonicalJson";
 import { isRecord } from "./values";
 
 export interface AcceptedEvent {
@@ -90,9 +91,7 @@ export class Replayer {
 
   /** Scopes sorted by id (code-unit order). */
   scopes(): ScopeState[] {
-    return [...this.scopeById.values()].sort((a, b) =>
-      a.workScopeId < b.workScopeId ? -1 : a.workScopeId > b.workScopeId ? 1 : 0,
-    );
+    return [...this.scopeById.values()].sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
   }
 
   scope(workScopeId: string): ScopeState | undefined {

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { compareCodeUnits, sha256Hex } from "../ledger/canonicalJson";
 import {
-  compareCodeUnits,
   type DirtyPath,
   type PathIdentity,
   type WorkspaceSnapshot,
@@ -147,7 +147,7 @@ export async function pathIdentity(file: string): Promise<PathIdentity> {
     const stat = await fs.lstat(file);
     if (stat.isSymbolicLink()) {
       const target = await fs.readlink(file, { encoding: "buffer" });
-      return `symlink:${createHash("sha256").update(target).digest("hex")}`;
+      return `symlink:${sha256Hex(target)}`;
     }
     if (stat.isFile()) return `file:${await sha256OfFile(file)}`;
     // Nested repositories and submodules: their content is another repository's business.

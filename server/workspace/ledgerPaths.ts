@@ -1,15 +1,20 @@
-// Where a workspace's ledger lives. The extension, the backend, the CLI and (later) hooks and
-// the MCP server all use these rules, so every writer appends to the same file.
+// Where a workspace's ledger lives. The extension, the backend, the CLI, hooks and the MCP
+// server all use these rules, so every writer appends to the same file.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const DEFAULT_LEDGER_RELATIVE_PATH = path.join(".docket", "ledger.jsonl");
 
-/** Resolves the `docket.ledgerPath` setting: empty → default; relative → under the folder. */
-export function resolveLedgerPath(workspaceFolder: string, setting: string | null | undefined): string {
+/**
+ * Resolves the `docket.ledgerPath` setting: empty → `.docket/ledger.jsonl` in the folder;
+ * `~` → the home directory; relative → under the folder; absolute → as is.
+ */
+export function resolveLedgerPath(workspaceFolder: string, setting: string | null | undefined, home: string = os.homedir()): string {
   const value = (setting ?? "").trim();
   if (value === "") return path.join(workspaceFolder, DEFAULT_LEDGER_RELATIVE_PATH);
-  return path.isAbsolute(value) ? path.normalize(value) : path.resolve(workspaceFolder, value);
+  const expanded = value === "~" || value.startsWith("~/") || value.startsWith("~\\") ? path.join(home, value.slice(1)) : value;
+  return path.isAbsolute(expanded) ? path.normalize(expanded) : path.resolve(workspaceFolder, expanded);
 }
 
 /** The Git work-tree root above `start`, or `start` itself when there is none. */

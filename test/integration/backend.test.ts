@@ -8,8 +8,9 @@ import path from "node:path";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import { Notifications, Requests, type Status } from "../../server/protocol/messages";
 import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
+import { repoRoot } from "../support/repoRoot";
 
-const cli = path.join(__dirname, "..", "..", "..", "dist", "docket.js");
+const cli = path.join(repoRoot(), "dist", "docket.js");
 
 interface Backend {
   readonly connection: MessageConnection;

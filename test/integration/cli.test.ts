@@ -7,8 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
 import { closeScope, next, openScope, sha } from "../support/envelopes";
+import { repoRoot } from "../support/repoRoot";
 
-const cli = path.join(__dirname, "..", "..", "..", "dist", "docket.js");
+const cli = path.join(repoRoot(), "dist", "docket.js");
 
 function docket(args: string[], cwd = os.tmpdir()): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8" });

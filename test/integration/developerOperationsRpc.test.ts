@@ -10,8 +10,9 @@ import path from "node:path";
 import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import { DocketErrorData, ErrorCodes, Requests } from "../../server/protocol/messages";
 import { verifyLedgerFile } from "../../server/workspace/workspaceLedger";
+import { repoRoot } from "../support/repoRoot";
 
-const cli = path.join(__dirname, "..", "..", "..", "dist", "docket.js");
+const cli = path.join(repoRoot(), "dist", "docket.js");
 
 test("open, conclude, authorize and land over JSON-RPC without Git", async () => {
   // realpath: the backend records real paths; a symlinked temp folder must not matter.

@@ -3,8 +3,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { repoRoot } from "../support/repoRoot";
 
-const root = path.join(__dirname, "..", "..", "..");
+const root = repoRoot();
 
 test("the packaged file list has no sources, tests, maps or node_modules", () => {
   const vsce = path.join(root, "node_modules", "@vscode", "vsce", "vsce");

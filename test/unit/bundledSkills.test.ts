@@ -17,19 +17,8 @@ import {
   skillCapabilityId,
   skillFilePath,
 } from "../../server/developer/bundledSkills";
+import { repoRoot } from "../support/repoRoot";
 
-function repoRoot(): string {
-  let dir = __dirname;
-  for (;;) {
-    const manifest = path.join(dir, "package.json");
-    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string }).name === "docket") {
-      return dir;
-    }
-    const parent = path.dirname(dir);
-    assert.notEqual(parent, dir, "repository root not found");
-    dir = parent;
-  }
-}
 
 const root = repoRoot();
 const skillsRoot = path.join(root, "skills");

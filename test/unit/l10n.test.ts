@@ -3,19 +3,8 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
+import { repoRoot } from "../support/repoRoot";
 
-function repoRoot(): string {
-  let dir = __dirname;
-  for (;;) {
-    const manifest = path.join(dir, "package.json");
-    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string }).name === "docket") {
-      return dir;
-    }
-    const parent = path.dirname(dir);
-    assert.notEqual(parent, dir, "repository root not found");
-    dir = parent;
-  }
-}
 
 const root = repoRoot();
 const readJson = (file: string): Record<string, unknown> =>

@@ -4,9 +4,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import { repoRoot } from "../support/repoRoot";
 import { ErrorCodes, Notifications, Requests } from "../../server/protocol/messages";
 
-const docs = fs.readFileSync(path.join(__dirname, "..", "..", "..", "docs", "protocol.md"), "utf8");
+const docs = fs.readFileSync(path.join(repoRoot(), "docs", "protocol.md"), "utf8");
 
 test("every request and notification is documented, and nothing else is", () => {
   const defined = [...Object.values(Requests), ...Object.values(Notifications)].map((message) => message.method).sort();

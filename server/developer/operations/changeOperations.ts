@@ -4,7 +4,7 @@ import type { HistoryView } from "../history";
 import { DocketError } from "../../errors";
 import { ErrorCodes } from "../../protocol/messages";
 import { createAuthorization, type Authorization } from "../values/authorization";
-import { compareCodeUnits } from "../values/common";
+import { compareCodeUnits } from "../../ledger/canonicalJson";
 import { createLanding, type Landing } from "../values/landing";
 import type { ScopeState } from "../scopeState";
 import { asInvalidParams, BatchChain, notLegal, operationId, requireActiveScope } from "./common";

@@ -8,7 +8,7 @@ import type { HistoryView } from "../history";
 import { findRouteDefinition } from "../routes";
 import type { FrameState, ScopeState } from "../scopeState";
 import { EMPTY_BLOCKER_SET_SHA256 } from "../values/blockers";
-import { compareCodeUnits } from "../values/common";
+import { compareCodeUnits } from "../../ledger/canonicalJson";
 import { createConclusionProposal } from "../values/conclusions";
 import { proposalSha256, type ProposalBody } from "../values/contributions";
 import { createObligation, type Obligation } from "../values/obligations";

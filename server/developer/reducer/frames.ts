@@ -6,7 +6,7 @@ import type { EventRef } from "../../ledger/envelope";
 import { stop } from "../../ledger/faults";
 import type { FrameState, ScopeState } from "../scopeState";
 import { blockerSetSha256, createBlocker } from "../values/blockers";
-import { compareCodeUnits } from "../values/common";
+import { compareCodeUnits } from "../../ledger/canonicalJson";
 import type { ConclusionProposal } from "../values/conclusions";
 import { conclusionSha256 } from "../values/conclusions";
 import {

@@ -4,36 +4,16 @@
 import { arrayAt, exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
 import { literalAt } from "../values/common";
 import { parseCandidateDescriptor, parsePolicy, type CandidateDescriptor, type SkillPolicyRevision } from "../values/routing";
-import { CONTEXT_USES, CONTRIBUTION_SOURCE_KINDS, type ContributionSource, type ContributionTargetUse } from "../values/contributions";
+import { CONTEXT_USES, CONTRIBUTION_SOURCE_KINDS, PROPOSAL_BODY_KEYS, type ProposalBody } from "../values/contributions";
+import { DISCHARGE_BODY_KEYS, type DischargeBody } from "../values/discharges";
+import type { ParentFrameDependency } from "../values/routeFrame";
 
+// The loose parsers return the value layer's own types: only how strictly they are checked
+// differs, not their shape.
 /** `parentDependency` with its target list unchecked for order (the reducer checks it). */
-export interface LooseDependency {
-  readonly blockerId: string;
-  readonly targetObligationIds: readonly string[];
-  readonly reason: string;
-}
-
-export interface LooseProposal {
-  readonly proposalId: string;
-  readonly frameId: string;
-  readonly frameRevision: number;
-  readonly source: ContributionSource;
-  readonly claim: string;
-  readonly applicability: string;
-  readonly targetUses: readonly ContributionTargetUse[];
-  readonly limitations: readonly string[];
-  readonly supportSha256: string;
-}
-
-export interface LooseDischarge {
-  readonly dischargeId: string;
-  readonly frameId: string;
-  readonly expectedFrameRevision: number;
-  readonly obligationId: string;
-  readonly contributionIds: readonly string[];
-  readonly stopEvidence: readonly string[];
-  readonly conclusion: string;
-}
+export type LooseDependency = ParentFrameDependency;
+export type LooseProposal = ProposalBody;
+export type LooseDischarge = DischargeBody;
 
 export function parseLooseDependency(value: unknown, path: string): LooseDependency {
   const data = objectAt(value, path);
@@ -47,17 +27,7 @@ export function parseLooseDependency(value: unknown, path: string): LooseDepende
 
 export function parseLooseProposal(value: unknown, path: string): LooseProposal {
   const data = objectAt(value, path);
-  exactKeys(data, path, [
-    "proposalId",
-    "frameId",
-    "frameRevision",
-    "source",
-    "claim",
-    "applicability",
-    "targetUses",
-    "limitations",
-    "supportSha256",
-  ]);
+  exactKeys(data, path, PROPOSAL_BODY_KEYS);
   const source = objectAt(data.source, `${path}.source`);
   exactKeys(source, `${path}.source`, ["kind", "sourceId", "sourceRevisionSha256"]);
   return Object.freeze({
@@ -88,7 +58,7 @@ export function parseLooseProposal(value: unknown, path: string): LooseProposal 
 
 export function parseLooseDischarge(value: unknown, path: string): LooseDischarge {
   const data = objectAt(value, path);
-  exactKeys(data, path, ["dischargeId", "frameId", "expectedFrameRevision", "obligationId", "contributionIds", "stopEvidence", "conclusion"]);
+  exactKeys(data, path, DISCHARGE_BODY_KEYS);
   return Object.freeze({
     dischargeId: idAt(data.dischargeId, `${path}.dischargeId`),
     frameId: idAt(data.frameId, `${path}.frameId`),

@@ -3,7 +3,8 @@
 // blocker-set hash, and settlement-derived blockers need a deterministic id.
 import type { JsonValue } from "../../ledger/canonicalJson";
 import { exactKeys, idAt, objectAt, shaAt } from "../../ledger/values";
-import { assertUnique, canonicalIdListAt, compareCodeUnits, domainHash, expectHash, literalAt } from "./common";
+import { compareCodeUnits } from "../../ledger/canonicalJson";
+import { assertUnique, canonicalIdListAt, domainHash, expectHash, literalAt } from "./common";
 
 export const BLOCKER_KINDS = ["child-frame", "dependency", "needs-context", "capability-failure"] as const;
 export type BlockerKind = (typeof BLOCKER_KINDS)[number];

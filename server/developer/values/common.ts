@@ -4,10 +4,6 @@
 import { hashValue } from "../../ledger/canonicalJson";
 import { MAX_ARRAY_LENGTH, arrayAt, fail, idAt, shaAt, textAt } from "../../ledger/values";
 
-/** UTF-16 code-unit order (JS `<`), never locale order: the wire order of every canonical list. */
-export function compareCodeUnits(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
-}
 
 export function literalAt<const T extends string>(value: unknown, path: string, allowed: readonly T[]): T {
   if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {

@@ -3,7 +3,8 @@
 // (the reference hashes the bare sorted array), so it must not go through domainHash.
 import { hashValue } from "../../ledger/canonicalJson";
 import { exactKeys, idAt, objectAt, textAt } from "../../ledger/values";
-import { assertUnique, compareCodeUnits } from "./common";
+import { compareCodeUnits } from "../../ledger/canonicalJson";
+import { assertUnique } from "./common";
 
 export interface Obligation {
   readonly obligationId: string;

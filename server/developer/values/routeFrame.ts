@@ -11,7 +11,8 @@ import {
   shaAt,
   textAt,
 } from "../../ledger/values";
-import { canonicalIdListAt, compareCodeUnits, nullableIdAt } from "./common";
+import { compareCodeUnits } from "../../ledger/canonicalJson";
+import { canonicalIdListAt, nullableIdAt } from "./common";
 import { obligationSetSha256, parseObligation, type Obligation } from "./obligations";
 
 export interface RouteFrame {

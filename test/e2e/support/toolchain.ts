@@ -4,6 +4,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { repoRoot } from "../../support/repoRoot";
+export { repoRoot };
 
 export interface Toolchain {
   cache: string;
@@ -23,19 +25,6 @@ export interface Toolchain {
 export type ToolchainResult = { toolchain: Toolchain } | { skip: string };
 
 /** The repository root: the nearest parent folder whose package.json is Docket's. */
-export function repoRoot(): string {
-  let dir = __dirname;
-  for (;;) {
-    const manifest = path.join(dir, "package.json");
-    if (fs.existsSync(manifest)) {
-      const name = (JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string }).name;
-      if (name === "docket") return dir;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`cannot find Docket's package.json above ${__dirname}`);
-    dir = parent;
-  }
-}
 
 export function isCI(): boolean {
   const value = process.env.CI;
