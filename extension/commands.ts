@@ -6,6 +6,8 @@ import { ErrorCodes, Requests, type Status, type VerifyResult } from "../server/
 import type { Backend } from "./backend";
 import { backendInitOptions, hasFolder } from "./config";
 import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
+import { InputCancelled } from "./inputFlow";
+import { registerOperationCommands } from "./operationCommands";
 import type { ReceiptsViewProvider } from "./receiptsView";
 import {
   backendUnavailableMessage,
@@ -38,6 +40,20 @@ const WARNINGS = new Set<string>([
   ErrorCodes.historyBlocked,
   ErrorCodes.ledgerLocked,
   ErrorCodes.preflightRejected,
+  ErrorCodes.operationNotLegal,
+  ErrorCodes.readOnlySource,
+  ErrorCodes.unknownSkill,
+  ErrorCodes.unknownContextSource,
+  ErrorCodes.contextSourceChanged,
+  ErrorCodes.unknownEvidenceHandle,
+  ErrorCodes.judgmentRejected,
+  ErrorCodes.purposeMismatch,
+  ErrorCodes.verificationRouteRequired,
+  ErrorCodes.changedBeforeAuthorization,
+  ErrorCodes.gitHeadChanged,
+  ErrorCodes.landingEmpty,
+  ErrorCodes.landingPathsMismatch,
+  ErrorCodes.landingPathsRequired,
   ClientErrorCodes.backendUnavailable,
 ]);
 
@@ -80,7 +96,8 @@ export function registerCommands({ backend, log, receipts }: Dependencies): vsco
       try {
         return await handler(...args);
       } catch (error) {
-        report(error, id);
+        // Escape in an input box ends the command quietly: nothing was sent.
+        if (!(error instanceof InputCancelled)) report(error, id);
         return undefined;
       }
     });
@@ -184,7 +201,10 @@ export function registerCommands({ backend, log, receipts }: Dependencies): vsco
     );
   }
 
+  const operations = registerOperationCommands({ backend, log, register, requireWritableWorkspace, refreshStatus: refreshedStatus });
+
   return [
+    ...operations,
     register(CommandIds.turnOn, async () => {
       requireWritableWorkspace();
       const result = await backend.request(Requests.turnOn, {});

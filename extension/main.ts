@@ -1,11 +1,13 @@
 // Entry point: wires the backend, views, status bar, context keys and commands together.
 import "./zodSetup";
 import * as vscode from "vscode";
+import { Requests } from "../server/protocol/messages";
 import { Backend } from "./backend";
 import { CommandIds, registerCommands } from "./commands";
 import { backendInitOptions, onDidChangeBackendInputs, sameInitOptions, workspaceState } from "./config";
 import { updateContextKeys } from "./contextKeys";
 import { ObserverTreeProvider } from "./observerTree";
+import { registerPiSessionCommands } from "./piSessionCommands";
 import { RECEIPTS_VIEW_ID, ReceiptsViewProvider } from "./receiptsView";
 import { DocketStatusBar } from "./statusBar";
 import { WorkTreeProvider } from "./workTree";
@@ -18,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel("Docket", { log: true });
   const current = new Backend(context, log);
   backend = current;
-  const workTree = new WorkTreeProvider();
+  const workTree = new WorkTreeProvider(() => current.request(Requests.workState, {}));
   const statusBar = new DocketStatusBar();
   const receipts = new ReceiptsViewProvider(context.extensionUri, current, log, () =>
     vscode.commands.executeCommand(CommandIds.verifyLedger),
@@ -33,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: new ObserverTreeProvider() }),
     vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),
     ...registerCommands({ backend: current, log, receipts }),
+    ...registerPiSessionCommands({ backend: current, log }),
   );
 
   const render = (): void => {
@@ -59,7 +62,11 @@ export function activate(context: vscode.ExtensionContext): void {
   };
 
   context.subscriptions.push(
-    current.onDidChangeState(render),
+    current.onDidChangeState(() => {
+      render();
+      // A restarted backend may answer differently for the same ledger revision.
+      if (current.state === "ready") workTree.reload();
+    }),
     current.onDidChangeStatus(render),
     onDidChangeBackendInputs(onInputsChanged),
     { dispose: () => clearTimeout(pending) },

@@ -1,13 +1,10 @@
 // Host side of the Receipts webview view: serves the HTML (strict CSP, nonce per render),
-// relays validated messages between the webview and the backend.
+// relays validated messages between the webview and the backend (pages, receipt detail), runs
+// "Verify Ledger" for the view's button and copies canonical JSON to the clipboard.
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { Requests } from "../server/protocol/messages";
-import {
-  type PageEnd,
-  HostToReceipts,
-  ReceiptsToHost,
-} from "../server/protocol/webviewMessages";
+import { HostToReceipts, ReceiptsToHost } from "../server/protocol/webviewMessages";
 import type { Backend } from "./backend";
 import { workspaceState } from "./config";
 import { ClientErrorCodes, toDocketError } from "./errors";
@@ -16,6 +13,8 @@ import { isBlocked } from "./workTree";
 
 export const RECEIPTS_VIEW_ID = "docket.receipts";
 const PAGE_SIZE = 100;
+
+type LoadPage = Extract<ReceiptsToHost, { type: "loadPage" }>;
 
 /** Runs "Verify Ledger", which reports its progress back through notifyVerify*(). */
 export type VerifyRunner = () => Thenable<unknown>;
@@ -121,25 +120,59 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
         this.postState();
         break;
       case "loadPage":
-        void this.loadPage(message.requestId, message.cursor, message.from);
+        void this.loadPage(message);
+        break;
+      case "loadDetail":
+        void this.loadDetail(message.requestId, message.eventSha256);
         break;
       case "verify":
         void this.runVerify();
         break;
+      case "copy":
+        void this.copy(message.text);
+        break;
     }
   }
 
-  private async loadPage(requestId: number, cursor: string | null, from: PageEnd): Promise<void> {
+  private failure(error: unknown, method: string): { code: string; message: string } {
+    const failure = toDocketError(error, method);
+    const message =
+      failure.code === ClientErrorCodes.backendUnavailable ? backendUnavailableMessage(this.backend.state) : failure.message;
+    return { code: failure.code, message };
+  }
+
+  private async loadPage(request: LoadPage): Promise<void> {
+    const { requestId, cursor, from, kinds, containing } = request;
     try {
-      const page = await this.backend.request(Requests.receiptsPage, { cursor, pageSize: PAGE_SIZE, from });
+      const page = await this.backend.request(Requests.receiptsPage, {
+        cursor,
+        pageSize: PAGE_SIZE,
+        from,
+        ...(kinds === null ? {} : { kinds }),
+        ...(containing === null ? {} : { containing }),
+      });
       this.post({ type: "page", requestId, page });
     } catch (error) {
-      const failure = toDocketError(error, Requests.receiptsPage.method);
-      const message =
-        failure.code === ClientErrorCodes.backendUnavailable
-          ? backendUnavailableMessage(this.backend.state)
-          : failure.message;
-      this.post({ type: "pageError", requestId, code: failure.code, message });
+      this.post({ type: "pageError", requestId, ...this.failure(error, Requests.receiptsPage.method) });
+    }
+  }
+
+  private async loadDetail(requestId: number, eventSha256: string): Promise<void> {
+    try {
+      const detail = await this.backend.request(Requests.receiptDetail, { eventSha256 });
+      this.post({ type: "detail", requestId, detail });
+    } catch (error) {
+      this.post({ type: "detailError", requestId, ...this.failure(error, Requests.receiptDetail.method) });
+    }
+  }
+
+  private async copy(text: string): Promise<void> {
+    try {
+      await vscode.env.clipboard.writeText(text);
+      this.post({ type: "copyResult", ok: true });
+    } catch (error) {
+      this.log.warn("receipts: copying to the clipboard failed", error);
+      this.post({ type: "copyResult", ok: false });
     }
   }
 

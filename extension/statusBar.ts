@@ -10,10 +10,18 @@ function phaseIcon(phase: Phase): string {
       return "$(circle-slash)";
     case "blocked":
       return "$(error)";
+    case "deciding":
+      return "$(lightbulb)";
+    case "ready-to-edit":
+      return "$(unlock)";
+    case "editing":
+      return "$(edit)";
+    case "rerouting":
+      return "$(debug-step-back)";
+    case "verifying":
+      return "$(beaker)";
     case "done":
       return "$(pass)";
-    default:
-      return "$(checklist)";
   }
 }
 

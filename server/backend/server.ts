@@ -22,9 +22,11 @@ import {
   type DocketErrorData,
   type RequestDefinition,
   type Status,
+  type WorkState,
 } from "../protocol/messages";
 import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
 import { resolveLedgerPath } from "../workspace/ledgerPaths";
+import { PiSessionHost } from "../pi/piSessionHost";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -49,6 +51,11 @@ export class Backend {
   private lastRevision: string | null = null;
   private watching: string | null = null;
   private dirWatcher: fs.FSWatcher | null = null;
+  /** A Pi session opened read-only; while one is open it answers (or refuses) every request. */
+  private readonly piSessions = new PiSessionHost(
+    () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
+    () => this.publishIfChanged(),
+  );
 
   constructor(private readonly connection: Connection) {}
 
@@ -62,17 +69,35 @@ export class Backend {
       this.configure(parsed.data);
       return { capabilities: {}, serverInfo: { name: "docket", version: "0.1.0" } };
     });
-    connection.onShutdown(() => this.stopWatching());
+    connection.onShutdown(() => {
+      this.stopWatching();
+      this.piSessions.close();
+    });
     this.handle(Requests.status, () => this.status());
     this.handle(Requests.turnOn, () => this.requireLedger().turnOn());
     this.handle(Requests.turnOff, (params) => this.requireLedger().turnOff(params.reason));
-    this.handle(Requests.receiptsPage, (params) => this.requireLedger().receiptsPage(params.cursor, params.pageSize, params.from));
+    this.handle(Requests.receiptsPage, (params) =>
+      this.requireLedger().receiptsPage(params.cursor, params.pageSize, params.from, { kinds: params.kinds, containing: params.containing }),
+    );
+    this.handle(Requests.receiptDetail, (params) => this.requireLedger().receiptDetail(params.eventSha256));
     this.handle(Requests.verifyLedger, () => verifyLedgerFile(this.requireLedger().store.ledgerPath));
     this.handle(Requests.policy, () => this.requireLedger().policy());
     this.handle(Requests.openJudgment, (params) => this.requireLedger().openJudgment(params));
+    this.handle(Requests.openContextSources, (params) => this.requireLedger().openContextSources(params));
     this.handle(Requests.concludeJudgment, (params) => this.requireLedger().concludeJudgment(params));
     this.handle(Requests.authorizeChange, (params) => this.requireLedger().authorizeChange(params));
     this.handle(Requests.recordLanding, (params) => this.requireLedger().recordLanding(params));
+    this.handle(Requests.workState, () => this.workState());
+    this.handle(Requests.skills, () => this.requireLedger().skills());
+    this.handle(Requests.landingBaseline, (params) => this.requireLedger().landingBaseline(params.landingId, params.path));
+    this.handle(Requests.piSessionOpen, (params) => {
+      this.piSessions.open(params.path);
+      return this.status();
+    });
+    this.handle(Requests.piSessionClose, () => {
+      this.piSessions.close();
+      return this.status();
+    });
     connection.listen();
   }
 
@@ -82,7 +107,8 @@ export class Backend {
   ): void {
     this.connection.onRequest(definition.method, async (params: unknown) => {
       try {
-        const result = definition.result.parse(await handler(parseParams(definition.params, params)));
+        const run = this.piSessions.intercept(definition.method) ?? handler;
+        const result = definition.result.parse(await run(parseParams(definition.params, params)));
         this.publishIfChanged();
         return result;
       } catch (error) {
@@ -115,6 +141,11 @@ export class Backend {
   }
 
   status(): Status {
+    const piSession = this.piSessions.session;
+    if (piSession !== null) {
+      piSession.refresh();
+      return piSession.status();
+    }
     if (this.ledger === null) {
       return {
         workspaceFolder: null,
@@ -128,10 +159,19 @@ export class Backend {
         revision: "no-workspace",
         receiptCount: 0,
         projectionSha256: "9c336f04305dfbbc460eef0adc28f05bda06d3c9b86ecaf0c295f70d433d7475",
+        source: { kind: "workspace" },
       };
     }
     this.ledger.refresh();
     return this.ledger.status();
+  }
+
+  workState(): WorkState {
+    if (this.ledger === null) {
+      return { phase: "off", workScopeId: null, purpose: null, legalOperations: [], nextAction: null, frames: [], authorization: null, landings: [] };
+    }
+    this.ledger.refresh();
+    return this.ledger.workState();
   }
 
   private publishIfChanged(): void {

@@ -4,6 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { replayEntries } from "../ledger/replay";
 import { readReplayInputs } from "../ledger/replayInput";
+import { DocketError } from "../errors";
+import { formatImportReport, importPiSession } from "../pi/piImport";
+import { LedgerExportError } from "../pi/piLedgerExport";
 import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
 import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
 
@@ -17,6 +20,10 @@ Usage:
                                            check every ledger line, its hash chain and replay
   docket ledger replay FILE [--json]       replay developer/v8 entries from JSON Lines: bare
                                            envelopes, Docket ledger lines or Pi session entries
+  docket ledger import-pi SESSION.jsonl [--json] [--out LEDGER]
+                                           replay the developer.runtime history of a Pi session's
+                                           active branch; --out writes it as a new ledger (never
+                                           over an existing file, only from a clean import)
   docket policy [--ledger PATH] [--workspace DIR] [--json]
                                            legal operations and whether shell/edit tools may run
   docket --help | --version
@@ -24,7 +31,9 @@ Usage:
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
 above the current directory (or the directory itself).
 
-Exit codes: 0 success; 1 the ledger (or log) has a rejected entry; 2 usage error or unusable input.
+Exit codes: 0 success; 1 the ledger (or log) has a rejected entry (import-pi: or an unreadable
+line, and --out wrote nothing); 2 usage error or unusable input (import-pi: unreadable, larger
+than 256 MiB or not a Pi session; --out exists or cannot be written).
 `;
 
 export class UsageError extends Error {
@@ -173,6 +182,23 @@ function ledgerReplay(args: readonly string[], io: Io): number {
   return replayer.firstRejected === null ? 0 : 1;
 }
 
+function ledgerImportPi(args: readonly string[], io: Io): number {
+  const parsed = parseArgs(args, ["out"], ["json"]);
+  if (parsed.positionals.length !== 1) throw new UsageError("ledger import-pi needs exactly one SESSION.jsonl");
+  const file = path.resolve(io.cwd, parsed.positionals[0] as string);
+  const out = stringFlag(parsed, "out");
+  let outcome: ReturnType<typeof importPiSession>;
+  try {
+    outcome = importPiSession(file, out === undefined ? null : path.resolve(io.cwd, out));
+  } catch (error) {
+    if (error instanceof DocketError) throw new UsageError(error.message, error.code);
+    if (error instanceof LedgerExportError) throw new UsageError(error.message, `docket.${error.code}`);
+    throw error;
+  }
+  io.stdout(parsed.flags.has("json") ? `${JSON.stringify(outcome.report)}\n` : formatImportReport(outcome.report, out !== undefined));
+  return outcome.exitCode;
+}
+
 /** Runs a command and returns its exit code; `serve` keeps running and returns null. */
 export function runCli(argv: readonly string[], io: Io): number | null {
   try {
@@ -201,7 +227,8 @@ export function runCli(argv: readonly string[], io: Io): number | null {
       const [sub, ...subArgs] = rest;
       if (sub === "verify") return ledgerVerify(subArgs, io);
       if (sub === "replay") return ledgerReplay(subArgs, io);
-      throw new UsageError(sub === undefined ? "ledger needs a subcommand: verify or replay" : `unknown ledger subcommand ${sub}`);
+      if (sub === "import-pi") return ledgerImportPi(subArgs, io);
+      throw new UsageError(sub === undefined ? "ledger needs a subcommand: verify, replay or import-pi" : `unknown ledger subcommand ${sub}`);
     }
     throw new UsageError(`unknown command ${command}`);
   } catch (error) {

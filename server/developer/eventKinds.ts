@@ -1,5 +1,6 @@
 // The eighteen developer/v8 event kinds (§3.2) and their semantic payload parsing.
 import { hashValue } from "../ledger/canonicalJson";
+import { EVENT_KINDS } from "../protocol/eventKindNames";
 import type { Envelope } from "../ledger/envelope";
 import { stop } from "../ledger/faults";
 import { ValueError, arrayAt, exactKeys, idAt, isRecord, objectAt, shaAt, textAt } from "../ledger/values";
@@ -31,26 +32,7 @@ import {
   type LooseProposal,
 } from "./reducer/payloadShapes";
 
-export const EVENT_KINDS = [
-  "work-scope-opened",
-  "work-scope-closed",
-  "change-authorized",
-  "implementation-landing-recorded",
-  "route-frame-opened",
-  "route-frame-replaced",
-  "routing-snapshot-opened",
-  "routing-page-accounted",
-  "routing-coverage-completed",
-  "can-serve-basis-created",
-  "ready-assignment-recorded",
-  "skill-invocation-started",
-  "invocation-settled",
-  "support-observed",
-  "frame-contribution-admitted",
-  "frame-blocker-resolved",
-  "obligation-discharged",
-  "route-frame-concluded",
-] as const;
+export { EVENT_KINDS };
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export function isEventKind(value: string): value is EventKind {

@@ -1,7 +1,7 @@
 // Read-only receipts (developer/v8 §8.1–§8.2): one receipt per accepted event, an order-sensitive
 // root over them, a projection hash, and pages of at most 100 behind cursors bound to the
 // projection they were issued for. Receipt bodies carry ids and hashes only, never free text.
-import { hashValue } from "../ledger/canonicalJson";
+import { compareCodeUnits, hashValue } from "../ledger/canonicalJson";
 import { eventRefOf, type EventRef } from "../ledger/envelope";
 import type { AcceptedEvent } from "../ledger/replay";
 import { conclusionSha256 } from "./values/conclusions";
@@ -194,7 +194,7 @@ export const EMPTY_RECEIPT_ROOT = hashValue({ domain: "developer/v8/receipt-root
 
 export class ReceiptCursorError extends Error {
   constructor(
-    readonly code: "stale-cursor" | "invalid-cursor",
+    readonly code: "stale-cursor" | "invalid-cursor" | "receipt-not-found",
     message: string,
   ) {
     super(message);
@@ -208,19 +208,57 @@ export interface ReceiptPageEntry {
   readonly refSha256: string;
 }
 
+export interface ReceiptKindCount {
+  readonly kind: string;
+  readonly count: number;
+}
+
 export interface ReceiptPage {
   readonly projectionSha256: string;
   readonly receiptCount: number;
+  /** The kind filter the page was read with (sorted, unique), or null for every receipt. */
+  readonly kinds: readonly string[] | null;
+  /** Receipts that pass the filter (equals `receiptCount` without one). */
+  readonly matchingCount: number;
+  /** Position of the first entry among the matching receipts. */
+  readonly startPosition: number;
   readonly startOrdinal: number;
+  /** A cursor that reads this same page again (same projection and filter); null when it is empty. */
+  readonly pageCursor: string | null;
   readonly entries: readonly ReceiptPageEntry[];
   readonly nextCursor: string | null;
   readonly previousCursor: string | null;
   readonly pageSha256: string;
+  /** Receipts per kind over the whole projection, kinds in code-unit order. */
+  readonly kindCounts: readonly ReceiptKindCount[];
+}
+
+export interface ReceiptPageOptions {
+  /** Only receipts of these kinds; null/undefined for all. Must be event kinds (checked at the boundary). */
+  readonly kinds?: readonly string[] | null;
+  /** Instead of a cursor: the page (aligned to the page size) holding the receipt of this event. */
+  readonly containing?: string | null;
+}
+
+/** The matching receipts of one filter, as positions ↔ ordinals. */
+interface FilterView {
+  readonly length: number;
+  ordinalAt(position: number): number;
+  positionOf(ordinal: number): number | undefined;
+}
+
+/** Sorted, de-duplicated kinds; null means "no filter". */
+export function normalizeKinds(kinds: readonly string[] | null | undefined): readonly string[] | null {
+  if (kinds === null || kinds === undefined) return null;
+  return [...new Set(kinds)].sort(compareCodeUnits);
 }
 
 /** An append-only receipt projection that follows the accepted events of a replay. */
 export class ReceiptProjection {
   private readonly receipts: Receipt[] = [];
+  private readonly events: AcceptedEvent[] = [];
+  private readonly ordinalByEventSha256 = new Map<string, number>();
+  private readonly ordinalsByKind = new Map<string, number[]>();
   private root = EMPTY_RECEIPT_ROOT;
   private cachedProjectionSha256: string | null = null;
 
@@ -235,7 +273,8 @@ export class ReceiptProjection {
   /** Adds receipts for accepted events not yet projected (in accepted order). */
   follow(accepted: readonly AcceptedEvent[]): void {
     for (let ordinal = this.receipts.length; ordinal < accepted.length; ordinal += 1) {
-      const receipt = createReceipt(accepted[ordinal] as AcceptedEvent);
+      const event = accepted[ordinal] as AcceptedEvent;
+      const receipt = createReceipt(event);
       this.root = hashValue({
         domain: "developer/v8/receipt-root-link",
         previous: this.root,
@@ -244,6 +283,11 @@ export class ReceiptProjection {
         receiptSha256: receipt.receiptSha256,
       });
       this.receipts.push(receipt);
+      this.events.push(event);
+      this.ordinalByEventSha256.set(receipt.eventRef.eventSha256, ordinal);
+      const ofKind = this.ordinalsByKind.get(receipt.kind);
+      if (ofKind === undefined) this.ordinalsByKind.set(receipt.kind, [ordinal]);
+      else ofKind.push(ordinal);
       this.cachedProjectionSha256 = null;
     }
   }
@@ -265,60 +309,113 @@ export class ReceiptProjection {
     return this.receipts[ordinal];
   }
 
-  private cursorFor(ordinal: number): string {
+  /** The accepted event (stored envelope included) behind a receipt. */
+  acceptedEvent(ordinal: number): AcceptedEvent | undefined {
+    return this.events[ordinal];
+  }
+
+  /** Ordinal of the receipt of the accepted event with this hash, if it is in the projection. */
+  ordinalOf(eventSha256: string): number | undefined {
+    return this.ordinalByEventSha256.get(eventSha256);
+  }
+
+  kindCounts(): ReceiptKindCount[] {
+    return [...this.ordinalsByKind.entries()]
+      .map(([kind, ordinals]) => ({ kind, count: ordinals.length }))
+      .sort((left, right) => compareCodeUnits(left.kind, right.kind));
+  }
+
+  private view(kinds: readonly string[] | null): FilterView {
+    if (kinds === null) {
+      const length = this.receipts.length;
+      return { length, ordinalAt: (position) => position, positionOf: (ordinal) => (ordinal < length ? ordinal : undefined) };
+    }
+    const ordinals = kinds.flatMap((kind) => this.ordinalsByKind.get(kind) ?? []).sort((left, right) => left - right);
+    const positions = new Map(ordinals.map((ordinal, position) => [ordinal, position]));
+    return { length: ordinals.length, ordinalAt: (position) => ordinals[position] as number, positionOf: (ordinal) => positions.get(ordinal) };
+  }
+
+  // Unfiltered cursors hash exactly the reference fields; a filter joins the hashed fields, so a
+  // cursor only verifies under the filter it was issued for.
+  private cursorFields(projectionSha256: string, nextOrdinal: number, kinds: readonly string[] | null): Record<string, unknown> {
+    return kinds === null ? { projectionSha256, nextOrdinal } : { projectionSha256, nextOrdinal, kinds };
+  }
+
+  private cursorFor(ordinal: number, kinds: readonly string[] | null): string {
     const projectionSha256 = this.projectionSha256;
-    const cursorSha256 = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: { projectionSha256, nextOrdinal: ordinal } });
+    const cursorSha256 = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: this.cursorFields(projectionSha256, ordinal, kinds) });
     return `${projectionSha256}.${ordinal}.${cursorSha256.slice(0, 16)}`;
   }
 
-  private startFromCursor(cursor: string | null): number {
-    if (cursor === null) return 0;
+  private startFromCursor(cursor: string, view: FilterView, kinds: readonly string[] | null): number {
     const match = /^([a-f0-9]{64})\.(0|[1-9][0-9]{0,8})\.([a-f0-9]{16})$/u.exec(cursor);
     if (match === null) throw new ReceiptCursorError("invalid-cursor", "receipt cursor is malformed");
     const [, projectionSha256, ordinalText, check] = match as unknown as [string, string, string, string];
     const ordinal = Number(ordinalText);
-    const expected = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: { projectionSha256, nextOrdinal: ordinal } });
-    if (expected.slice(0, 16) !== check) throw new ReceiptCursorError("invalid-cursor", "receipt cursor was not issued by Docket");
+    const expected = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: this.cursorFields(projectionSha256, ordinal, kinds) });
+    if (expected.slice(0, 16) !== check) {
+      throw new ReceiptCursorError("invalid-cursor", "receipt cursor was not issued by Docket for this kind filter");
+    }
     if (projectionSha256 !== this.projectionSha256) {
       throw new ReceiptCursorError("stale-cursor", "receipt cursor belongs to another projection");
     }
-    if (ordinal >= this.receipts.length && !(ordinal === 0 && this.receipts.length === 0)) {
-      throw new ReceiptCursorError("invalid-cursor", "receipt cursor ordinal is not pageable");
-    }
-    return ordinal;
+    const position = view.positionOf(ordinal);
+    if (position === undefined) throw new ReceiptCursorError("invalid-cursor", "receipt cursor ordinal is not pageable");
+    return position;
   }
 
-  /** Reads one page. Cursors from another projection are refused, never silently re-based. */
-  page(cursor: string | null, pageSize: number, from: "start" | "end" = "start"): ReceiptPage {
+  private startContaining(eventSha256: string, view: FilterView, pageSize: number): number {
+    const ordinal = this.ordinalOf(eventSha256);
+    if (ordinal === undefined) throw new ReceiptCursorError("receipt-not-found", "no accepted event has this hash");
+    const position = view.positionOf(ordinal);
+    if (position === undefined) throw new ReceiptCursorError("receipt-not-found", "the receipt does not pass the kind filter");
+    return Math.floor(position / pageSize) * pageSize;
+  }
+
+  /** Reads one page. Cursors from another projection or filter are refused, never silently re-based. */
+  page(cursor: string | null, pageSize: number, from: "start" | "end" = "start", options: ReceiptPageOptions = {}): ReceiptPage {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_RECEIPT_PAGE_SIZE) {
       throw new RangeError(`receipt page size must be an integer from 1 to ${MAX_RECEIPT_PAGE_SIZE}`);
     }
-    const start = cursor === null && from === "end" ? Math.max(0, this.receipts.length - pageSize) : this.startFromCursor(cursor);
-    const end = Math.min(start + pageSize, this.receipts.length);
+    const kinds = normalizeKinds(options.kinds);
+    const containing = options.containing ?? null;
+    if (cursor !== null && containing !== null) throw new RangeError("a receipt page takes a cursor or a containing event, not both");
+    const view = this.view(kinds);
+    let start: number;
+    if (containing !== null) start = this.startContaining(containing, view, pageSize);
+    else if (cursor !== null) start = this.startFromCursor(cursor, view, kinds);
+    else start = from === "end" ? Math.max(0, view.length - pageSize) : 0;
+    const end = Math.min(start + pageSize, view.length);
     const projectionSha256 = this.projectionSha256;
     const entries: ReceiptPageEntry[] = [];
-    for (let ordinal = start; ordinal < end; ordinal += 1) {
+    for (let position = start; position < end; position += 1) {
+      const ordinal = view.ordinalAt(position);
       const receipt = this.receipts[ordinal] as Receipt;
       const fields = { projectionSha256, ordinal, eventRef: receipt.eventRef, receiptSha256: receipt.receiptSha256 };
       entries.push({ ordinal, receipt, refSha256: hashValue({ domain: "developer/v8/receipt-projection-ref", fields }) });
     }
-    const nextCursor = end < this.receipts.length ? this.cursorFor(end) : null;
-    const previousCursor = start > 0 ? this.cursorFor(Math.max(0, start - pageSize)) : null;
+    const nextOrdinal = end < view.length ? view.ordinalAt(end) : null;
+    const nextCursor = nextOrdinal === null ? null : this.cursorFor(nextOrdinal, kinds);
+    const previousCursor = start > 0 ? this.cursorFor(view.ordinalAt(Math.max(0, start - pageSize)), kinds) : null;
     const nextCursorSha256 =
-      nextCursor === null
+      nextOrdinal === null
         ? null
-        : hashValue({ domain: "developer/v8/receipt-page-cursor", fields: { projectionSha256, nextOrdinal: end } });
+        : hashValue({ domain: "developer/v8/receipt-page-cursor", fields: this.cursorFields(projectionSha256, nextOrdinal, kinds) });
+    const startOrdinal = entries[0]?.ordinal ?? (kinds === null ? start : 0);
+    const pageFields = { projectionSha256, startOrdinal, entryRefSha256s: entries.map((entry) => entry.refSha256), nextCursorSha256 };
     return {
       projectionSha256,
       receiptCount: this.receipts.length,
-      startOrdinal: start,
+      kinds,
+      matchingCount: view.length,
+      startPosition: start,
+      startOrdinal,
+      pageCursor: entries.length > 0 ? this.cursorFor(startOrdinal, kinds) : null,
       entries,
       nextCursor,
       previousCursor,
-      pageSha256: hashValue({
-        domain: "developer/v8/receipt-page",
-        fields: { projectionSha256, startOrdinal: start, entryRefSha256s: entries.map((entry) => entry.refSha256), nextCursorSha256 },
-      }),
+      pageSha256: hashValue({ domain: "developer/v8/receipt-page", fields: kinds === null ? pageFields : { ...pageFields, kinds } }),
+      kindCounts: this.kindCounts(),
     };
   }
 }

@@ -1,14 +1,16 @@
 // Turning Docket on and off for a workspace: the exact developer/v8 batches (§3.3 `/developer
 // on|off`). Pure: identifiers derive from the ledger's line chain, time comes from the caller.
 import { h24 } from "../ledger/canonicalJson";
-import type { EnvelopeDraft } from "../ledger/envelope";
+import { createEnvelope, type EnvelopeDraft } from "../ledger/envelope";
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
 import { createScopeClosure } from "./eventKinds";
 import type { HistoryView } from "./history";
 import type { ScopeState } from "./scopeState";
+import { createInvocationSettlement } from "./values/skills";
 
 export const DEFAULT_CLOSURE_REASON = "User disabled Developer.";
+export const CANCELLED_ON_OFF_REASON = "Docket was turned off while the skill invocation was active.";
 
 export interface LedgerPosition {
   readonly lineCount: number;
@@ -90,6 +92,40 @@ export function turnOffBatch(
       "Docket cannot turn off while a change authorization is active; record the landing first.",
     );
   }
-  const head = { workScopeId: scope.workScopeId, scopeSequence: scope.head.scopeSequence, eventSha256: scope.head.eventRef.eventSha256 };
-  return { workScopeId: scope.workScopeId, drafts: [scopeClosedDraft(head, reason ?? DEFAULT_CLOSURE_REASON, occurredAt)] };
+  let head = { workScopeId: scope.workScopeId, scopeSequence: scope.head.scopeSequence, eventSha256: scope.head.eventRef.eventSha256 };
+  const drafts: EnvelopeDraft[] = [];
+  const active = scope.activeInvocation;
+  if (active !== null) {
+    // Closure is refused while an invocation is active (§3.2 event 2), so turning off first
+    // settles it as cancelled; whether the skill's work ran to the end is unknown.
+    const settlement = createInvocationSettlement({
+      kind: "lifecycle",
+      invocationId: active.invocationId,
+      assignmentId: active.assignmentId,
+      lifecycle: { kind: "cancelled", reason: CANCELLED_ON_OFF_REASON, executionUncertain: true },
+    });
+    const scopeSequence = head.scopeSequence + 1;
+    const draft: EnvelopeDraft = {
+      protocolVersion: "developer/v8",
+      eventId: eventIdFor(scope.workScopeId, scopeSequence, "invocation-settled"),
+      workScopeId: scope.workScopeId,
+      scopeSequence,
+      previousScopeEventSha256: head.eventSha256,
+      causalRefs: [],
+      occurredAt,
+      kind: "invocation-settled",
+      payload: {
+        settlement: {
+          kind: "lifecycle",
+          invocationId: settlement.invocationId,
+          assignmentId: settlement.assignmentId,
+          lifecycle: { kind: "cancelled", reason: CANCELLED_ON_OFF_REASON, executionUncertain: true },
+        },
+      },
+    };
+    drafts.push(draft);
+    head = { workScopeId: scope.workScopeId, scopeSequence, eventSha256: createEnvelope(draft).eventSha256 };
+  }
+  drafts.push(scopeClosedDraft(head, reason ?? DEFAULT_CLOSURE_REASON, occurredAt));
+  return { workScopeId: scope.workScopeId, drafts };
 }

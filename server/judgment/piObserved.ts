@@ -114,6 +114,70 @@ export function activeBranchToolResultIdentities(branch: readonly PiBranchEntry[
   );
 }
 
+/** An observed-context entry (still to be validated by observedContextFromJson) and its content. */
+export interface Observation {
+  readonly id: string;
+  readonly entry: Record<string, unknown>;
+  readonly content: AcquiredContextData;
+}
+
+/**
+ * One tool result as observed context. `read` marks a read of the workspace (kind `read-result`,
+ * keeping the inventory source it read); anything else is a plain `tool-result`.
+ */
+export function toolResultObservation(
+  result: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly isError: boolean;
+    readonly truncated: boolean;
+    readonly sequence: number;
+    readonly parts: AcquiredContextData["parts"];
+    readonly argumentsSha256: string;
+  },
+  read: { readonly inventorySourceId: string | undefined } | null,
+): Observation {
+  const id = `result-${sha256(result.toolCallId).slice(0, 24)}`;
+  const isRead = read !== null;
+  const inventorySourceId = read?.inventorySourceId;
+  return {
+    id,
+    content: { parts: result.parts, isError: result.isError, truncated: result.truncated },
+    entry: {
+      id,
+      kind: isRead ? "read-result" : "tool-result",
+      contentSha256: contextContentSha256(result.parts),
+      isError: result.isError,
+      truncated: result.truncated,
+      sequence: result.sequence,
+      provenance: { source: result.toolName, scope: "temporary", origin: "session" },
+      toolCallId: result.toolCallId,
+      toolName: result.toolName,
+      argumentsSha256: result.argumentsSha256,
+      ...(isRead && inventorySourceId ? { inventorySourceId } : {}),
+    },
+  };
+}
+
+/** One explicit user decision as observed context. */
+export function userDecisionObservation(decision: { readonly sequence: number; readonly userEventId: string; readonly parts: AcquiredContextData["parts"] }): Observation {
+  const id = `user-${sha256(decision.userEventId).slice(0, 24)}`;
+  return {
+    id,
+    content: { parts: decision.parts, isError: false, truncated: false },
+    entry: {
+      id,
+      kind: "user-explicit",
+      contentSha256: contextContentSha256(decision.parts),
+      isError: false,
+      truncated: false,
+      sequence: decision.sequence,
+      provenance: { source: "user", scope: "temporary", origin: "session" },
+      userEventId: decision.userEventId,
+    },
+  };
+}
+
 export function resolveObservedContext(input: {
   readonly branchRef: string;
   readonly branch: readonly PiBranchEntry[];
@@ -130,38 +194,17 @@ export function resolveObservedContext(input: {
     const result = results.get(nomination.toolCallId);
     if (!call || !result) throw new JudgmentParseError(`Tool call/result pair is not present on the active branch: ${nomination.toolCallId}.`);
     if (call.name !== result.toolName) throw new JudgmentParseError(`Tool call/result names differ for ${nomination.toolCallId}.`);
-    const id = `result-${sha256(nomination.toolCallId).slice(0, 24)}`;
-    const isRead = result.toolName === "read";
-    content.set(id, { parts: result.parts, isError: result.isError, truncated: false });
-    entries.push({
-      id,
-      kind: isRead ? "read-result" : "tool-result",
-      contentSha256: contextContentSha256(result.parts),
-      isError: result.isError,
-      truncated: false,
-      sequence: result.sequence,
-      provenance: { source: result.toolName, scope: "temporary", origin: "session" },
-      toolCallId: result.toolCallId,
-      toolName: result.toolName,
-      argumentsSha256: call.argumentsSha256,
-      ...(isRead && nomination.inventorySourceId ? { inventorySourceId: nomination.inventorySourceId } : {}),
-    });
+    const read = result.toolName === "read" ? { inventorySourceId: nomination.inventorySourceId } : null;
+    const observed = toolResultObservation({ ...result, truncated: false, argumentsSha256: call.argumentsSha256 }, read);
+    content.set(observed.id, observed.content);
+    entries.push(observed.entry);
   }
   for (const nomination of input.userDecisionNominations) {
     const decision = decisions.get(nomination.userEventId);
     if (!decision) throw new JudgmentParseError(`User decision is not present on the active branch: ${nomination.userEventId}.`);
-    const id = `user-${sha256(nomination.userEventId).slice(0, 24)}`;
-    content.set(id, { parts: decision.parts, isError: false, truncated: false });
-    entries.push({
-      id,
-      kind: "user-explicit",
-      contentSha256: contextContentSha256(decision.parts),
-      isError: false,
-      truncated: false,
-      sequence: decision.sequence,
-      provenance: { source: "user", scope: "temporary", origin: "session" },
-      userEventId: decision.userEventId,
-    });
+    const observed = userDecisionObservation(decision);
+    content.set(observed.id, observed.content);
+    entries.push(observed.entry);
   }
   const observedContext = observedContextFromJson(jsonValueFromUnknown({ branchRef: input.branchRef, entries }));
   return Object.freeze({

@@ -7,6 +7,7 @@ import { createEnvelope, type Envelope, type EnvelopeDraft } from "./envelope";
 import { DEVELOPER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
 import { withExclusiveLock, LockTimeoutError } from "./lock";
 import { Replayer, type Disposition } from "./replay";
+import { fsyncDirectory, writeDurably } from "./durableFs";
 
 export type StoreFaultCode = LineFaultCode | "ledger-foreign" | "ledger-not-utf8" | "ledger-unreadable";
 
@@ -306,15 +307,7 @@ export class LedgerStore {
       lineNumber += 1;
     }
     const created = !fs.existsSync(this.ledgerPath);
-    const fd = fs.openSync(this.ledgerPath, "a", 0o644);
-    try {
-      const bytes = Buffer.from(chunks.join(""), "utf8");
-      let written = 0;
-      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    writeDurably(this.ledgerPath, "a", chunks.join(""));
     if (created) fsyncDirectory(path.dirname(this.ledgerPath));
     const before = this.replayerValue.accepted.length;
     this.refresh();
@@ -354,15 +347,3 @@ function looksLikeLedgerLine(text: string): boolean {
   }
 }
 
-function fsyncDirectory(directory: string): void {
-  try {
-    const fd = fs.openSync(directory, "r");
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // Not every platform can fsync a directory; the file itself is already durable.
-  }
-}

@@ -2,6 +2,7 @@
 // backend. Both sides validate with these schemas; strict objects reject unknown fields so a
 // mismatched client and server fail loudly instead of silently dropping data.
 import * as z from "zod";
+import { EVENT_KINDS } from "./eventKindNames";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const nonNegativeInt = z.number().int().nonnegative();
@@ -46,6 +47,18 @@ export const LedgerHealth = z.strictObject({
 });
 export type LedgerHealth = z.infer<typeof LedgerHealth>;
 
+export const StatusSource = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("workspace") }),
+  z.strictObject({
+    kind: z.literal("pi-session"),
+    /** Absolute path of the session file. */
+    path: z.string(),
+    /** Entries on the session's active branch (the history shown). */
+    entries: nonNegativeInt,
+  }),
+]);
+export type StatusSource = z.infer<typeof StatusSource>;
+
 export const Status = z.strictObject({
   /** Absolute workspace folder, or null when the window has no folder. */
   workspaceFolder: z.string().nullable(),
@@ -60,6 +73,8 @@ export const Status = z.strictObject({
   revision: z.string(),
   receiptCount: nonNegativeInt,
   projectionSha256: sha256,
+  /** Where the shown history comes from: the workspace ledger, or a Pi session opened read-only. */
+  source: StatusSource,
 });
 export type Status = z.infer<typeof Status>;
 
@@ -91,8 +106,108 @@ export const OpenJudgmentParams = z.strictObject({
   routeDefinitionId: OperationId,
   question: OperationText,
   obligations: z.array(z.strictObject({ obligationId: OperationId, statement: OperationText })).min(1).max(100),
+  /** Optional owning bundled skill (developer/v8 §3.3 a, §4.5); without it Docket owns the frame. */
+  ownerSkill: z
+    .strictObject({
+      skillName: z.string().trim().min(1).max(64),
+      targetObligationIds: z.array(OperationId).min(1).max(100).optional(),
+      subquestion: OperationText,
+      expectedContribution: OperationText,
+      limitations: z.array(OperationText).max(32).optional(),
+    })
+    .optional(),
 });
 export type OpenJudgmentParams = z.infer<typeof OpenJudgmentParams>;
+
+/** A context source the open frame may use: another bundled skill, or a prepared reference of the owner. */
+export const ContextSourceListing = z.strictObject({
+  inventorySourceId: z.string(),
+  kind: z.enum(["skill", "prepared-reference"]),
+  title: z.string(),
+  /** Package-relative path of the skill file or the reference. */
+  path: z.string(),
+});
+export type ContextSourceListing = z.infer<typeof ContextSourceListing>;
+
+export const OpenJudgmentResult = WriteResult.extend({
+  routeSign: z.string(),
+  /** The owner's method text (its SKILL.md body) and invocation, or null when Docket owns the frame. */
+  owner: z
+    .strictObject({ skillName: z.string(), method: z.string(), assignmentId: z.string(), invocationId: z.string() })
+    .nullable(),
+  /** Skills to open with docket/openContextSources, and prepared references to nominate at conclusion. */
+  contextSources: z.array(ContextSourceListing),
+});
+export type OpenJudgmentResult = z.infer<typeof OpenJudgmentResult>;
+
+/** A bundled skill and its relation to the open frame (owner, opened as context, or available). */
+export const SkillEntry = z.strictObject({
+  skillName: z.string(),
+  description: z.string(),
+  inventorySourceId: z.string(),
+  role: z.enum(["owner", "opened", "available"]),
+});
+
+export const SkillsResult = z.strictObject({ skills: z.array(SkillEntry) });
+export type SkillsResult = z.infer<typeof SkillsResult>;
+
+export const OpenContextSourcesParams = z.strictObject({
+  inventorySourceIds: z
+    .array(OperationId)
+    .min(1)
+    .max(4)
+    .refine((ids) => new Set(ids).size === ids.length, { message: "inventory source ids must be unique" }),
+});
+export type OpenContextSourcesParams = z.infer<typeof OpenContextSourcesParams>;
+
+export const OpenContextSourcesResult = WriteResult.extend({
+  opened: z.array(z.strictObject({ inventorySourceId: z.string(), skillName: z.string(), method: z.string() })),
+  /** Ids not written again: already opened in this scope, or the frame's owner itself. */
+  skipped: z.array(z.strictObject({ inventorySourceId: z.string(), reason: z.enum(["already-open", "owner"]) })),
+});
+export type OpenContextSourcesResult = z.infer<typeof OpenContextSourcesResult>;
+
+const ShortText = z.string().trim().min(1).max(2000);
+const TextList = z.array(OperationText).min(1).max(32);
+
+const ContextApplicability = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("applicable"), basis: TextList }),
+  z.strictObject({ kind: z.literal("not-applicable"), reason: OperationText, evidence: TextList }),
+  z.strictObject({ kind: z.literal("needs-context"), missingContext: TextList }),
+]);
+
+const ContextNomination = z.discriminatedUnion("kind", [
+  z.strictObject({
+    nominationId: OperationId,
+    kind: z.literal("inventory-source"),
+    inventorySourceId: OperationId.optional(),
+    provenancePath: z.string().min(1).max(4096).optional(),
+    contentSha256: sha256.optional(),
+  }),
+  z.strictObject({ nominationId: OperationId, kind: z.literal("tool-result"), branchResultId: OperationId }),
+  z.strictObject({ nominationId: OperationId, kind: z.literal("user-decision") }),
+]);
+
+const UseAs = z.enum(["constraint", "evidence", "decision", "method", "guidance"]);
+const CoverageContribution = z.discriminatedUnion("assurance", [
+  z.strictObject({ nominationId: OperationId, useAs: UseAs, contribution: ShortText, assurance: z.literal("agent-asserted") }),
+  z.strictObject({
+    nominationId: OperationId,
+    useAs: UseAs,
+    contribution: ShortText,
+    assurance: z.literal("domain-verified"),
+    evaluator: z.strictObject({ id: OperationId, version: z.string().trim().min(1).max(128) }),
+    evidenceNominationIds: z.array(OperationId).min(1).max(64),
+  }),
+  z.strictObject({ nominationId: OperationId, useAs: UseAs, contribution: ShortText, assurance: z.literal("user-accepted") }),
+]);
+
+const ContextCoverage = z.strictObject({
+  status: z.enum(["sufficient", "needs-evidence"]),
+  contributions: z.array(CoverageContribution).max(64),
+  conflicts: z.array(z.strictObject({ nominationIds: z.array(OperationId).min(2).max(64), description: ShortText })).max(64).default([]),
+  limitations: z.array(z.strictObject({ nominationIds: z.array(OperationId).max(64), description: ShortText })).max(64).default([]),
+});
 
 export const ConcludeJudgmentParams = z.discriminatedUnion("disposition", [
   z.strictObject({
@@ -102,9 +217,19 @@ export const ConcludeJudgmentParams = z.discriminatedUnion("disposition", [
   }),
   z.strictObject({
     disposition: z.literal("judgment"),
+    // The Judgment engine inputs (developer/v8 §3.3 c, judgment.md §5–§8). Optional as a group:
+    // without them Docket records the judgment on its own basis (docs/operations.md).
+    applicability: ContextApplicability.optional(),
+    nominations: z.array(ContextNomination).max(256).optional(),
+    selectionBasis: TextList.optional(),
+    coverage: ContextCoverage.optional(),
     outcome: z.discriminatedUnion("kind", [
       z.strictObject({
         kind: z.literal("contextual-judgment"),
+        citedUses: z
+          .array(z.strictObject({ contributionIndex: z.number().int().min(0).max(255), locator: ShortText.optional(), artifactEffect: ShortText }))
+          .max(64)
+          .optional(),
         rationale: OperationText,
         artifact: OperationText,
         stopEvidence: z.array(OperationText).min(1).max(32),
@@ -113,6 +238,14 @@ export const ConcludeJudgmentParams = z.discriminatedUnion("disposition", [
         kind: z.literal("needs-evidence"),
         evidenceNeeded: z.array(OperationText).min(1).max(32),
         resolutionOwner: OperationText,
+        artifact: OperationText.optional(),
+      }),
+      z.strictObject({
+        kind: z.literal("emergent-question"),
+        question: ShortText,
+        reason: OperationText,
+        artifact: OperationText,
+        stopEvidence: z.array(OperationText).min(1).max(32),
       }),
     ]),
   }),
@@ -149,25 +282,74 @@ export const ReceiptRow = z.strictObject({
 });
 export type ReceiptRow = z.infer<typeof ReceiptRow>;
 
+/** The 18 developer/v8 event kinds. */
+export const ReceiptKind = z.enum(EVENT_KINDS);
+export type ReceiptKind = z.infer<typeof ReceiptKind>;
+
 export const ReceiptsPageParams = z.strictObject({
   /** Opaque cursor from a previous page; null for the first page. */
   cursor: z.string().max(200).nullable(),
   pageSize: z.number().int().min(1).max(100).default(100),
   /** Without a cursor: the page holding the oldest ("start") or the newest ("end") receipts. */
   from: z.enum(["start", "end"]).default("start"),
+  /** Only receipts of these kinds. A cursor is valid only with the filter it was issued under. */
+  kinds: z.array(ReceiptKind).min(1).max(18).optional(),
+  /** Instead of a cursor (which must then be null): the page holding this event's receipt. */
+  containing: sha256.optional(),
 });
 export type ReceiptsPageParams = z.input<typeof ReceiptsPageParams>;
+
+export const ReceiptKindCount = z.strictObject({ kind: z.string(), count: nonNegativeInt });
 
 export const ReceiptsPage = z.strictObject({
   projectionSha256: sha256,
   receiptCount: nonNegativeInt,
+  /** The kind filter the page was read with (sorted, unique), or null. */
+  kinds: z.array(ReceiptKind).nullable(),
+  /** Receipts passing the filter (= receiptCount without one). */
+  matchingCount: nonNegativeInt,
+  /** Position of the first row among the matching receipts. */
+  startPosition: nonNegativeInt,
   startOrdinal: nonNegativeInt,
+  /** Reads this same page again (same projection and filter); null for an empty page. */
+  pageCursor: z.string().nullable(),
   receipts: z.array(ReceiptRow).max(100),
   nextCursor: z.string().nullable(),
   previousCursor: z.string().nullable(),
   pageSha256: sha256,
+  /** Receipts per kind over the whole projection (kinds present only). */
+  kindCounts: z.array(ReceiptKindCount).max(18),
 });
 export type ReceiptsPage = z.infer<typeof ReceiptsPage>;
+
+export const ReceiptDetailParams = z.strictObject({
+  /** The receipt's event hash (unique in the projection; ordinals shift when a ledger is replaced). */
+  eventSha256: sha256,
+});
+export type ReceiptDetailParams = z.infer<typeof ReceiptDetailParams>;
+
+/** A causal ref or previous-scope link, resolved to the receipt it points at. */
+export const ReceiptLink = z.strictObject({
+  workScopeId: z.string(),
+  /** Null only for a previous-scope link that does not resolve. */
+  eventId: z.string().nullable(),
+  eventSha256: sha256,
+  /** Ordinal of the target receipt; null when it is not in the accepted projection. */
+  ordinal: nonNegativeInt.nullable(),
+  kind: z.string().nullable(),
+});
+export type ReceiptLink = z.infer<typeof ReceiptLink>;
+
+export const ReceiptDetail = z.strictObject({
+  /** The projection the ordinals below belong to. */
+  projectionSha256: sha256,
+  receipt: ReceiptRow,
+  /** Exactly the canonical JSON that was hashed: SHA-256 of its UTF-8 bytes = receipt.eventSha256. */
+  canonicalJson: z.string(),
+  causalRefs: z.array(ReceiptLink).max(100),
+  previousScopeEvent: ReceiptLink.nullable(),
+});
+export type ReceiptDetail = z.infer<typeof ReceiptDetail>;
 
 export const LedgerFault = z.strictObject({
   line: nonNegativeInt,
@@ -202,6 +384,94 @@ export const ToolPolicyResult = z.strictObject({
 });
 export type ToolPolicyResult = z.infer<typeof ToolPolicyResult>;
 
+const DecisionPurposeSchema = z.enum(["work-decision", "reroute-decision", "verification-decision"]);
+
+/** One obligation of a frame and how far it got: discharged, blocked by a blocker, or still open. */
+export const WorkObligation = z.strictObject({
+  obligationId: z.string(),
+  statement: z.string(),
+  state: z.enum(["discharged", "blocked", "open"]),
+});
+
+export const WorkFrame = z.strictObject({
+  frameId: z.string(),
+  frameRevision: nonNegativeInt,
+  /** Which decision the frame serves: ordinary work, or clearing a landing's reroute/verification debt. */
+  role: z.enum(["work", "reroute", "verification"]),
+  routeDefinitionId: z.string(),
+  /** The route's human sign, or null for a route outside the stable catalogue (replayed logs). */
+  routeSign: z.string().nullable(),
+  question: z.string(),
+  status: z.enum(["open", "concluded"]),
+  obligations: z.array(WorkObligation),
+  blockers: z.array(z.strictObject({ blockerId: z.string(), kind: z.string(), targetObligationIds: z.array(z.string()) })),
+  contributions: z.array(z.strictObject({ contributionId: z.string(), sourceKind: z.string(), sourceId: z.string(), claim: z.string() })),
+  /** The owning Skill when routing assigned one. */
+  owner: z.strictObject({ skillName: z.string(), status: z.enum(["ready", "active", "settled"]) }).nullable(),
+  conclusion: z.strictObject({ text: z.string(), eventSha256: sha256 }).nullable(),
+  /** Conclusions recorded without resolving anything (needs evidence, emergent question) and no owner to settle. */
+  unresolvedAttempts: nonNegativeInt,
+});
+export type WorkFrame = z.infer<typeof WorkFrame>;
+
+export const WorkLanding = z.strictObject({
+  landingId: z.string(),
+  authorizationId: z.string(),
+  changedPaths: z.array(z.string()),
+  result: z.string(),
+  verification: z.array(z.string()),
+  eventSha256: sha256,
+  reroutePending: z.boolean(),
+  verificationPending: z.boolean(),
+  rerouteFrameId: z.string(),
+  verificationFrameId: z.string(),
+});
+export type WorkLanding = z.infer<typeof WorkLanding>;
+
+/** The active scope's frames, authorization, landings and debts, as the Work view shows them. */
+export const WorkState = z.strictObject({
+  phase: Phase,
+  workScopeId: z.string().nullable(),
+  /** The purpose the next judgment must serve (reroute before verification before work). */
+  purpose: DecisionPurposeSchema.nullable(),
+  legalOperations: z.array(ProtocolOperation),
+  nextAction: ProtocolOperation.nullable(),
+  frames: z.array(WorkFrame),
+  authorization: z
+    .strictObject({
+      authorizationId: z.string(),
+      frameId: z.string(),
+      movement: z.string(),
+      stableLanding: z.string(),
+      verificationTarget: z.string(),
+    })
+    .nullable(),
+  landings: z.array(WorkLanding),
+});
+export type WorkState = z.infer<typeof WorkState>;
+
+export const LandingBaselineParams = z.strictObject({
+  landingId: z.string().min(1).max(200),
+  path: z.string().min(1).max(4096),
+});
+
+/** A landed path's content before the change, for a diff against the working tree. */
+export const LandingBaseline = z.strictObject({
+  path: z.string(),
+  absolutePath: z.string(),
+  /** "git-head": the file at the authorization's HEAD; "absent": it did not exist; "unavailable": see note. */
+  source: z.enum(["git-head", "absent", "unavailable"]),
+  content: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type LandingBaseline = z.infer<typeof LandingBaseline>;
+
+export const PiSessionOpenParams = z.strictObject({
+  /** Absolute path of a Pi session file (JSON Lines). */
+  path: z.string().min(1).max(4096),
+});
+export type PiSessionOpenParams = z.infer<typeof PiSessionOpenParams>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -222,12 +492,19 @@ export const Requests = {
   turnOn: request("docket/turnOn", Empty, WriteResult),
   turnOff: request("docket/turnOff", TurnOffParams, WriteResult),
   receiptsPage: request("docket/receipts/page", ReceiptsPageParams, ReceiptsPage),
+  receiptDetail: request("docket/receipts/detail", ReceiptDetailParams, ReceiptDetail),
   verifyLedger: request("docket/ledger/verify", Empty, VerifyResult),
   policy: request("docket/policy", Empty, ToolPolicyResult),
-  openJudgment: request("docket/openJudgment", OpenJudgmentParams, WriteResult),
+  openJudgment: request("docket/openJudgment", OpenJudgmentParams, OpenJudgmentResult),
+  openContextSources: request("docket/openContextSources", OpenContextSourcesParams, OpenContextSourcesResult),
   concludeJudgment: request("docket/concludeJudgment", ConcludeJudgmentParams, WriteResult),
   authorizeChange: request("docket/authorizeChange", AuthorizeChangeParams, WriteResult),
   recordLanding: request("docket/recordLanding", RecordLandingParams, WriteResult),
+  workState: request("docket/workState", Empty, WorkState),
+  skills: request("docket/skills", Empty, SkillsResult),
+  landingBaseline: request("docket/landingBaseline", LandingBaselineParams, LandingBaseline),
+  piSessionOpen: request("docket/piSession/open", PiSessionOpenParams, Status),
+  piSessionClose: request("docket/piSession/close", Empty, Status),
 } as const;
 
 export const Notifications = {
@@ -265,12 +542,18 @@ export const ErrorCodes = {
   preflightRejected: "docket.preflight-rejected",
   staleCursor: "docket.stale-cursor",
   invalidCursor: "docket.invalid-cursor",
+  receiptNotFound: "docket.receipt-not-found",
   operationNotLegal: "docket.operation-not-legal",
   purposeMismatch: "docket.purpose-mismatch",
   unknownRoute: "docket.unknown-route",
   verificationRouteRequired: "docket.verification-route-required",
-  needsEvidence: "docket.needs-evidence",
+  unknownSkill: "docket.unknown-skill",
+  unknownContextSource: "docket.unknown-context-source",
+  contextSourceChanged: "docket.context-source-changed",
+  unknownEvidenceHandle: "docket.unknown-evidence-handle",
+  judgmentRejected: "docket.judgment-rejected",
   baselineMissing: "docket.baseline-missing",
+  unknownLanding: "docket.unknown-landing",
   // Git reconciliation refusals (values equal WorkspaceErrorCodes in developer/workspaceDelta.ts).
   changedBeforeAuthorization: "docket.workspace-changed-before-authorization",
   gitHeadChanged: "docket.git-head-changed",
@@ -280,6 +563,10 @@ export const ErrorCodes = {
   landingPathsMismatch: "docket.landing-paths-mismatch",
   landingPathsRequired: "docket.landing-paths-required",
   landingPathsInvalid: "docket.landing-paths-invalid",
+  readOnlySource: "docket.read-only-source",
+  piSessionUnreadable: "docket.pi-session-unreadable",
+  piSessionTooLarge: "docket.pi-session-too-large",
+  piSessionInvalid: "docket.pi-session-invalid",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -2,7 +2,7 @@
 // webview (`postMessage` in both directions) plus the webview's persisted state. Both sides
 // validate with these schemas; strict objects reject unknown fields.
 import * as z from "zod";
-import { ReceiptsPage } from "./messages";
+import { ReceiptDetail, ReceiptKind, ReceiptsPage } from "./messages";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const requestId = z.number().int().nonnegative();
@@ -11,6 +11,10 @@ const cursor = z.string().max(200).nullable();
 /** Which end a cursor-less page is taken from. */
 const from = z.enum(["start", "end"]);
 export type PageEnd = z.infer<typeof from>;
+/** A kind filter as the protocol takes it (null: every kind). */
+const kinds = z.array(ReceiptKind).min(1).max(18).nullable();
+/** The canonical JSON of one envelope stays far below this (payloads are ≤ 64,000 bytes). */
+const MAX_COPY_CHARS = 200_000;
 
 /** Lifecycle of the backend process as the extension sees it. */
 export const BackendState = z.enum(["starting", "ready", "restarting", "stopped"]);
@@ -56,6 +60,35 @@ export const ReceiptsStrings = z.strictObject({
   detailSummary: z.string(),
   detailSummaryEmpty: z.string(),
   rowLabel: z.string(),
+  /** Label of the kind filter drop-down. */
+  filterLabel: z.string(),
+  filterAll: z.string(),
+  /** "{0}" = kind, "{1}" = receipts of that kind. */
+  filterOption: z.string(),
+  /** "{0}" = rows on this page, "{1}" = receipts matching the filter, "{2}" = receipts in total. */
+  pageInfoFiltered: z.string(),
+  /** No receipt of the selected kind. */
+  emptyFiltered: z.string(),
+  /** "{0}" = ordinal, "{1}" = kind. */
+  detailTitle: z.string(),
+  detailClose: z.string(),
+  detailLoading: z.string(),
+  detailCanonicalJson: z.string(),
+  /** Explains that SHA-256 of the canonical JSON is the event hash. */
+  detailCanonicalJsonHint: z.string(),
+  copy: z.string(),
+  copied: z.string(),
+  copyFailed: z.string(),
+  detailCausalRefs: z.string(),
+  detailNoCausalRefs: z.string(),
+  detailPreviousScopeEvent: z.string(),
+  detailNoPreviousScopeEvent: z.string(),
+  /** "{0}" = ordinal, "{1}" = kind: the accessible name of a link to a receipt. */
+  linkLabel: z.string(),
+  /** A link whose target is not in the receipts. */
+  linkUnresolved: z.string(),
+  /** Shown after a jump had to clear the kind filter. */
+  filterClearedForJump: z.string(),
 });
 export type ReceiptsStrings = z.infer<typeof ReceiptsStrings>;
 
@@ -86,6 +119,12 @@ export const HostToReceipts = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("verifyResult"), ok: z.boolean(), message: z.string() }),
   /** The user asked (e.g. "Refresh Receipts") for the newest page. */
   z.strictObject({ type: z.literal("showLatest") }),
+  /** Answer to `loadDetail` with the same `requestId`. */
+  z.strictObject({ type: z.literal("detail"), requestId, detail: ReceiptDetail }),
+  /** Failed `loadDetail`; `code` is a `docket.*` error code. */
+  z.strictObject({ type: z.literal("detailError"), requestId, code: z.string(), message: z.string() }),
+  /** Whether the text of the last `copy` reached the clipboard. */
+  z.strictObject({ type: z.literal("copyResult"), ok: z.boolean() }),
 ]);
 export type HostToReceipts = z.infer<typeof HostToReceipts>;
 
@@ -93,13 +132,27 @@ export type HostToReceipts = z.infer<typeof HostToReceipts>;
 export const ReceiptsToHost = z.discriminatedUnion("type", [
   /** The script has loaded; the host answers with a `state` message. */
   z.strictObject({ type: z.literal("ready") }),
-  /** Load the page at `cursor`; without one, the oldest (`from: "start"`) or newest page. */
-  z.strictObject({ type: z.literal("loadPage"), requestId, cursor, from }),
-  /** Run "Verify Ledger". */
+  /**
+   * Load the page at `cursor`; without one, the oldest (`from: "start"`) or newest page, or with
+   * `containing` the page holding that event's receipt. `kinds` filters (cursors are bound to it).
+   */
+  z.strictObject({ type: z.literal("loadPage"), requestId, cursor, from, kinds, containing: sha256.nullable() }),
+  /** Load the detail of the receipt of this event (`docket/receipts/detail`). */
+  z.strictObject({ type: z.literal("loadDetail"), requestId, eventSha256: sha256 }),
+  /** Run "Verify Ledger" (the `docket.verifyLedger` command). */
   z.strictObject({ type: z.literal("verify") }),
+  /** Put this text (a receipt's canonical JSON) on the clipboard. */
+  z.strictObject({ type: z.literal("copy"), text: z.string().max(MAX_COPY_CHARS) }),
 ]);
 export type ReceiptsToHost = z.infer<typeof ReceiptsToHost>;
 
-/** What the webview keeps with `vscode.setState` across hide/show. */
-export const ReceiptsViewState = z.strictObject({ cursor, from });
+/** What the webview keeps with `vscode.setState` across hide/show (older states lack the last two). */
+export const ReceiptsViewState = z.strictObject({
+  cursor,
+  from,
+  kinds: kinds.default(null),
+  /** Event hash of the receipt whose detail is open. */
+  selected: sha256.nullable().default(null),
+});
 export type ReceiptsViewState = z.infer<typeof ReceiptsViewState>;
+export type ReceiptsViewStateInput = z.input<typeof ReceiptsViewState>;

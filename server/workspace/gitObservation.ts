@@ -245,3 +245,25 @@ export async function takeWorkspaceSnapshot(cwd: string, options: SnapshotOption
     return { kind: "unavailable", reason };
   }
 }
+
+/** Upper bound for a baseline file shown in a diff; larger files are reported instead of loaded. */
+export const MAX_BASELINE_FILE_BYTES = 8 * 1024 * 1024;
+
+export type FileAtCommit = { readonly kind: "file"; readonly bytes: Buffer } | { readonly kind: "absent" } | { readonly kind: "too-large"; readonly size: number };
+
+/**
+ * The bytes of `relativePath` (posix, relative to `cwd` inside the work tree at `root`) as
+ * committed in `commit`, for a landing's "before" side. Absent when the commit has no such file.
+ */
+export async function readFileAtCommit(root: string, cwd: string, commit: string, relativePath: string): Promise<FileAtCommit> {
+  const repoPath = posixRelative(root, path.join(cwd, ...relativePath.split("/")));
+  const listing = nulSeparated((await git(root, ["ls-tree", "-z", "-l", "--full-tree", commit, "--", repoPath])).stdout);
+  const entry = listing[0];
+  // `<mode> SP <type> SP <object> SP+ <size> TAB <path>`: only blobs have bytes to show.
+  const match = entry === undefined ? null : /^\d+ blob [0-9a-f]+ +(\d+)\t/u.exec(entry);
+  if (match === null) return { kind: "absent" };
+  const size = Number(match[1]);
+  if (size > MAX_BASELINE_FILE_BYTES) return { kind: "too-large", size };
+  const blob = await git(root, ["cat-file", "blob", `${commit}:${repoPath}`]);
+  return { kind: "file", bytes: blob.stdout };
+}

@@ -2,28 +2,39 @@
 // the derived status, and the write operations. Time is injected; everything else is derived
 // from the ledger file.
 import path from "node:path";
-import { describeHistory, phaseOf, resultSummary, runtimeFacts, type HistoryView, type ResultSummary } from "../developer/history";
-import { computeToolPolicy } from "../developer/toolPolicy";
-import { ReceiptCursorError, ReceiptProjection } from "../developer/receipts";
+import { describeHistory, resultSummary, type HistoryView, type ResultSummary } from "../developer/history";
+import { ReceiptProjection } from "../developer/receipts";
+import { historyPolicy, historyReceiptsPage, historyStatus } from "./historyStatus";
+import { readReceiptDetail, type ReceiptPageQuery } from "./receiptQueries";
 import { turnOffBatch, turnOnBatch } from "../developer/scopeOperations";
 import { activeAuthorizationOf, authorizeChangeBatch, recordLandingBatch } from "../developer/operations/changeOperations";
 import { requireActiveScope } from "../developer/operations/common";
 import { concludeJudgmentBatch, openJudgmentBatch, type ConcludeJudgmentInput, type OpenJudgmentInput } from "../developer/operations/judgmentOperations";
+import { openContextSourcesBatch, type OpenContextSourcesInput } from "../developer/operations/contextSources";
+import { NO_EVIDENCE, type EvidenceLookup } from "../developer/operations/evidence";
+import { prepareJudgment, usesJudgmentEngine, type PreparedJudgment } from "../developer/operations/judgmentContext";
+import { findPackageRoot, loadSkillCatalog, type SkillCatalog } from "../developer/operations/skillCatalog";
 import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRefusal, type WorkspaceSnapshot } from "../developer/workspaceDelta";
 import { loadBaseline, saveBaseline, type BaselineKey } from "./baselineStore";
-import { takeWorkspaceSnapshot } from "./gitObservation";
-import type { ScopeState } from "../developer/scopeState";
+import { readFileAtCommit, takeWorkspaceSnapshot } from "./gitObservation";
+import { describeWorkState } from "../developer/workState";
+import { describeSkills } from "../developer/operations/skillListing";
 import { DocketError, toDocketError } from "../errors";
 import { hashValue } from "../ledger/canonicalJson";
 import { LedgerStore } from "../ledger/store";
 import {
   ErrorCodes,
+  type LandingBaseline,
+  type SkillsResult,
   type LedgerHealth,
+  type OpenContextSourcesResult,
+  type OpenJudgmentResult,
+  type ReceiptDetail,
   type ReceiptsPage,
-  type ScopeSummary,
   type Status,
   type ToolPolicyResult,
   type VerifyResult,
+  type WorkState,
 } from "../protocol/messages";
 
 export interface Clock {
@@ -39,17 +50,10 @@ export interface WorkspaceLedgerOptions {
   readonly trusted: boolean;
   readonly clock?: Clock;
   readonly lockTimeoutMs?: number;
-}
-
-function scopeSummary(scope: ScopeState): ScopeSummary {
-  return {
-    workScopeId: scope.workScopeId,
-    status: scope.root.status,
-    head: scope.head.scopeSequence,
-    openedAt: scope.openedAt,
-    closedAt: scope.closedAt,
-    openedEventSha256: scope.openedEventSha256,
-  };
+  /** Folder holding Docket's `skills/`; found from the running code when omitted. */
+  readonly packageRoot?: string;
+  /** Captured evidence handles conclusions may nominate; none until the hooks supply a store. */
+  readonly evidence?: EvidenceLookup;
 }
 
 type BatchBuild = (store: LedgerStore) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string };
@@ -124,16 +128,11 @@ export class WorkspaceLedger {
   }
 
   status(): Status {
-    const history = this.history();
-    return {
+    return historyStatus({
       workspaceFolder: this.options.workspaceFolder,
       trusted: this.options.trusted,
-      phase: phaseOf(history),
-      historyMode: history.mode,
-      blockedReason: history.blockedReason,
-      activeScope: history.activeScope === null ? null : scopeSummary(history.activeScope),
-      scopes: history.scopes.map((scope) => scopeSummary(scope)),
-      ledger: this.health(),
+      history: this.history(),
+      health: this.health(),
       revision: hashValue({
         domain: "docket/status-revision/v1",
         headLineSha256: this.store.headLineSha256,
@@ -141,21 +140,52 @@ export class WorkspaceLedger {
         tornTailBytes: this.store.tornTail,
         fault: this.store.fault?.code ?? null,
       }),
-      receiptCount: this.projectionState.count,
-      projectionSha256: this.projectionState.projectionSha256,
-    };
+      projection: this.projectionState,
+      source: { kind: "workspace" },
+    });
   }
 
   /** The replay-current tool policy (what an agent may do right now). */
   policy(): ToolPolicyResult {
+    return historyPolicy(this.history());
+  }
+
+  /** What the Work view shows: frames, authorization, landings and debts of the active scope. */
+  workState(): WorkState {
+    return describeWorkState(this.history());
+  }
+
+  /**
+   * The "before" side of a landed path: the file at the HEAD its authorization baseline recorded.
+   * A path that was already modified before the authorization has no recoverable before-image.
+   */
+  async landingBaseline(landingId: string, relativePath: string): Promise<LandingBaseline> {
     const history = this.history();
-    const policy = computeToolPolicy(runtimeFacts(history));
-    return {
-      ...policy,
-      legalOperations: [...policy.legalOperations],
-      phase: phaseOf(history),
-      workScopeId: history.activeScope?.workScopeId ?? null,
-    };
+    const scope = history.scopes.find((entry) => entry.root.landings.some((landing) => landing.landingId === landingId));
+    const landing = scope?.root.landings.find((entry) => entry.landingId === landingId);
+    if (scope === undefined || landing === undefined) {
+      throw new DocketError(ErrorCodes.unknownLanding, `No accepted landing ${landingId} is in the ledger.`);
+    }
+    if (!landing.changedPaths.includes(relativePath)) {
+      throw new DocketError(ErrorCodes.invalidParams, `Landing ${landingId} did not change ${relativePath}.`);
+    }
+    const absolutePath = path.join(this.options.workspaceFolder, ...relativePath.split("/"));
+    const unavailable = (note: string): LandingBaseline => ({ path: relativePath, absolutePath, source: "unavailable", content: null, note });
+    const baseline = await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: landing.authorizationId });
+    if (baseline === null) return unavailable("The workspace baseline of this change is no longer stored.");
+    if (baseline.kind !== "git") return unavailable(`The workspace was not observed through Git: ${baseline.reason}`);
+    if (baseline.dirty.some((entry) => entry.path === relativePath)) {
+      return unavailable("This file already had uncommitted changes before the change was authorized; Docket keeps only its hash.");
+    }
+    if (baseline.head === null) return { path: relativePath, absolutePath, source: "absent", content: "", note: null };
+    try {
+      const file = await readFileAtCommit(baseline.root, baseline.cwd, baseline.head, relativePath);
+      if (file.kind === "absent") return { path: relativePath, absolutePath, source: "absent", content: "", note: null };
+      if (file.kind === "too-large") return unavailable(`The file had ${file.size} bytes before the change; too large to show.`);
+      return { path: relativePath, absolutePath, source: "git-head", content: file.bytes.toString("utf8"), note: null };
+    } catch (error) {
+      return unavailable(`Git could not read the file at ${baseline.head}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private requireTrusted(): void {
@@ -211,18 +241,81 @@ export class WorkspaceLedger {
     return snapshot;
   }
 
-  openJudgment(input: OpenJudgmentInput): Promise<ResultSummary> {
-    return this.write(() => {
-      const result = openJudgmentBatch(this.history(), input, this.clock.now());
-      return { drafts: result.drafts, context: result.workScopeId };
-    }, "opening a judgment");
+  /**
+   * The bundled skills, read again for every operation so an edited skill is noticed. When
+   * `required` is false a catalogue that cannot be loaded is simply absent (zero-owner paths
+   * work without it); the builders refuse owner work without one.
+   */
+  private async skillCatalog(required: boolean): Promise<SkillCatalog | undefined> {
+    try {
+      return await loadSkillCatalog(this.options.packageRoot ?? findPackageRoot());
+    } catch (error) {
+      if (!required) return undefined;
+      throw new DocketError(ErrorCodes.internal, `Docket's bundled skills cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
+  openJudgment(input: OpenJudgmentInput): Promise<OpenJudgmentResult> {
+    return this.serialize(async () => {
+      this.requireTrusted();
+      const catalog = await this.skillCatalog(input.ownerSkill !== undefined);
+      let extras: Pick<OpenJudgmentResult, "routeSign" | "owner" | "contextSources"> = { routeSign: "", owner: null, contextSources: [] };
+      const summary = await this.writeUnqueued(() => {
+        const result = openJudgmentBatch(this.history(), input, this.clock.now(), catalog);
+        extras = { routeSign: result.routeSign, owner: result.owner, contextSources: [...result.contextSources] };
+        return { drafts: result.drafts, context: result.workScopeId };
+      }, "opening a judgment");
+      return { ...summary, ...extras };
+    });
+  }
+
+  /** The bundled skills and their relation to the open frame (read-only; nothing is written). */
+  async skills(): Promise<SkillsResult> {
+    const catalog = await this.skillCatalog(true);
+    if (catalog === undefined) throw new DocketError(ErrorCodes.internal, "Docket's bundled skills cannot be loaded.");
+    this.refresh();
+    return describeSkills(this.history(), catalog);
+  }
+
+  /** Opens bundled skills as material of the open frame; ids already open are reported, not rewritten. */
+  openContextSources(input: OpenContextSourcesInput): Promise<OpenContextSourcesResult> {
+    return this.serialize(async () => {
+      this.requireTrusted();
+      const catalog = await this.skillCatalog(true);
+      if (catalog === undefined) throw new DocketError(ErrorCodes.internal, "Docket's bundled skills cannot be loaded.");
+      this.refresh();
+      const occurredAt = this.clock.now();
+      const planned = openContextSourcesBatch(this.history(), input, catalog, occurredAt);
+      if (planned.drafts.length === 0) {
+        return { ...resultSummary(this.history(), null, []), opened: [], skipped: planned.skipped };
+      }
+      let extras: Pick<OpenContextSourcesResult, "opened" | "skipped"> = { opened: [], skipped: [] };
+      const summary = await this.writeUnqueued(() => {
+        const result = openContextSourcesBatch(this.history(), input, catalog, occurredAt);
+        extras = { opened: result.opened, skipped: result.skipped };
+        return { drafts: result.drafts, context: result.workScopeId };
+      }, "opening context sources");
+      return { ...summary, ...extras };
+    });
+  }
+
+  /** With Judgment-engine fields the engine runs first (it reads nominated files), then the batch is built. */
   concludeJudgment(input: ConcludeJudgmentInput): Promise<ResultSummary> {
-    return this.write(() => {
-      const result = concludeJudgmentBatch(this.history(), input, this.clock.now());
-      return { drafts: result.drafts, context: result.workScopeId };
-    }, "concluding a judgment");
+    return this.serialize(async () => {
+      this.requireTrusted();
+      this.refresh();
+      const engine = input.disposition === "judgment" && usesJudgmentEngine(input);
+      const catalog = await this.skillCatalog(engine);
+      let prepared: PreparedJudgment | undefined;
+      if (engine && catalog !== undefined) prepared = await prepareJudgment(this.history(), input, catalog, this.options.evidence ?? NO_EVIDENCE);
+      return this.writeUnqueued(() => {
+        const result = concludeJudgmentBatch(this.history(), input, this.clock.now(), {
+          ...(catalog === undefined ? {} : { catalog }),
+          ...(prepared === undefined ? {} : { prepared }),
+        });
+        return { drafts: result.drafts, context: result.workScopeId };
+      }, "concluding a judgment");
+    });
   }
 
   /**
@@ -329,35 +422,17 @@ export class WorkspaceLedger {
     }
   }
 
-  receiptsPage(cursor: string | null, pageSize: number, from: "start" | "end" = "start"): ReceiptsPage {
-    try {
-      const page = this.projectionState.page(cursor, pageSize, from);
-      return {
-        projectionSha256: page.projectionSha256,
-        receiptCount: page.receiptCount,
-        startOrdinal: page.startOrdinal,
-        nextCursor: page.nextCursor,
-        previousCursor: page.previousCursor,
-        pageSha256: page.pageSha256,
-        receipts: page.entries.map(({ ordinal, receipt }) => ({
-          ordinal,
-          kind: receipt.kind,
-          workScopeId: receipt.eventRef.workScopeId,
-          eventId: receipt.eventRef.eventId,
-          scopeSequence: receipt.scopeSequence,
-          storedIndex: receipt.storedIndex,
-          eventSha256: receipt.eventRef.eventSha256,
-          receiptSha256: receipt.receiptSha256,
-          occurredAt: receipt.occurredAt,
-          summary: { ...receipt.body },
-        })),
-      };
-    } catch (error) {
-      if (error instanceof ReceiptCursorError) {
-        throw new DocketError(error.code === "stale-cursor" ? ErrorCodes.staleCursor : ErrorCodes.invalidCursor, error.message);
-      }
-      throw toDocketError(error);
-    }
+  receiptsPage(
+    cursor: string | null,
+    pageSize: number,
+    from: "start" | "end" = "start",
+    filter: Pick<ReceiptPageQuery, "kinds" | "containing"> = {},
+  ): ReceiptsPage {
+    return historyReceiptsPage(this.projectionState, cursor, pageSize, from, filter);
+  }
+
+  receiptDetail(eventSha256: string): ReceiptDetail {
+    return readReceiptDetail(this.projectionState, eventSha256);
   }
 }
 

@@ -6,7 +6,21 @@ import path from "node:path";
 import * as vscode from "vscode";
 
 const EXTENSION_ID = "docket.docket";
-const COMMANDS = ["docket.turnOn", "docket.turnOff", "docket.showStatus", "docket.verifyLedger"];
+const COMMANDS = [
+  "docket.turnOn",
+  "docket.turnOff",
+  "docket.showStatus",
+  "docket.verifyLedger",
+  "docket.nextStep",
+  "docket.openJudgment",
+  "docket.concludeJudgment",
+  "docket.authorizeChange",
+  "docket.recordLanding",
+  "docket.openLandingDiff",
+  "docket.openContextSources",
+  "docket.openPiSession",
+  "docket.closePiSession",
+];
 
 interface LedgerLine {
   entry?: { kind?: unknown; workScopeId?: unknown };

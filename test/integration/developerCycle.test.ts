@@ -40,11 +40,12 @@ test("zero-owner cycle: judgment, authorization, landing, reroute and verificati
     assert.deepEqual(ledger.policy().legalOperations, ["open_context_sources", "conclude_judgment"]);
 
     const linesBefore = ledger.store.lineCount;
-    await refused(
-      ledger.concludeJudgment({ disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded: ["A failing test."], resolutionOwner: "the user" } }),
-      ErrorCodes.needsEvidence,
-    );
+    await refused(ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["dup", "dup"] }), ErrorCodes.invalidParams);
     assert.equal(ledger.store.lineCount, linesBefore, "a refused operation writes nothing");
+    const needs = await ledger.concludeJudgment({ disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded: ["A failing test."], resolutionOwner: "the user" } });
+    assert.equal(needs.eventIds.length, 1, "the unresolved attempt is recorded");
+    assert.equal(needs.runtime.state, "frame");
+    assert.equal(needs.nextAction, "open_context_sources");
 
     const concluded = await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing needs deciding.", basis: ["The code already says it."] });
     // support, contribution, two discharges, conclusion
@@ -142,6 +143,43 @@ test("a landing without its persisted authorization baseline is refused and writ
     await refused(ledger.recordLanding({ result: "Done.", verification: [] }), ErrorCodes.baselineMissing);
     assert.equal(ledger.store.lineCount, before);
     assert.equal(ledger.status().phase, "editing");
+  } finally {
+    repo.dispose();
+  }
+});
+
+test("a landed path's before-image: the file at the authorization's HEAD, absent when new, unavailable when dirty before", async () => {
+  const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n", "src/dirty.ts": "export const d = 1;\n", ".gitignore": "" } });
+  try {
+    // Uncommitted before Docket is on: pre-existing dirt, whose before-image Docket never saw.
+    repo.write("src/dirty.ts", "export const d = 2;\n");
+    const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
+    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
+    ledger.refresh();
+    await ledger.turnOn();
+    await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "Change a?", obligations });
+    await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Obvious.", basis: ["Seen."] });
+    await ledger.authorizeChange({ movement: "Change a.", stableLanding: "a is 2.", verificationTarget: "Read it." });
+    repo.write("src/a.ts", "export const a = 2;\n");
+    repo.write("src/new.ts", "export const n = 1;\n");
+    repo.write("src/dirty.ts", "export const d = 3;\n");
+    await ledger.recordLanding({ result: "Changed.", verification: [] });
+    const landing = ledger.workState().landings[0];
+    assert.ok(landing !== undefined);
+    assert.deepEqual(landing.changedPaths, ["src/a.ts", "src/dirty.ts", "src/new.ts"]);
+
+    const before = await ledger.landingBaseline(landing.landingId, "src/a.ts");
+    assert.equal(before.source, "git-head");
+    assert.equal(before.content, "export const a = 1;\n");
+    assert.equal(before.absolutePath, path.join(repo.root, "src", "a.ts"));
+    const created = await ledger.landingBaseline(landing.landingId, "src/new.ts");
+    assert.deepEqual([created.source, created.content], ["absent", ""]);
+    const dirty = await ledger.landingBaseline(landing.landingId, "src/dirty.ts");
+    assert.equal(dirty.source, "unavailable");
+    assert.match(dirty.note ?? "", /already had uncommitted changes/u);
+
+    await refused(ledger.landingBaseline(landing.landingId, "src/other.ts"), ErrorCodes.invalidParams);
+    await refused(ledger.landingBaseline("landing:unknown", "src/a.ts"), ErrorCodes.unknownLanding);
   } finally {
     repo.dispose();
   }

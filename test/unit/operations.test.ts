@@ -2,51 +2,22 @@
 // and every built batch accepted by the reducer (the same replayer the store preflights with).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createEnvelope, type EnvelopeDraft } from "../../server/ledger/envelope";
+import type { EnvelopeDraft } from "../../server/ledger/envelope";
 import { hashValue } from "../../server/ledger/canonicalJson";
-import { Replayer } from "../../server/ledger/replay";
-import { describeHistory, phaseOf, type HistoryView } from "../../server/developer/history";
-import { turnOnBatch } from "../../server/developer/scopeOperations";
+import { phaseOf } from "../../server/developer/history";
 import { concludeJudgmentBatch, openJudgmentBatch } from "../../server/developer/operations/judgmentOperations";
 import { authorizeChangeBatch, recordLandingBatch } from "../../server/developer/operations/changeOperations";
-import { DocketError } from "../../server/errors";
 import { ErrorCodes, WriteResult } from "../../server/protocol/messages";
 import { WorkspaceErrorCodes } from "../../server/developer/workspaceDelta";
+import { AT, OperationHarness, refusal } from "../support/operationHarness";
 
-const AT = "2031-01-01T00:00:00.000Z";
 const obligations = [
   { obligationId: "obligation:b", statement: "B is settled." },
   { obligationId: "obligation:a", statement: "A is settled." },
 ];
 
-class Harness {
-  readonly replayer = new Replayer();
-  private lines = 0;
-
-  history(): HistoryView {
-    return describeHistory(this.replayer);
-  }
-
-  /** Applies a built batch and insists every draft is accepted. */
-  apply(drafts: readonly EnvelopeDraft[]): void {
-    for (const draft of drafts) {
-      const disposition = this.replayer.apply(createEnvelope(draft));
-      assert.equal(disposition.status, "accepted", JSON.stringify(disposition));
-      this.lines += 1;
-    }
-  }
-
-  turnOn(): void {
-    this.apply(turnOnBatch(this.history(), { lineCount: this.lines, headLineSha256: null }, AT).drafts);
-  }
-}
-
-function refusal(action: () => unknown, code: string): void {
-  assert.throws(action, (error: unknown) => error instanceof DocketError && error.code === code);
-}
-
-function decided(): Harness {
-  const harness = new Harness();
+function decided(): OperationHarness {
+  const harness = new OperationHarness();
   harness.turnOn();
   harness.apply(openJudgmentBatch(harness.history(), { routeDefinitionId: "route:meaning-settlement", question: "What changes?", obligations }, AT).drafts);
   harness.apply(concludeJudgmentBatch(harness.history(), { disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] }, AT).drafts);
@@ -54,7 +25,7 @@ function decided(): Harness {
 }
 
 test("open judgment: one route-frame-opened with sorted obligations and a derived frame id", () => {
-  const harness = new Harness();
+  const harness = new OperationHarness();
   harness.turnOn();
   const batch = openJudgmentBatch(harness.history(), { purpose: "work-decision", routeDefinitionId: "route:meaning-settlement", question: "What changes?", obligations }, AT);
   assert.equal(batch.drafts.length, 1);
@@ -73,7 +44,7 @@ test("open judgment: one route-frame-opened with sorted obligations and a derive
 });
 
 test("open judgment refusals carry codes", () => {
-  const harness = new Harness();
+  const harness = new OperationHarness();
   refusal(() => openJudgmentBatch(harness.history(), { routeDefinitionId: "route:meaning-settlement", question: "Q?", obligations }, AT), ErrorCodes.alreadyOff);
   harness.turnOn();
   const history = harness.history();
@@ -90,7 +61,7 @@ test("open judgment refusals carry codes", () => {
 });
 
 test("conclude not-applicable: support, contribution, discharges, conclusion with the spec's basis hash", () => {
-  const harness = new Harness();
+  const harness = new OperationHarness();
   harness.turnOn();
   harness.apply(openJudgmentBatch(harness.history(), { routeDefinitionId: "route:meaning-settlement", question: "What changes?", obligations }, AT).drafts);
   const frame = harness.history().activeScope?.frames[0]?.frame;
@@ -108,18 +79,32 @@ test("conclude not-applicable: support, contribution, discharges, conclusion wit
   refusal(() => concludeJudgmentBatch(harness.history(), { disposition: "not-applicable", reason: "Again.", basis: ["Seen."] }, AT), ErrorCodes.operationNotLegal);
 });
 
-test("conclude refusals: needs-evidence without an owner and bad basis lists write nothing", () => {
-  const harness = new Harness();
+test("conclude without an owner: needs-evidence is recorded as an unresolved attempt; bad basis lists write nothing", () => {
+  const harness = new OperationHarness();
   harness.turnOn();
   harness.apply(openJudgmentBatch(harness.history(), { routeDefinitionId: "route:meaning-settlement", question: "Q?", obligations }, AT).drafts);
   const history = harness.history();
-  refusal(
-    () => concludeJudgmentBatch(history, { disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded: ["A log."], resolutionOwner: "user" } }, AT),
-    ErrorCodes.needsEvidence,
-  );
   refusal(() => concludeJudgmentBatch(history, { disposition: "not-applicable", reason: "R.", basis: [] }, AT), ErrorCodes.invalidParams);
   refusal(() => concludeJudgmentBatch(history, { disposition: "not-applicable", reason: "R.", basis: ["x", "x"] }, AT), ErrorCodes.invalidParams);
   assert.equal(harness.history().activeScope?.head.scopeSequence, 1);
+
+  const needs = concludeJudgmentBatch(history, { disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded: ["A log."], resolutionOwner: "user" } }, AT);
+  assert.equal(needs.concluded, false);
+  assert.deepEqual(needs.drafts.map((draft) => draft.kind), ["support-observed"]);
+  const support = (needs.drafts[0]?.payload as { support: Record<string, unknown> }).support;
+  const frameId = history.activeScope?.frames[0]?.frame.frameId ?? "";
+  assert.equal(support.sourceKind, "judgment-result");
+  assert.equal(support.sourceId, `unresolved-judgment:${frameId}`);
+  harness.apply(needs.drafts);
+  // Nothing resolved: the frame is still open, unblocked, and concluding is still the next step.
+  const after = harness.history();
+  assert.equal(after.activeScope?.frames[0]?.conclusion, null);
+  assert.deepEqual(after.activeScope?.frames[0]?.blockers, []);
+  assert.equal(phaseOf(after), "deciding");
+  const again = concludeJudgmentBatch(after, { disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded: ["A log."], resolutionOwner: "user" } }, AT);
+  assert.notEqual((again.drafts[0]?.payload as { support: Record<string, unknown> }).support.supportId, support.supportId, "each attempt has its own support id");
+  harness.apply(concludeJudgmentBatch(after, { disposition: "not-applicable", reason: "Answered.", basis: ["Seen."] }, AT).drafts);
+  assert.equal(phaseOf(harness.history()), "ready-to-edit");
 });
 
 test("authorize and land: exact drafts, causes, and the full debt cycle", () => {
@@ -171,7 +156,7 @@ test("authorize and land: exact drafts, causes, and the full debt cycle", () => 
 });
 
 test("authorize refusals: nothing concluded, open frame", () => {
-  const harness = new Harness();
+  const harness = new OperationHarness();
   harness.turnOn();
   refusal(() => authorizeChangeBatch(harness.history(), { movement: "M.", stableLanding: "S.", verificationTarget: "V." }, AT), ErrorCodes.operationNotLegal);
   harness.apply(openJudgmentBatch(harness.history(), { routeDefinitionId: "route:meaning-settlement", question: "Q?", obligations }, AT).drafts);

@@ -79,3 +79,80 @@ test("a page can be taken from the newest end; its previous cursor walks back to
   assert.equal(oldest.entries.length, 100);
   assert.equal(projectionOf([]).page(null, 100, "end").entries.length, 0);
 });
+
+test("a kind filter pages only matching receipts; its cursors are bound to the filter", () => {
+  const projection = projectionOf(cycles(251));
+  const counts = projection.page(null, 1).kindCounts;
+  assert.deepEqual(counts, [
+    { kind: "work-scope-closed", count: 125 },
+    { kind: "work-scope-opened", count: 126 },
+  ]);
+  const opened = projection.page(null, 100, "start", { kinds: ["work-scope-opened"] });
+  assert.deepEqual(opened.kinds, ["work-scope-opened"]);
+  assert.equal(opened.matchingCount, 126);
+  assert.equal(opened.receiptCount, 251);
+  assert.equal(opened.entries.length, 100);
+  assert.ok(opened.entries.every((entry) => entry.receipt.kind === "work-scope-opened"));
+  assert.deepEqual(opened.entries.slice(0, 3).map((entry) => entry.ordinal), [0, 2, 4]);
+  const rest = projection.page(opened.nextCursor, 100, "start", { kinds: ["work-scope-opened"] });
+  assert.equal(rest.startPosition, 100);
+  assert.equal(rest.startOrdinal, 200);
+  assert.equal(rest.entries.length, 26);
+  assert.equal(rest.nextCursor, null);
+  const back = projection.page(rest.previousCursor, 100, "start", { kinds: ["work-scope-opened"] });
+  assert.equal(back.startPosition, 0);
+  // The same cursor under another filter, or none, is refused rather than re-read.
+  const invalid = (error: unknown): boolean => error instanceof ReceiptCursorError && error.code === "invalid-cursor";
+  assert.throws(() => projection.page(opened.nextCursor, 100), invalid);
+  assert.throws(() => projection.page(opened.nextCursor, 100, "start", { kinds: ["work-scope-closed"] }), invalid);
+  const unfiltered = projection.page(null, 100);
+  assert.throws(() => projection.page(unfiltered.nextCursor, 100, "start", { kinds: ["work-scope-opened"] }), invalid);
+  // Order and duplicates do not make a different filter.
+  const both = projection.page(null, 100, "start", { kinds: ["work-scope-opened", "work-scope-closed", "work-scope-opened"] });
+  assert.deepEqual(both.kinds, ["work-scope-closed", "work-scope-opened"]);
+  assert.equal(both.matchingCount, 251);
+  assert.equal(projection.page(both.nextCursor, 100, "start", { kinds: ["work-scope-closed", "work-scope-opened"] }).startPosition, 100);
+  // A filtered page hash differs from the unfiltered one over the same entries.
+  assert.notEqual(both.pageSha256, unfiltered.pageSha256);
+  const newest = projection.page(null, 10, "end", { kinds: ["work-scope-closed"] });
+  assert.equal(newest.startPosition, 115);
+  assert.equal(newest.entries.at(-1)?.ordinal, 249);
+  const none = projection.page(null, 10, "start", { kinds: ["route-frame-opened"] });
+  assert.equal(none.entries.length, 0);
+  assert.equal(none.matchingCount, 0);
+});
+
+test("a filtered cursor from an older projection is stale, not re-based", () => {
+  const older = projectionOf(cycles(150));
+  const cursor = older.page(null, 10, "start", { kinds: ["work-scope-opened"] }).nextCursor;
+  const grown = projectionOf(cycles(151));
+  assert.throws(
+    () => grown.page(cursor, 10, "start", { kinds: ["work-scope-opened"] }),
+    (error: unknown) => error instanceof ReceiptCursorError && error.code === "stale-cursor",
+  );
+});
+
+test("`containing` reads the aligned page holding an event, within the filter", () => {
+  const envelopes = cycles(251);
+  const projection = projectionOf(envelopes);
+  const target = envelopes[157] as Envelope;
+  const page = projection.page(null, 100, "start", { containing: target.eventSha256 });
+  assert.equal(page.startOrdinal, 100);
+  assert.ok(page.entries.some((entry) => entry.ordinal === 157));
+  const filtered = projection.page(null, 20, "start", { kinds: ["work-scope-closed"], containing: target.eventSha256 });
+  assert.equal(target.kind, "work-scope-closed");
+  assert.equal(filtered.startPosition, 60);
+  assert.ok(filtered.entries.some((entry) => entry.ordinal === 157));
+  const notFound = (error: unknown): boolean => error instanceof ReceiptCursorError && error.code === "receipt-not-found";
+  assert.throws(() => projection.page(null, 20, "start", { kinds: ["work-scope-opened"], containing: target.eventSha256 }), notFound);
+  assert.throws(() => projection.page(null, 20, "start", { containing: "f".repeat(64) }), notFound);
+});
+
+test("a page's own cursor reads the same page again, under its filter", () => {
+  const projection = projectionOf(cycles(60));
+  const page = projection.page(null, 7, "end", { kinds: ["work-scope-opened"] });
+  const again = projection.page(page.pageCursor, 7, "start", { kinds: ["work-scope-opened"] });
+  assert.deepEqual(again.entries.map((entry) => entry.ordinal), page.entries.map((entry) => entry.ordinal));
+  assert.equal(again.pageSha256, page.pageSha256);
+  assert.equal(projectionOf([]).page(null, 5).pageCursor, null);
+});

@@ -1,46 +1,67 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ReceiptsPage, ReceiptRow } from "../../server/protocol/messages";
+import type { ReceiptDetail, ReceiptKind, ReceiptsPage, ReceiptRow } from "../../server/protocol/messages";
 import type { HostToReceipts } from "../../server/protocol/webviewMessages";
 import {
+  detailLinks,
   format,
   initialModel,
   type Model,
   type ModelEvent,
   navigation,
+  persistedState,
   shortHash,
+  shownKinds,
   type UiAction,
   update,
 } from "../../webview/receipts/model";
 
 const sha = (c: string): string => c.repeat(64);
 
-function row(ordinal: number): ReceiptRow {
+/** A distinct 64-hex event hash per ordinal. */
+const eventSha = (ordinal: number): string => ordinal.toString(16).padStart(64, "e");
+
+function row(ordinal: number, kind: ReceiptKind = "work-scope-opened"): ReceiptRow {
   return {
     ordinal,
-    kind: "work-scope-opened",
+    kind,
     workScopeId: "scope:1",
     eventId: `event:${ordinal}`,
     scopeSequence: ordinal,
     storedIndex: ordinal,
-    eventSha256: sha("b"),
+    eventSha256: eventSha(ordinal),
     receiptSha256: sha("c"),
     occurredAt: "2026-01-01T00:00:00.000Z",
     summary: {},
   };
 }
 
-function makePage(projection: string, rows: number, cursors: { next?: string; previous?: string } = {}): ReceiptsPage {
+function makePage(
+  projection: string,
+  rows: number,
+  cursors: { next?: string; previous?: string } = {},
+  options: { start?: number; kinds?: ReceiptKind[] | null; kindOf?: (ordinal: number) => ReceiptKind } = {},
+): ReceiptsPage {
+  const start = options.start ?? (cursors.previous === undefined ? 0 : 100);
+  const kindOf = options.kindOf ?? (() => "work-scope-opened");
   return {
     projectionSha256: projection,
-    receiptCount: rows,
-    startOrdinal: cursors.previous === undefined ? 0 : 100,
-    receipts: Array.from({ length: rows }, (_, index) => row(index)),
+    receiptCount: start + rows,
+    kinds: options.kinds ?? null,
+    matchingCount: start + rows,
+    startPosition: start,
+    startOrdinal: start,
+    pageCursor: rows > 0 ? `self-${start}` : null,
+    receipts: Array.from({ length: rows }, (_, index) => row(start + index, kindOf(start + index))),
     nextCursor: cursors.next ?? null,
     previousCursor: cursors.previous ?? null,
     pageSha256: sha("d"),
+    kindCounts: [{ kind: "work-scope-opened", count: start + rows }],
   };
 }
+
+const load = (requestId: number, cursor: string | null, from: "start" | "end", kinds: ReceiptKind[] | null = null, containing: string | null = null) =>
+  ({ type: "loadPage", requestId, cursor, from, kinds, containing }) as const;
 
 function state(projection: string | null, backend: "ready" | "starting" = "ready"): HostToReceipts {
   return { type: "state", backend, workspace: "trusted", on: true, blocked: false, projectionSha256: projection, receiptCount: 0 };
@@ -56,17 +77,17 @@ function ui(model: Model, action: UiAction) {
 
 /** A model showing `page`, requested with `cursor` (or the oldest page). */
 function showing(page: ReceiptsPage, cursor: string | null = null): Model {
-  let step = host(initialModel({ cursor, from: "start" }), state(page.projectionSha256));
-  assert.deepEqual(step.post, [{ type: "loadPage", requestId: 1, cursor, from: "start" }]);
+  let step = host(initialModel({ cursor, from: "start", kinds: page.kinds }), state(page.projectionSha256));
+  assert.deepEqual(step.post, [load(1, cursor, "start", page.kinds)]);
   step = host(step.model, { type: "page", requestId: 1, page });
   return step.model;
 }
 
 test("first state loads the saved cursor; without saved state, the newest page", () => {
   const step = host(initialModel({ cursor: "c1", from: "start" }), state(sha("a")));
-  assert.deepEqual(step.post, [{ type: "loadPage", requestId: 1, cursor: "c1", from: "start" }]);
+  assert.deepEqual(step.post, [load(1, "c1", "start")]);
   const fresh = host(initialModel(null), state(sha("a")));
-  assert.deepEqual(fresh.post, [{ type: "loadPage", requestId: 1, cursor: null, from: "end" }]);
+  assert.deepEqual(fresh.post, [load(1, null, "end")]);
 });
 
 test("nothing is loaded while the backend is not ready or there is no folder", () => {
@@ -82,7 +103,7 @@ test("a changed projection shows the banner and keeps the data", () => {
   assert.equal(step.model.stale, true);
   assert.equal(step.model.page?.receipts.length, 3);
   const latest = ui(step.model, { type: "showLatest" });
-  assert.deepEqual(latest.post, [{ type: "loadPage", requestId: 2, cursor: null, from: "end" }]);
+  assert.deepEqual(latest.post, [load(2, null, "end")]);
   assert.equal(latest.model.stale, false);
 });
 
@@ -95,13 +116,13 @@ test("the same projection does not show the banner", () => {
 test("an empty page is replaced right away (nothing to swap out)", () => {
   const step = host(showing(makePage(sha("a"), 0)), state(sha("e")));
   assert.equal(step.model.stale, false);
-  assert.deepEqual(step.post, [{ type: "loadPage", requestId: 2, cursor: null, from: "end" }]);
+  assert.deepEqual(step.post, [load(2, null, "end")]);
 });
 
 test("stale-cursor keeps the data and shows the banner; without data it loads the newest page", () => {
   const model = showing(makePage(sha("a"), 3, { next: "n1" }));
   const next = ui(model, { type: "next" });
-  assert.deepEqual(next.post, [{ type: "loadPage", requestId: 2, cursor: "n1", from: "start" }]);
+  assert.deepEqual(next.post, [load(2, "n1", "start")]);
   const stale = host(next.model, { type: "pageError", requestId: 2, code: "docket.stale-cursor", message: "stale" });
   assert.equal(stale.model.stale, true);
   assert.equal(stale.model.cursor, null);
@@ -110,13 +131,13 @@ test("stale-cursor keeps the data and shows the banner; without data it loads th
 
   const fresh = host(initialModel({ cursor: "old", from: "start" }), state(sha("a")));
   const reset = host(fresh.model, { type: "pageError", requestId: 1, code: "docket.stale-cursor", message: "stale" });
-  assert.deepEqual(reset.post, [{ type: "loadPage", requestId: 2, cursor: null, from: "end" }]);
+  assert.deepEqual(reset.post, [load(2, null, "end")]);
 });
 
 test("invalid-cursor falls back to the newest page; other errors are shown", () => {
   const fresh = host(initialModel({ cursor: "junk", from: "start" }), state(sha("a")));
   const reset = host(fresh.model, { type: "pageError", requestId: 1, code: "docket.invalid-cursor", message: "bad" });
-  assert.deepEqual(reset.post, [{ type: "loadPage", requestId: 2, cursor: null, from: "end" }]);
+  assert.deepEqual(reset.post, [load(2, null, "end")]);
   const failed = host(fresh.model, { type: "pageError", requestId: 1, code: "docket.internal", message: "boom" });
   assert.deepEqual(failed.model.error, { code: "docket.internal", message: "boom" });
   assert.equal(failed.model.pending, null);
@@ -136,19 +157,9 @@ test("navigation follows the page's cursors and records the cursor", () => {
   const second = host(next.model, { type: "page", requestId: 2, page: makePage(sha("a"), 2, { previous: "p1" }) });
   assert.equal(second.model.cursor, "n1");
   assert.deepEqual(navigation(second.model), { first: true, previous: true, next: false });
-  assert.deepEqual(ui(second.model, { type: "previous" }).post, [{ type: "loadPage", requestId: 3, cursor: "p1", from: "start" }]);
-  assert.deepEqual(ui(second.model, { type: "first" }).post, [{ type: "loadPage", requestId: 3, cursor: null, from: "start" }]);
+  assert.deepEqual(ui(second.model, { type: "previous" }).post, [load(3, "p1", "start")]);
+  assert.deepEqual(ui(second.model, { type: "first" }).post, [load(3, null, "start")]);
   assert.deepEqual(ui(second.model, { type: "next" }).post, []);
-});
-
-test("rows toggle open and closed; a new page closes them", () => {
-  const model = showing(makePage(sha("a"), 3, { next: "n1" }));
-  const open = ui(model, { type: "toggle", ordinal: 1 }).model;
-  assert.deepEqual(open.expanded, [1]);
-  assert.deepEqual(ui(open, { type: "toggle", ordinal: 1 }).model.expanded, []);
-  const next = ui(open, { type: "next" }).model;
-  const moved = host(next, { type: "page", requestId: 2, page: makePage(sha("a"), 1) }).model;
-  assert.deepEqual(moved.expanded, []);
 });
 
 test("verify posts once until the result arrives", () => {
@@ -165,4 +176,150 @@ test("helpers", () => {
   assert.equal(shortHash("0123456789abcdef".repeat(4)), "0123456789ab");
   assert.equal(format("Showing {0} of {1}", 3, 10), "Showing 3 of 10");
   assert.equal(format("{1} {0} {2}", "a", "b"), "b a {2}");
+});
+
+function detailOf(ordinal: number, kind: ReceiptKind, links: { ordinal: number | null; kind: ReceiptKind | null }[], projection = sha("a")): ReceiptDetail {
+  return {
+    projectionSha256: projection,
+    receipt: row(ordinal, kind),
+    canonicalJson: `{"domain":"developer.event-envelope/v8","value":{"ordinal":${ordinal}}}`,
+    causalRefs: links.map((link, index) => ({
+      workScopeId: "scope:1",
+      eventId: `event:${link.ordinal ?? `gone-${index}`}`,
+      eventSha256: link.ordinal === null ? sha("9") : eventSha(link.ordinal),
+      ordinal: link.ordinal,
+      kind: link.kind,
+    })),
+    previousScopeEvent: null,
+  };
+}
+
+/** Selects the row at `ordinal` of the shown page and delivers its detail. */
+function withDetail(model: Model, detail: ReceiptDetail): Model {
+  const step = ui(model, { type: "select", eventSha256: detail.receipt.eventSha256 });
+  const requestId = model.nextRequestId;
+  assert.deepEqual(step.post, [{ type: "loadDetail", requestId, eventSha256: detail.receipt.eventSha256 }]);
+  assert.equal(step.model.selected, detail.receipt.eventSha256);
+  return host(step.model, { type: "detail", requestId, detail }).model;
+}
+
+test("the kind filter loads the newest matching page and is kept for paging", () => {
+  const model = showing(makePage(sha("a"), 3, { next: "n1" }));
+  const filtered = ui(model, { type: "filter", kinds: ["route-frame-opened"] });
+  assert.deepEqual(filtered.post, [load(2, null, "end", ["route-frame-opened"])]);
+  // Until the page arrives the control shows the requested filter, the table the old page.
+  assert.deepEqual(shownKinds(filtered.model), ["route-frame-opened"]);
+  assert.equal(filtered.model.kinds, null);
+  const page = makePage(sha("a"), 2, { previous: "p1" }, { kinds: ["route-frame-opened"], kindOf: () => "route-frame-opened" });
+  const arrived = host(filtered.model, { type: "page", requestId: 2, page }).model;
+  assert.deepEqual(arrived.kinds, ["route-frame-opened"]);
+  assert.deepEqual(persistedState(arrived).kinds, ["route-frame-opened"]);
+  assert.deepEqual(ui(arrived, { type: "previous" }).post, [load(3, "p1", "start", ["route-frame-opened"])]);
+  assert.deepEqual(ui(arrived, { type: "first" }).post, [load(3, null, "start", ["route-frame-opened"])]);
+  assert.deepEqual(ui(arrived, { type: "showLatest" }).post, [load(3, null, "end", ["route-frame-opened"])]);
+  const cleared = ui(arrived, { type: "filter", kinds: null });
+  assert.deepEqual(cleared.post, [load(3, null, "end", null)]);
+  // A saved filter is restored with the saved cursor.
+  const restored = host(initialModel({ cursor: "c9", from: "start", kinds: ["work-scope-closed"], selected: null }), state(sha("a")));
+  assert.deepEqual(restored.post, [load(1, "c9", "start", ["work-scope-closed"])]);
+});
+
+test("selecting a row opens its detail; answers to older detail requests are ignored", () => {
+  const model = showing(makePage(sha("a"), 3));
+  const first = ui(model, { type: "select", eventSha256: eventSha(0) });
+  const second = ui(first.model, { type: "select", eventSha256: eventSha(1) });
+  assert.deepEqual(second.post, [{ type: "loadDetail", requestId: 3, eventSha256: eventSha(1) }]);
+  const late = host(second.model, { type: "detail", requestId: 2, detail: detailOf(0, "work-scope-opened", []) });
+  assert.equal(late.model.detail, null);
+  const detail = detailOf(1, "work-scope-opened", []);
+  const shown = host(second.model, { type: "detail", requestId: 3, detail }).model;
+  assert.equal(shown.detail, detail);
+  assert.equal(persistedState(shown).selected, eventSha(1));
+  // Selecting the open receipt again does not refetch; closing clears it.
+  assert.deepEqual(ui(shown, { type: "select", eventSha256: eventSha(1) }).post, []);
+  const closed = ui(shown, { type: "closeDetail" }).model;
+  assert.equal(closed.selected, null);
+  assert.equal(closed.detail, null);
+  const failed = host(first.model, { type: "detailError", requestId: 2, code: "docket.receipt-not-found", message: "gone" });
+  assert.deepEqual(failed.model.detailError, { code: "docket.receipt-not-found", message: "gone" });
+});
+
+test("a restored view reopens the selected receipt's detail", () => {
+  const step = host(initialModel({ cursor: null, from: "end", kinds: null, selected: eventSha(4) }), state(sha("a")));
+  assert.deepEqual(step.post, [load(1, null, "end"), { type: "loadDetail", requestId: 2, eventSha256: eventSha(4) }]);
+});
+
+test("a causal ref on the shown page is selected without loading a page", () => {
+  const model = withDetail(showing(makePage(sha("a"), 5)), detailOf(4, "work-scope-closed", [{ ordinal: 1, kind: "work-scope-opened" }]));
+  const step = ui(model, { type: "jump", eventSha256: eventSha(1) });
+  assert.deepEqual(step.post, [{ type: "loadDetail", requestId: 3, eventSha256: eventSha(1) }]);
+  assert.equal(step.model.selected, eventSha(1));
+  assert.equal(step.model.pending, null);
+});
+
+test("a causal ref on another page loads the page containing it, keeping a filter it passes", () => {
+  const page = makePage(sha("a"), 3, { previous: "p" }, { start: 200, kinds: ["work-scope-opened"] });
+  const model = withDetail(showing(page, "c200"), detailOf(201, "work-scope-opened", [{ ordinal: 7, kind: "work-scope-opened" }]));
+  const step = ui(model, { type: "jump", eventSha256: eventSha(7) });
+  assert.deepEqual(step.post, [
+    { type: "loadDetail", requestId: 3, eventSha256: eventSha(7) },
+    load(4, null, "start", ["work-scope-opened"], eventSha(7)),
+  ]);
+  assert.equal(step.model.filterCleared, false);
+  const target = makePage(sha("a"), 100, { next: "n" }, { start: 0, kinds: ["work-scope-opened"] });
+  const arrived = host(step.model, { type: "page", requestId: 4, page: target }).model;
+  assert.equal(arrived.page, target);
+  // The jump's page is remembered by its own cursor so hide/show returns to it.
+  assert.equal(arrived.cursor, "self-0");
+  assert.equal(arrived.from, "start");
+  assert.equal(arrived.selected, eventSha(7));
+});
+
+test("a causal ref of a kind outside the filter clears the filter to show it", () => {
+  const page = makePage(sha("a"), 2, {}, { start: 0, kinds: ["work-scope-closed"], kindOf: () => "work-scope-closed" });
+  const model = withDetail(showing(page), detailOf(1, "work-scope-closed", [{ ordinal: 150, kind: "route-frame-opened" }]));
+  const step = ui(model, { type: "jump", eventSha256: eventSha(150) });
+  assert.deepEqual(step.post.at(-1), load(4, null, "start", null, eventSha(150)));
+  assert.equal(step.model.filterCleared, true);
+  assert.deepEqual(shownKinds(step.model), null);
+  const arrived = host(step.model, { type: "page", requestId: 4, page: makePage(sha("a"), 100, {}, { start: 100 }) }).model;
+  assert.equal(arrived.kinds, null);
+  assert.equal(arrived.filterCleared, true);
+});
+
+test("unresolved causal refs and unknown links do nothing; a vanished jump target is reported", () => {
+  const model = withDetail(showing(makePage(sha("a"), 2)), detailOf(1, "work-scope-closed", [{ ordinal: null, kind: null }, { ordinal: 40, kind: "work-scope-opened" }]));
+  assert.deepEqual(ui(model, { type: "jump", eventSha256: sha("9") }).post, []);
+  assert.deepEqual(ui(model, { type: "jump", eventSha256: sha("7") }).post, []);
+  const step = ui(model, { type: "jump", eventSha256: eventSha(40) });
+  const failed = host(step.model, { type: "pageError", requestId: 4, code: "docket.receipt-not-found", message: "gone" });
+  assert.deepEqual(failed.model.error, { code: "docket.receipt-not-found", message: "gone" });
+  assert.equal(failed.model.page?.receipts.length, 2);
+  assert.deepEqual(failed.post, []);
+});
+
+test("with a detail open, a changed projection still shows the banner and keeps page and detail", () => {
+  const detail = detailOf(2, "work-scope-opened", []);
+  const model = withDetail(showing(makePage(sha("a"), 3)), detail);
+  const step = host(model, state(sha("e")));
+  assert.deepEqual(step.post, []);
+  assert.equal(step.model.stale, true);
+  assert.equal(step.model.detail, detail);
+  assert.equal(step.model.page?.projectionSha256, sha("a"));
+});
+
+test("copy posts the canonical JSON and records the outcome", () => {
+  const detail = detailOf(1, "work-scope-opened", []);
+  const model = withDetail(showing(makePage(sha("a"), 2)), detail);
+  const step = ui(model, { type: "copy" });
+  assert.deepEqual(step.post, [{ type: "copy", text: detail.canonicalJson }]);
+  assert.equal(host(step.model, { type: "copyResult", ok: true }).model.copied, true);
+  assert.deepEqual(ui(showing(makePage(sha("a"), 2)), { type: "copy" }).post, []);
+});
+
+test("detail links list causal refs, then the previous-scope event", () => {
+  const detail = detailOf(3, "work-scope-closed", [{ ordinal: 0, kind: "work-scope-opened" }]);
+  const previous = { workScopeId: "scope:1", eventId: "event:2", eventSha256: eventSha(2), ordinal: 2, kind: "support-observed" };
+  assert.deepEqual(detailLinks({ ...detail, previousScopeEvent: previous }).map((link) => link.ordinal), [0, 2]);
+  assert.deepEqual(detailLinks(null), []);
 });

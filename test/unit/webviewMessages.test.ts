@@ -12,7 +12,11 @@ const sha = (c: string): string => c.repeat(64);
 const page = {
   projectionSha256: sha("a"),
   receiptCount: 1,
+  kinds: null,
+  matchingCount: 1,
+  startPosition: 0,
   startOrdinal: 0,
+  pageCursor: null,
   receipts: [
     {
       ordinal: 0,
@@ -30,6 +34,15 @@ const page = {
   nextCursor: null,
   previousCursor: null,
   pageSha256: sha("d"),
+  kindCounts: [{ kind: "work-scope-opened", count: 1 }],
+};
+
+const detail = {
+  projectionSha256: sha("a"),
+  receipt: page.receipts[0],
+  canonicalJson: '{"domain":"developer.event-envelope/v8","value":{}}',
+  causalRefs: [{ workScopeId: "scope:1", eventId: "event:0", eventSha256: sha("e"), ordinal: 0, kind: "work-scope-opened" }],
+  previousScopeEvent: { workScopeId: "scope:1", eventId: null, eventSha256: sha("f"), ordinal: null, kind: null },
 };
 
 test("host messages: every kind parses", () => {
@@ -41,6 +54,10 @@ test("host messages: every kind parses", () => {
     { type: "verifyStarted" },
     { type: "verifyResult", ok: true, message: "Ledger verified" },
     { type: "showLatest" },
+    { type: "page", requestId: 3, page: { ...page, kinds: ["work-scope-opened"], pageCursor: "c" } },
+    { type: "detail", requestId: 4, detail },
+    { type: "detailError", requestId: 5, code: "docket.receipt-not-found", message: "gone" },
+    { type: "copyResult", ok: false },
   ];
   for (const message of messages) {
     assert.deepEqual(HostToReceipts.parse(message), message);
@@ -56,6 +73,10 @@ test("host messages: unknown fields, unknown types and bad values are rejected",
     { type: "page", requestId: -1, page },
     { type: "page", requestId: 1, page: { ...page, extra: true } },
     { type: "verifyResult", ok: "yes", message: "" },
+    { type: "page", requestId: 1, page: { ...page, kinds: ["no-such-kind"] } },
+    { type: "detail", requestId: 1, detail: { ...detail, canonicalJson: undefined } },
+    { type: "detail", requestId: 1, detail: { ...detail, causalRefs: [{ ...detail.causalRefs[0], ordinal: -1 }] } },
+    { type: "detailError", requestId: 1, code: "x" },
     null,
     "state",
   ];
@@ -65,21 +86,36 @@ test("host messages: unknown fields, unknown types and bad values are rejected",
 });
 
 test("webview messages: valid and invalid", () => {
+  const load = { type: "loadPage", requestId: 3, cursor: null, from: "end", kinds: null, containing: null };
   assert.ok(ReceiptsToHost.safeParse({ type: "ready" }).success);
   assert.ok(ReceiptsToHost.safeParse({ type: "verify" }).success);
-  assert.ok(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 3, cursor: null, from: "end" }).success);
-  assert.ok(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 3, cursor: "abc", from: "start" }).success);
-  assert.equal(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 3, cursor: null }).success, false);
-  assert.equal(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 3, cursor: null, from: "middle" }).success, false);
+  assert.ok(ReceiptsToHost.safeParse(load).success);
+  assert.ok(ReceiptsToHost.safeParse({ ...load, cursor: "abc", from: "start" }).success);
+  assert.ok(ReceiptsToHost.safeParse({ ...load, kinds: ["route-frame-opened", "work-scope-closed"] }).success);
+  assert.ok(ReceiptsToHost.safeParse({ ...load, containing: sha("1") }).success);
+  assert.ok(ReceiptsToHost.safeParse({ type: "loadDetail", requestId: 4, eventSha256: sha("2") }).success);
+  assert.ok(ReceiptsToHost.safeParse({ type: "copy", text: "{}" }).success);
+  assert.equal(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 3, cursor: null, from: "end" }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ ...load, kinds: [] }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ ...load, kinds: ["no-such-kind"] }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ ...load, containing: "abc" }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ ...load, from: "middle" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 3 }).success, false);
-  assert.equal(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 1.5, cursor: null, from: "start" }).success, false);
-  assert.equal(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 1, cursor: "x".repeat(201), from: "start" }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ ...load, requestId: 1.5 }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ ...load, cursor: "x".repeat(201) }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "loadDetail", requestId: 4, eventSha256: "nope" }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "loadDetail", requestId: 4, eventSha256: sha("2"), ordinal: 1 }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "copy", text: "x".repeat(200_001) }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "ready", html: "<b>" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "turnOn" }).success, false);
 });
 
-test("persisted view state is strict", () => {
-  assert.deepEqual(ReceiptsViewState.parse({ cursor: null, from: "end" }), { cursor: null, from: "end" });
+test("persisted view state is strict; older states gain an empty filter and no selection", () => {
+  assert.deepEqual(ReceiptsViewState.parse({ cursor: null, from: "end" }), { cursor: null, from: "end", kinds: null, selected: null });
+  const full = { cursor: "c", from: "start", kinds: ["work-scope-opened"], selected: sha("3") };
+  assert.deepEqual(ReceiptsViewState.parse(full), full);
+  assert.equal(ReceiptsViewState.safeParse({ ...full, kinds: ["nope"] }).success, false);
+  assert.equal(ReceiptsViewState.safeParse({ ...full, selected: "abc" }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ cursor: 5, from: "end" }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ cursor: null }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ cursor: null, from: "end", page: 2 }).success, false);

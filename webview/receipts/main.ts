@@ -1,7 +1,35 @@
 // Receipts webview: renders the model from ./model.ts into the DOM. Every piece of data goes
 // in through textContent or attributes; there is no innerHTML and no inline handler.
+//
+// Stable DOM hooks for end-to-end tests (the view lives in nested iframes: the workbench's
+// `iframe.webview`, then `#active-frame`):
+//   #receipts-table                       the table; only receipt rows inside carry data-kind
+//   [data-testid="receipt-row"]           one row per receipt: data-ordinal, data-kind,
+//                                         data-event-sha256, aria-current="true" when selected
+//                                         (click or Enter/Space selects; Escape closes the detail)
+//   [data-testid="kind-filter"]           <select>: value "" = all kinds, else one kind; options
+//                                         list the kinds present (data-kind on each option)
+//   [data-testid="page-info"]             "Showing n of m receipts" text
+//   [data-testid="nav-first"|"nav-previous"|"nav-next"]   paging buttons
+//   [data-testid="verify-ledger"]         Verify Ledger button; result in [data-testid="verify-status"]
+//                                         (class "ok" or "failed")
+//   [data-testid="stale-banner"]          shown when the projection changed under the page;
+//                                         its [data-testid="show-latest"] loads the newest page
+//                                         (ids #stale-banner / #show-latest are kept too)
+//   [data-testid="receipt-detail"]        the detail pane (hidden until a row is selected):
+//                                         data-ordinal, data-kind, data-event-sha256 of the receipt
+//     [data-testid="detail-close"]        closes it
+//     [data-testid="detail-event-sha256"], [data-testid="detail-receipt-sha256"]   full hashes
+//     [data-testid="canonical-json"]      <pre> with the exact hashed canonical JSON
+//     [data-testid="copy-canonical-json"] copy button; [data-testid="copy-status"] its outcome
+//     [data-testid="causal-ref"]          one per causal ref: a <button> (data-ordinal,
+//                                         data-kind, data-event-sha256) that jumps to the receipt,
+//                                         or a <span data-unresolved="true"> when it is not in
+//                                         the receipts
+//     [data-testid="previous-scope-event"] the same for the previous event of the scope
+//   [data-testid="filter-cleared"]        note shown when a jump had to clear the kind filter
 import "./zodSetup";
-import type { ReceiptRow } from "../../server/protocol/messages";
+import { ReceiptKind, type ReceiptLink, type ReceiptRow, type ReceiptsPage } from "../../server/protocol/messages";
 import {
   HostToReceipts,
   ReceiptsStrings,
@@ -16,6 +44,7 @@ import {
   navigation,
   persistedState,
   shortHash,
+  shownKinds,
   type UiAction,
   update,
 } from "./model";
@@ -47,13 +76,14 @@ let model: Model = initialModel(readSavedState());
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
-  props: { id?: string; className?: string; text?: string } = {},
+  props: { id?: string; className?: string; text?: string; testId?: string } = {},
   children: readonly Node[] = [],
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (props.id !== undefined) node.id = props.id;
   if (props.className !== undefined) node.className = props.className;
   if (props.text !== undefined) node.textContent = props.text;
+  if (props.testId !== undefined) node.dataset["testid"] = props.testId;
   for (const child of children) node.appendChild(child);
   return node;
 }
@@ -76,6 +106,14 @@ function button(id: string, label: string, codicon: string, secondary: boolean):
   return node;
 }
 
+function iconButton(label: string, codicon: string, testId: string): HTMLButtonElement {
+  const node = el("button", { className: "icon-button", testId }, [icon(codicon)]);
+  node.type = "button";
+  node.title = label;
+  node.setAttribute("aria-label", label);
+  return node;
+}
+
 function setLabel(node: HTMLButtonElement, label: string): void {
   const span = node.querySelector(".label");
   if (span !== null) span.textContent = label;
@@ -83,24 +121,43 @@ function setLabel(node: HTMLButtonElement, label: string): void {
   node.setAttribute("aria-label", label);
 }
 
+function show(node: HTMLElement, visible: boolean): void {
+  node.hidden = !visible;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Static skeleton
 
 const firstButton = button("first", strings.first, "arrow-up", true);
+firstButton.dataset["testid"] = "nav-first";
 const prevButton = button("prev", strings.previous, "chevron-left", true);
+prevButton.dataset["testid"] = "nav-previous";
 const nextButton = button("next", strings.next, "chevron-right", true);
+nextButton.dataset["testid"] = "nav-next";
 const verifyButton = button("verify", strings.verify, "verified", false);
-const pageInfo = el("span", { id: "page-info", className: "page-info" });
+verifyButton.dataset["testid"] = "verify-ledger";
+const pageInfo = el("span", { id: "page-info", className: "page-info", testId: "page-info" });
 pageInfo.setAttribute("aria-live", "polite");
 
-const showLatestButton = el("button", { id: "show-latest", className: "link-button", text: strings.showLatest });
+const kindFilter = el("select", { id: "kind-filter", className: "kind-filter", testId: "kind-filter" });
+const kindFilterLabel = el("label", { className: "filter-label", text: strings.filterLabel });
+kindFilterLabel.htmlFor = "kind-filter";
+const filterGroup = el("div", { className: "filter" }, [icon("filter"), kindFilterLabel, kindFilter]);
+
+const showLatestButton = el("button", { id: "show-latest", className: "link-button", text: strings.showLatest, testId: "show-latest" });
 showLatestButton.type = "button";
-const staleBanner = el("div", { id: "stale-banner", className: "banner" }, [
+const staleBanner = el("div", { id: "stale-banner", className: "banner", testId: "stale-banner" }, [
   icon("info"),
   el("span", { className: "banner-text", text: strings.staleBanner }),
   showLatestButton,
 ]);
 staleBanner.setAttribute("role", "status");
+
+const filterClearedNote = el("div", { id: "filter-cleared", className: "note", testId: "filter-cleared" }, [
+  icon("filter"),
+  el("span", { text: strings.filterClearedForJump }),
+]);
+filterClearedNote.setAttribute("role", "status");
 
 const blockedNote = el("div", { id: "blocked-note", className: "error" }, [
   icon("error"),
@@ -112,7 +169,7 @@ const untrustedNote = el("div", { id: "untrusted-note", className: "note" }, [
 ]);
 const errorLine = el("div", { id: "error", className: "error" });
 errorLine.setAttribute("role", "alert");
-const verifyStatus = el("div", { id: "verify-status", className: "verify-status" });
+const verifyStatus = el("div", { id: "verify-status", className: "verify-status", testId: "verify-status" });
 verifyStatus.setAttribute("aria-live", "polite");
 const message = el("p", { id: "message", className: "message" });
 const emptyState = el("p", { id: "empty-state", className: "message", text: strings.empty });
@@ -130,57 +187,44 @@ const table = el("table", { id: "receipts-table" }, [
   el("thead", {}, [headerRow]),
   tbody,
 ]);
+const tableScroll = el("div", { id: "table-scroll", className: "table-scroll" }, [table]);
+
+// Detail pane: its skeleton is static, its contents are rebuilt when the detail changes.
+const detailTitle = el("h2", { id: "detail-title", className: "detail-title" });
+const detailClose = iconButton(strings.detailClose, "close", "detail-close");
+const detailBody = el("div", { className: "detail-body" });
+const detailPane = el("section", { id: "receipt-detail", className: "detail-pane", testId: "receipt-detail" }, [
+  el("div", { className: "detail-header" }, [detailTitle, detailClose]),
+  detailBody,
+]);
+detailPane.setAttribute("aria-labelledby", "detail-title");
+detailPane.tabIndex = -1;
 
 const navGroup = el("div", { className: "nav" }, [firstButton, prevButton, nextButton]);
 const toolbar = el("div", { className: "toolbar" }, [navGroup, pageInfo, verifyButton]);
 toolbar.setAttribute("role", "toolbar");
+const header = el("div", { className: "header" }, [
+  toolbar,
+  filterGroup,
+  staleBanner,
+  filterClearedNote,
+  blockedNote,
+  untrustedNote,
+  errorLine,
+  verifyStatus,
+  message,
+  emptyState,
+]);
 
-document.body.appendChild(
-  el("main", { id: "app" }, [toolbar, staleBanner, blockedNote, untrustedNote, errorLine, verifyStatus, message, emptyState, table]),
-);
+document.body.appendChild(el("main", { id: "app" }, [header, tableScroll, detailPane]));
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
-function detailRow(row: ReceiptRow): HTMLTableRowElement {
-  const list = el("dl", { className: "detail-list" });
-  const add = (label: string, value: string, mono: boolean): void => {
-    list.appendChild(el("dt", { text: label }));
-    list.appendChild(el("dd", { className: mono ? "mono" : "", text: value }));
-  };
-  add(strings.detailEventId, row.eventId, true);
-  add(strings.detailWorkScopeId, row.workScopeId, true);
-  add(strings.detailOccurredAt, row.occurredAt, false);
-  add(strings.detailScopeSequence, String(row.scopeSequence), false);
-  add(strings.detailStoredIndex, String(row.storedIndex), false);
-  add(strings.detailEventSha256, row.eventSha256, true);
-  add(strings.detailReceiptSha256, row.receiptSha256, true);
-
-  const summary = el("dl", { className: "detail-list summary" });
-  const entries = Object.entries(row.summary);
-  for (const [key, value] of entries) {
-    summary.appendChild(el("dt", { className: "mono", text: key }));
-    summary.appendChild(
-      el("dd", { className: "mono", text: typeof value === "string" ? value : JSON.stringify(value) ?? "" }),
-    );
-  }
-  const summaryBlock = el("div", { className: "summary-block" }, [
-    el("div", { className: "summary-title", text: strings.detailSummary }),
-    entries.length > 0 ? summary : el("p", { className: "muted", text: strings.detailSummaryEmpty }),
-  ]);
-
-  const cell = el("td", {}, [list, summaryBlock]);
-  cell.colSpan = 4;
-  const tr = el("tr", { className: "detail" }, [cell]);
-  tr.id = `detail-${row.ordinal}`;
-  tr.dataset["detailFor"] = String(row.ordinal);
-  return tr;
-}
-
-function receiptRow(row: ReceiptRow, expanded: boolean): HTMLTableRowElement {
+function receiptRow(row: ReceiptRow, selected: boolean): HTMLTableRowElement {
   const hash = el("td", { className: "col-hash mono", text: shortHash(row.eventSha256) });
   hash.title = row.eventSha256;
-  const tr = el("tr", { className: expanded ? "receipt expanded" : "receipt" }, [
+  const tr = el("tr", { className: selected ? "receipt selected" : "receipt", testId: "receipt-row" }, [
     el("td", { className: "col-ordinal", text: String(row.ordinal) }),
     el("td", { className: "col-kind", text: row.kind }),
     el("td", { className: "col-sequence", text: String(row.scopeSequence) }),
@@ -188,36 +232,173 @@ function receiptRow(row: ReceiptRow, expanded: boolean): HTMLTableRowElement {
   ]);
   tr.dataset["ordinal"] = String(row.ordinal);
   tr.dataset["kind"] = row.kind;
+  tr.dataset["eventSha256"] = row.eventSha256;
   tr.tabIndex = 0;
-  tr.setAttribute("aria-expanded", String(expanded));
+  tr.setAttribute("aria-controls", "receipt-detail");
+  if (selected) tr.setAttribute("aria-current", "true");
   tr.setAttribute("aria-label", format(strings.rowLabel, row.ordinal, row.kind, row.scopeSequence));
-  if (expanded) tr.setAttribute("aria-controls", `detail-${row.ordinal}`);
   return tr;
 }
 
 let renderedPage: Model["page"] = null;
-let renderedExpanded: Model["expanded"] = [];
+let renderedSelected: Model["selected"] = null;
 
-function renderRows(current: Model): void {
-  if (current.page === renderedPage && current.expanded === renderedExpanded) return;
+function renderRows(page: ReceiptsPage | null, selected: string | null): void {
+  if (page === renderedPage && selected === renderedSelected) return;
   const focused = document.activeElement instanceof HTMLTableRowElement ? document.activeElement.dataset["ordinal"] : undefined;
-  renderedPage = current.page;
-  renderedExpanded = current.expanded;
-  const rows: HTMLTableRowElement[] = [];
-  for (const row of current.page?.receipts ?? []) {
-    const open = current.expanded.includes(row.ordinal);
-    rows.push(receiptRow(row, open));
-    if (open) rows.push(detailRow(row));
-  }
-  tbody.replaceChildren(...rows);
+  renderedPage = page;
+  renderedSelected = selected;
+  tbody.replaceChildren(...(page?.receipts ?? []).map((row) => receiptRow(row, row.eventSha256 === selected)));
   if (focused !== undefined) {
     const again = tbody.querySelector<HTMLTableRowElement>(`tr.receipt[data-ordinal="${CSS.escape(focused)}"]`);
     again?.focus();
   }
 }
 
-function show(node: HTMLElement, visible: boolean): void {
-  node.hidden = !visible;
+let renderedFilterKey = "";
+
+function renderFilter(current: Model): void {
+  const kinds = shownKinds(current);
+  const counts = current.page?.kindCounts ?? [];
+  const key = JSON.stringify([kinds, counts]);
+  if (key === renderedFilterKey) return;
+  renderedFilterKey = key;
+  const options: HTMLOptionElement[] = [el("option", { text: strings.filterAll })];
+  (options[0] as HTMLOptionElement).value = "";
+  const listed = new Set<string>();
+  for (const { kind, count } of counts) {
+    const option = el("option", { text: format(strings.filterOption, kind, count) });
+    option.value = kind;
+    option.dataset["kind"] = kind;
+    options.push(option);
+    listed.add(kind);
+  }
+  // A filtered kind with no receipts (e.g. after a replaced ledger) must stay selectable.
+  for (const kind of kinds ?? []) {
+    if (listed.has(kind)) continue;
+    const option = el("option", { text: format(strings.filterOption, kind, 0) });
+    option.value = kind;
+    option.dataset["kind"] = kind;
+    options.push(option);
+  }
+  kindFilter.replaceChildren(...options);
+  kindFilter.value = kinds?.[0] ?? "";
+}
+
+function definition(list: HTMLDListElement, label: string, value: string, mono: boolean, testId?: string): void {
+  list.appendChild(el("dt", { text: label }));
+  const dd = el("dd", { className: mono ? "mono" : "", text: value });
+  if (testId !== undefined) dd.dataset["testid"] = testId;
+  list.appendChild(dd);
+}
+
+function linkNode(link: ReceiptLink, testId: string): HTMLElement {
+  if (link.ordinal === null || link.kind === null) {
+    const span = el("span", { className: "link-unresolved mono", text: `${shortHash(link.eventSha256)} — ${strings.linkUnresolved}`, testId });
+    span.dataset["unresolved"] = "true";
+    span.dataset["eventSha256"] = link.eventSha256;
+    span.title = link.eventSha256;
+    return span;
+  }
+  const node = el("button", { className: "link-button receipt-link", testId }, [
+    el("span", { className: "link-ordinal", text: `#${link.ordinal}` }),
+    el("span", { className: "link-kind", text: link.kind }),
+    el("span", { className: "link-hash mono", text: shortHash(link.eventSha256) }),
+  ]);
+  node.type = "button";
+  node.dataset["ordinal"] = String(link.ordinal);
+  node.dataset["kind"] = link.kind;
+  node.dataset["eventSha256"] = link.eventSha256;
+  node.title = link.eventSha256;
+  node.setAttribute("aria-label", format(strings.linkLabel, link.ordinal, link.kind));
+  return node;
+}
+
+function section(title: string, children: readonly Node[]): HTMLElement {
+  return el("div", { className: "detail-section" }, [el("h3", { className: "section-title", text: title }), ...children]);
+}
+
+const copyStatus = el("span", { className: "copy-status", testId: "copy-status" });
+copyStatus.setAttribute("aria-live", "polite");
+const copyButton = el("button", { className: "button secondary small", testId: "copy-canonical-json" }, [
+  icon("copy"),
+  el("span", { className: "label", text: strings.copy }),
+]);
+copyButton.type = "button";
+
+let renderedDetail: Model["detail"] | undefined;
+let renderedDetailState = "";
+
+function renderDetail(current: Model): void {
+  const open = current.selected !== null;
+  show(detailPane, open);
+  if (!open) {
+    renderedDetail = undefined;
+    renderedDetailState = "";
+    return;
+  }
+  copyStatus.textContent = current.copied === null ? "" : current.copied ? strings.copied : strings.copyFailed;
+  const detail = current.detail;
+  const stateKey = JSON.stringify([current.selected, current.detailPending !== null, current.detailError]);
+  if (detail === renderedDetail && stateKey === renderedDetailState) return;
+  renderedDetail = detail;
+  renderedDetailState = stateKey;
+  if (detail === null) {
+    detailPane.removeAttribute("data-ordinal");
+    detailPane.removeAttribute("data-kind");
+    detailPane.dataset["eventSha256"] = current.selected ?? "";
+    detailTitle.textContent = current.detailError === null ? strings.detailLoading : current.detailError.message;
+    detailBody.replaceChildren();
+    return;
+  }
+  const row = detail.receipt;
+  // A new receipt starts at its top, not where the previous one was scrolled to.
+  detailPane.scrollTop = 0;
+  detailPane.dataset["ordinal"] = String(row.ordinal);
+  detailPane.dataset["kind"] = row.kind;
+  detailPane.dataset["eventSha256"] = row.eventSha256;
+  detailTitle.textContent = format(strings.detailTitle, row.ordinal, row.kind);
+
+  const facts = el("dl", { className: "detail-list" });
+  definition(facts, strings.detailEventId, row.eventId, true);
+  definition(facts, strings.detailWorkScopeId, row.workScopeId, true);
+  definition(facts, strings.detailOccurredAt, row.occurredAt, false);
+  definition(facts, strings.detailScopeSequence, String(row.scopeSequence), false);
+  definition(facts, strings.detailStoredIndex, String(row.storedIndex), false);
+  definition(facts, strings.detailEventSha256, row.eventSha256, true, "detail-event-sha256");
+  definition(facts, strings.detailReceiptSha256, row.receiptSha256, true, "detail-receipt-sha256");
+
+  const summary = el("dl", { className: "detail-list summary" });
+  const entries = Object.entries(row.summary);
+  for (const [key, value] of entries) {
+    summary.appendChild(el("dt", { className: "mono", text: key }));
+    summary.appendChild(el("dd", { className: "mono", text: typeof value === "string" ? value : JSON.stringify(value) ?? "" }));
+  }
+
+  const refs = el("ul", { className: "link-list" });
+  for (const link of detail.causalRefs) refs.appendChild(el("li", {}, [linkNode(link, "causal-ref")]));
+  const previous = detail.previousScopeEvent;
+
+  const json = el("pre", { className: "canonical-json mono", text: detail.canonicalJson, testId: "canonical-json" });
+  // Focusable so keyboard users can scroll it and select its text.
+  json.tabIndex = 0;
+  json.setAttribute("aria-label", strings.detailCanonicalJson);
+
+  detailBody.replaceChildren(
+    facts,
+    section(strings.detailCausalRefs, [
+      detail.causalRefs.length > 0 ? refs : el("p", { className: "muted", text: strings.detailNoCausalRefs }),
+    ]),
+    section(strings.detailPreviousScopeEvent, [
+      previous === null ? el("p", { className: "muted", text: strings.detailNoPreviousScopeEvent }) : linkNode(previous, "previous-scope-event"),
+    ]),
+    section(strings.detailSummary, [entries.length > 0 ? summary : el("p", { className: "muted", text: strings.detailSummaryEmpty })]),
+    section(strings.detailCanonicalJson, [
+      el("p", { className: "muted hint", text: strings.detailCanonicalJsonHint }),
+      el("div", { className: "copy-row" }, [copyButton, copyStatus]),
+      json,
+    ]),
+  );
 }
 
 function render(current: Model): void {
@@ -230,6 +411,7 @@ function render(current: Model): void {
   setLabel(verifyButton, current.verifying ? strings.verifying : strings.verify);
 
   show(staleBanner, current.stale && current.page !== null);
+  show(filterClearedNote, current.filterCleared);
   show(untrustedNote, current.workspace === "untrusted");
   show(blockedNote, current.blocked && workspaceOpen);
   errorLine.textContent = current.error?.message ?? "";
@@ -257,14 +439,23 @@ function render(current: Model): void {
 
   const page = workspaceOpen ? current.page : null;
   const hasRows = page !== null && page.receipts.length > 0;
-  emptyState.textContent = current.workspace === "untrusted" ? strings.emptyUntrusted : strings.empty;
+  const filtered = page !== null && page.kinds !== null;
+  emptyState.textContent = filtered ? strings.emptyFiltered : current.workspace === "untrusted" ? strings.emptyUntrusted : strings.empty;
   show(emptyState, page !== null && !hasRows && current.error === null && text === null && !current.blocked);
   show(toolbar, workspaceOpen);
-  show(table, hasRows);
+  show(filterGroup, page !== null && (page.receiptCount > 0 || filtered));
+  kindFilter.disabled = current.backend !== "ready";
+  renderFilter(current);
+  show(tableScroll, hasRows);
   show(navGroup, hasRows || current.cursor !== null);
-  pageInfo.textContent = hasRows ? format(strings.pageInfo, page.receipts.length, page.receiptCount) : "";
+  pageInfo.textContent = !hasRows
+    ? ""
+    : filtered
+      ? format(strings.pageInfoFiltered, page.receipts.length, page.matchingCount, page.receiptCount)
+      : format(strings.pageInfo, page.receipts.length, page.receiptCount);
   document.body.classList.toggle("busy", current.pending !== null);
-  renderRows(hasRows ? current : { ...current, page: null });
+  renderRows(hasRows ? page : null, current.selected);
+  renderDetail(current);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,13 +465,20 @@ function post(messageToHost: ReceiptsToHost): void {
   vscode.postMessage(ReceiptsToHost.parse(messageToHost));
 }
 
+let persisted = JSON.stringify(persistedState(model));
+
 function dispatch(event: ModelEvent): void {
   const result = update(model, event);
-  const before = model;
   model = result.model;
-  if (before.cursor !== model.cursor) vscode.setState(persistedState(model));
+  const state = persistedState(model);
+  const serialized = JSON.stringify(state);
+  if (serialized !== persisted) {
+    persisted = serialized;
+    vscode.setState(state);
+  }
   for (const outgoing of result.post) post(outgoing);
   render(model);
+  revealSelected();
 }
 
 function act(action: UiAction): void {
@@ -292,6 +490,25 @@ prevButton.addEventListener("click", () => act({ type: "previous" }));
 nextButton.addEventListener("click", () => act({ type: "next" }));
 verifyButton.addEventListener("click", () => act({ type: "verify" }));
 showLatestButton.addEventListener("click", () => act({ type: "showLatest" }));
+detailClose.addEventListener("click", () => {
+  const selected = model.selected;
+  act({ type: "closeDetail" });
+  // Return focus to the row the pane belonged to.
+  if (selected !== null) tbody.querySelector<HTMLTableRowElement>(`tr.receipt[data-event-sha256="${CSS.escape(selected)}"]`)?.focus();
+});
+copyButton.addEventListener("click", () => act({ type: "copy" }));
+
+kindFilter.addEventListener("change", () => {
+  const kind = ReceiptKind.safeParse(kindFilter.value);
+  act({ type: "filter", kinds: kind.success ? [kind.data] : null });
+});
+
+detailBody.addEventListener("click", (event) => {
+  const target = event.target instanceof Element ? event.target.closest("button.receipt-link") : null;
+  if (!(target instanceof HTMLButtonElement)) return;
+  const eventSha256 = target.dataset["eventSha256"];
+  if (eventSha256 !== undefined) act({ type: "jump", eventSha256 });
+});
 
 function rowFromEvent(event: Event): HTMLTableRowElement | null {
   const target = event.target instanceof Element ? event.target : null;
@@ -299,22 +516,21 @@ function rowFromEvent(event: Event): HTMLTableRowElement | null {
   return row instanceof HTMLTableRowElement ? row : null;
 }
 
-function toggle(row: HTMLTableRowElement): void {
-  const ordinal = Number(row.dataset["ordinal"]);
-  if (Number.isInteger(ordinal)) act({ type: "toggle", ordinal });
+function select(row: HTMLTableRowElement): void {
+  const eventSha256 = row.dataset["eventSha256"];
+  if (eventSha256 !== undefined) act({ type: "select", eventSha256 });
 }
 
 tbody.addEventListener("click", (event) => {
-  // Let users select text in an open detail without collapsing it.
   const row = rowFromEvent(event);
-  if (row !== null) toggle(row);
+  if (row !== null) select(row);
 });
 tbody.addEventListener("keydown", (event) => {
   const row = rowFromEvent(event);
   if (row === null) return;
   if (event.key === "Enter" || event.key === " ") {
     event.preventDefault();
-    toggle(row);
+    select(row);
   } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
     event.preventDefault();
     const rows = Array.from(tbody.querySelectorAll<HTMLTableRowElement>("tr.receipt"));
@@ -322,6 +538,26 @@ tbody.addEventListener("keydown", (event) => {
     rows[index]?.focus();
   }
 });
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && model.selected !== null && !(event.target instanceof HTMLSelectElement)) {
+    event.preventDefault();
+    detailClose.click();
+  }
+});
+
+// After a jump the target row arrives with the next page: bring it into view once.
+let scrolledTo: string | null = null;
+function revealSelected(): void {
+  const selected = model.selected;
+  if (selected === null || selected === scrolledTo) return;
+  const row = tbody.querySelector<HTMLTableRowElement>(`tr.receipt[data-event-sha256="${CSS.escape(selected)}"]`);
+  if (row === null) return;
+  scrolledTo = selected;
+  // A jump re-renders the pane and drops the focused link: hand focus to the target row.
+  const active = document.activeElement;
+  if (active === null || active === document.body || !active.isConnected) row.focus();
+  else row.scrollIntoView({ block: "nearest" });
+}
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const parsed = HostToReceipts.safeParse(event.data);

@@ -1,26 +1,39 @@
 // The Receipts webview's state machine: pure, no DOM, so it can be unit-tested in Node.
 // `update` takes the current model and one event (a validated host message or a user action)
-// and returns the next model plus the messages to post to the host.
-import type { ReceiptsPage } from "../../server/protocol/messages";
+// and returns the next model plus the messages to post to the host. Filter, selection and
+// causal-ref jumps live here too, so the DOM layer only renders and forwards events.
+import type { ReceiptDetail, ReceiptKind, ReceiptLink, ReceiptsPage } from "../../server/protocol/messages";
 import type {
   BackendState,
   HostToReceipts,
   PageEnd,
   ReceiptsToHost,
   ReceiptsViewState,
+  ReceiptsViewStateInput,
   WorkspaceState,
 } from "../../server/protocol/webviewMessages";
 
 /** Error codes the view reacts to (defined by the backend, see `ErrorCodes`). */
 export const STALE_CURSOR = "docket.stale-cursor";
 export const INVALID_CURSOR = "docket.invalid-cursor";
+export const RECEIPT_NOT_FOUND = "docket.receipt-not-found";
 /** Client-side code the host uses when the backend is not running. */
 export const BACKEND_UNAVAILABLE = "docket.backend-unavailable";
+
+export type KindFilter = readonly ReceiptKind[] | null;
 
 export interface PendingRequest {
   readonly requestId: number;
   readonly cursor: string | null;
   readonly from: PageEnd;
+  readonly kinds: KindFilter;
+  /** Event hash whose page is requested (a causal-ref jump), or null. */
+  readonly containing: string | null;
+}
+
+export interface PendingDetail {
+  readonly requestId: number;
+  readonly eventSha256: string;
 }
 
 export interface Model {
@@ -41,8 +54,18 @@ export interface Model {
   /** Newer data exists than what is displayed: show the banner, never swap silently. */
   readonly stale: boolean;
   readonly error: { readonly code: string; readonly message: string } | null;
-  /** Ordinals whose detail row is open. */
-  readonly expanded: readonly number[];
+  /** Kind filter of the displayed page (persisted); a pending request may carry another one. */
+  readonly kinds: KindFilter;
+  /** Event hash of the selected receipt, whose detail pane is open (persisted). */
+  readonly selected: string | null;
+  /** The selected receipt's detail once loaded; kept while the page moves (receipts are immutable). */
+  readonly detail: ReceiptDetail | null;
+  readonly detailPending: PendingDetail | null;
+  readonly detailError: { readonly code: string; readonly message: string } | null;
+  /** The last jump to a causal ref had to clear the kind filter (the target is of another kind). */
+  readonly filterCleared: boolean;
+  /** Outcome of the last copy, until something else is selected. */
+  readonly copied: boolean | null;
   readonly verifying: boolean;
   readonly verifyResult: { readonly ok: boolean; readonly message: string } | null;
 }
@@ -53,7 +76,12 @@ export type UiAction =
   | { readonly type: "next" }
   | { readonly type: "showLatest" }
   | { readonly type: "verify" }
-  | { readonly type: "toggle"; readonly ordinal: number };
+  | { readonly type: "filter"; readonly kinds: KindFilter }
+  | { readonly type: "select"; readonly eventSha256: string }
+  | { readonly type: "closeDetail" }
+  /** Follow a causal ref or the previous-scope link of the open detail to its receipt. */
+  | { readonly type: "jump"; readonly eventSha256: string }
+  | { readonly type: "copy" };
 
 export type ModelEvent =
   | { readonly source: "host"; readonly message: HostToReceipts }
@@ -64,7 +92,7 @@ export interface Update {
   readonly post: readonly ReceiptsToHost[];
 }
 
-export function initialModel(saved: ReceiptsViewState | null): Model {
+export function initialModel(saved: ReceiptsViewStateInput | null): Model {
   return {
     workspace: null,
     backend: null,
@@ -79,27 +107,102 @@ export function initialModel(saved: ReceiptsViewState | null): Model {
     nextRequestId: 1,
     stale: false,
     error: null,
-    expanded: [],
+    kinds: saved?.kinds ?? null,
+    selected: saved?.selected ?? null,
+    detail: null,
+    detailPending: null,
+    detailError: null,
+    filterCleared: false,
+    copied: null,
     verifying: false,
     verifyResult: null,
   };
 }
 
 export function persistedState(model: Model): ReceiptsViewState {
-  return { cursor: model.cursor, from: model.from };
+  return { cursor: model.cursor, from: model.from, kinds: model.kinds === null ? null : [...model.kinds], selected: model.selected };
 }
 
-function request(model: Model, cursor: string | null, from: PageEnd = "start"): Update {
+interface PageTarget {
+  readonly cursor: string | null;
+  readonly from: PageEnd;
+  readonly kinds: KindFilter;
+  readonly containing: string | null;
+}
+
+function requestPage(model: Model, target: PageTarget): Update {
   const requestId = model.nextRequestId;
   return {
-    model: { ...model, pending: { requestId, cursor, from }, nextRequestId: requestId + 1, error: null },
-    post: [{ type: "loadPage", requestId, cursor, from }],
+    model: { ...model, pending: { requestId, ...target }, nextRequestId: requestId + 1, error: null },
+    post: [
+      {
+        type: "loadPage",
+        requestId,
+        cursor: target.cursor,
+        from: target.from,
+        kinds: target.kinds === null ? null : [...target.kinds],
+        containing: target.containing,
+      },
+    ],
   };
+}
+
+/** A page under the current filter. */
+function request(model: Model, cursor: string | null, from: PageEnd = "start"): Update {
+  return requestPage(model, { cursor, from, kinds: model.kinds, containing: null });
 }
 
 /** The page with the newest receipts. */
 function latest(model: Model): Update {
   return request({ ...model, stale: false }, null, "end");
+}
+
+function requestDetail(model: Model, eventSha256: string): Update {
+  const requestId = model.nextRequestId;
+  return {
+    model: { ...model, detailPending: { requestId, eventSha256 }, nextRequestId: requestId + 1, detailError: null },
+    post: [{ type: "loadDetail", requestId, eventSha256 }],
+  };
+}
+
+function then(first: Update, next: (model: Model) => Update): Update {
+  const second = next(first.model);
+  return { model: second.model, post: [...first.post, ...second.post] };
+}
+
+/** Opens the detail pane on a receipt (reusing a detail already loaded for it). */
+function select(model: Model, eventSha256: string): Update {
+  const base: Model = { ...model, selected: eventSha256, copied: null, filterCleared: false };
+  if (model.detail?.receipt.eventSha256 === eventSha256) return unchanged({ ...base, detailError: null, detailPending: null });
+  if (model.detailPending?.eventSha256 === eventSha256) return unchanged(base);
+  return requestDetail({ ...base, detail: null }, eventSha256);
+}
+
+/** The links the open detail offers (causal refs, then the previous-scope event). */
+export function detailLinks(detail: ReceiptDetail | null): readonly ReceiptLink[] {
+  if (detail === null) return [];
+  return detail.previousScopeEvent === null ? detail.causalRefs : [...detail.causalRefs, detail.previousScopeEvent];
+}
+
+/** Kind filter a request is about to apply, else the displayed one (what the filter control shows). */
+export function shownKinds(model: Model): KindFilter {
+  return model.pending !== null ? model.pending.kinds : model.kinds;
+}
+
+function jump(model: Model, eventSha256: string): Update {
+  const link = detailLinks(model.detail).find((candidate) => candidate.eventSha256 === eventSha256);
+  if (link === undefined || link.ordinal === null || link.kind === null) return unchanged(model);
+  const onPage = model.page?.receipts.some((row) => row.eventSha256 === eventSha256) ?? false;
+  const selected = select(model, eventSha256);
+  if (onPage || !canLoad(model)) return selected;
+  // Keep the filter when the target passes it; otherwise the target could not be shown at all.
+  const keep = model.kinds === null || model.kinds.some((kind) => kind === link.kind);
+  return then(selected, (next) =>
+    requestPage(
+      { ...next, filterCleared: !keep },
+      { cursor: null, from: "start", kinds: keep ? model.kinds : null, containing: eventSha256 },
+    ),
+  );
 }
 
 const unchanged = (model: Model): Update => ({ model, post: [] });
@@ -123,7 +226,12 @@ function onHost(model: Model, message: HostToReceipts): Update {
         return unchanged(next);
       }
       if (next.page === null) {
-        return request(next, next.cursor, next.from);
+        const first = request(next, next.cursor, next.from);
+        const selected = next.selected;
+        // A restored view reopens its detail pane.
+        return selected !== null && next.detail === null && next.detailPending === null
+          ? then(first, (model) => requestDetail(model, selected))
+          : first;
       }
       if (next.latestProjection !== null && next.latestProjection !== next.page.projectionSha256) {
         // An empty page has nothing to swap out: show the new receipts right away.
@@ -135,25 +243,22 @@ function onHost(model: Model, message: HostToReceipts): Update {
       return unchanged(next);
     }
     case "page": {
-      if (model.pending === null || model.pending.requestId !== message.requestId) {
+      const pending = model.pending;
+      if (pending === null || pending.requestId !== message.requestId) {
         return unchanged(model);
       }
       const page = message.page;
-      const sameView =
-        model.page !== null &&
-        model.page.projectionSha256 === page.projectionSha256 &&
-        model.cursor === model.pending.cursor &&
-        model.from === model.pending.from;
       const stale = model.latestProjection !== null && model.latestProjection !== page.projectionSha256;
       return unchanged({
         ...model,
         page,
-        cursor: model.pending.cursor,
-        from: model.pending.from,
+        // A jump has no cursor of its own: remember the page's, so hide/show returns to it.
+        cursor: pending.containing !== null ? page.pageCursor : pending.cursor,
+        from: pending.containing !== null ? "start" : pending.from,
+        kinds: pending.kinds,
         pending: null,
         stale,
         error: null,
-        expanded: sameView ? model.expanded : [],
         // A verification result describes the ledger as it was; drop it once the data moves on.
         verifyResult:
           model.page === null || model.page.projectionSha256 === page.projectionSha256 ? model.verifyResult : null,
@@ -172,6 +277,10 @@ function onHost(model: Model, message: HostToReceipts): Update {
       if (message.code === INVALID_CURSOR) {
         return latest(settled);
       }
+      if (message.code === RECEIPT_NOT_FOUND && model.pending.containing !== null) {
+        // The jump target left the projection (a replaced ledger): say so, keep the page.
+        return unchanged({ ...settled, filterCleared: false, error: { code: message.code, message: message.message } });
+      }
       if (message.code === BACKEND_UNAVAILABLE) {
         // The next `state` with backend "ready" retries.
         return unchanged(settled);
@@ -188,6 +297,21 @@ function onHost(model: Model, message: HostToReceipts): Update {
       });
     case "showLatest":
       return canLoad(model) ? latest(model) : unchanged(model);
+    case "detail": {
+      const pending = model.detailPending;
+      if (pending === null || pending.requestId !== message.requestId) return unchanged(model);
+      return unchanged({ ...model, detail: message.detail, detailPending: null, detailError: null });
+    }
+    case "detailError": {
+      const pending = model.detailPending;
+      if (pending === null || pending.requestId !== message.requestId) return unchanged(model);
+      if (message.code === BACKEND_UNAVAILABLE) {
+        return unchanged({ ...model, detailPending: null, detailError: null });
+      }
+      return unchanged({ ...model, detailPending: null, detailError: { code: message.code, message: message.message } });
+    }
+    case "copyResult":
+      return unchanged({ ...model, copied: message.ok });
   }
 }
 
@@ -209,15 +333,19 @@ function onUi(model: Model, action: UiAction): Update {
       return model.verifying
         ? unchanged(model)
         : { model: { ...model, verifying: true, verifyResult: null }, post: [{ type: "verify" }] };
-    case "toggle": {
-      const open = model.expanded.includes(action.ordinal);
-      return unchanged({
-        ...model,
-        expanded: open
-          ? model.expanded.filter((ordinal) => ordinal !== action.ordinal)
-          : [...model.expanded, action.ordinal],
-      });
+    case "filter": {
+      if (!canLoad(model)) return unchanged(model);
+      // A filter change starts from the newest matching receipts; the open detail stays.
+      return requestPage({ ...model, stale: false, filterCleared: false }, { cursor: null, from: "end", kinds: action.kinds, containing: null });
     }
+    case "select":
+      return select(model, action.eventSha256);
+    case "closeDetail":
+      return unchanged({ ...model, selected: null, detail: null, detailPending: null, detailError: null, copied: null, filterCleared: false });
+    case "jump":
+      return jump(model, action.eventSha256);
+    case "copy":
+      return model.detail === null ? unchanged(model) : { model: { ...model, copied: null }, post: [{ type: "copy", text: model.detail.canonicalJson }] };
   }
 }
 
@@ -229,7 +357,7 @@ export function update(model: Model, event: ModelEvent): Update {
 export function navigation(model: Model): { first: boolean; previous: boolean; next: boolean } {
   const idle = model.pending === null && canLoad(model);
   return {
-    first: idle && (model.stale || (model.page?.startOrdinal ?? 0) > 0),
+    first: idle && (model.stale || (model.page?.startPosition ?? 0) > 0),
     previous: idle && (model.page?.previousCursor ?? null) !== null,
     next: idle && (model.page?.nextCursor ?? null) !== null,
   };

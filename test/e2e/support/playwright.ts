@@ -21,6 +21,9 @@ export interface Locator {
   innerText(options?: { timeout?: number }): Promise<string>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   isVisible(): Promise<boolean>;
+  fill(value: string, options?: { timeout?: number }): Promise<void>;
+  hover(options?: { timeout?: number }): Promise<void>;
+  selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
 }
 
 export interface FrameLocator {

@@ -1,0 +1,364 @@
+// Builds the Work view's nodes from the backend's Status and WorkState: the active scope with its
+// next step, frames (question, route sign, obligations, blockers, contributions, owner,
+// conclusion), the active authorization, landings with their changed paths and debts, and closed
+// scopes under History. Whole tree at once, so a node never shows data from two revisions.
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { ScopeSummary, Status, WorkFrame, WorkLanding, WorkState } from "../server/protocol/messages";
+import { OperationCommandIds, purposeLabel } from "./operationCommands";
+import { formatTime, phaseLabel } from "./strings";
+
+/** `contextValue`s, for `view/item/context` menus. */
+export const WorkItemContext = {
+  blocked: "docket.blocked",
+  ledgerProblem: "docket.ledgerProblem",
+  activeScope: "docket.scope.active",
+  closedScope: "docket.scope.closed",
+  history: "docket.history",
+  detail: "docket.detail",
+  ledger: "docket.ledger",
+  nextStep: "docket.nextStep",
+  frameOpen: "docket.frame.open",
+  frameConcluded: "docket.frame.concluded",
+  obligation: "docket.obligation",
+  authorization: "docket.authorization",
+  landing: "docket.landing",
+  landedPath: "docket.landedPath",
+  piSession: "docket.piSession",
+  debt: "docket.debt",
+} as const;
+
+export interface WorkNode {
+  readonly id: string;
+  readonly label: string;
+  readonly description?: string;
+  readonly tooltip?: string;
+  readonly icon: string;
+  readonly iconColor?: string;
+  readonly context: string;
+  readonly children: readonly WorkNode[];
+  readonly expanded?: boolean;
+  readonly command?: vscode.Command;
+  readonly resourceUri?: vscode.Uri;
+}
+
+export function isBlocked(status: Status): boolean {
+  return status.historyMode === "blocked" || status.phase === "blocked" || status.blockedReason !== null;
+}
+
+function leaf(id: string, label: string, value: string, icon: string, context: string = WorkItemContext.detail): WorkNode {
+  return { id, label, description: value, tooltip: `${label}: ${value}`, icon, context, children: [] };
+}
+
+function scopeDetails(parentId: string, scope: ScopeSummary): WorkNode[] {
+  const nodes = [
+    leaf(`${parentId}/id`, vscode.l10n.t("Scope ID"), scope.workScopeId, "symbol-key"),
+    leaf(`${parentId}/head`, vscode.l10n.t("Head sequence"), String(scope.head), "list-ordered"),
+    leaf(`${parentId}/opened`, vscode.l10n.t("Opened at"), formatTime(scope.openedAt), "calendar"),
+  ];
+  if (scope.closedAt !== null) nodes.push(leaf(`${parentId}/closed`, vscode.l10n.t("Closed at"), formatTime(scope.closedAt), "calendar"));
+  return nodes;
+}
+
+function operationLabel(operation: WorkState["nextAction"], state: WorkState): string {
+  switch (operation) {
+    case "open_judgment":
+      return vscode.l10n.t("Open a judgment ({0})", purposeLabel(state.purpose));
+    case "open_context_sources":
+    case "conclude_judgment":
+      return vscode.l10n.t("Conclude the open judgment");
+    case "authorize_change":
+      return vscode.l10n.t("Authorize the change");
+    case "record_landing":
+      return vscode.l10n.t("Edit, then record the landing");
+    case null:
+      return vscode.l10n.t("Nothing is due");
+  }
+}
+
+function nextStepNode(state: WorkState): WorkNode {
+  const label = operationLabel(state.nextAction, state);
+  return {
+    id: "active/next",
+    // After a verified landing the cycle is complete; authorizing again (from the verification
+    // frame) or opening a new judgment are both legal, so say that instead of "next".
+    label: state.phase === "done" ? vscode.l10n.t("Cycle complete — you may: {0}", label) : vscode.l10n.t("Next: {0}", label),
+    tooltip: vscode.l10n.t("Run the next legal operation. Legal now: {0}", state.legalOperations.join(", ") || vscode.l10n.t("none")),
+    icon: state.nextAction === null ? "check-all" : "arrow-right",
+    context: WorkItemContext.nextStep,
+    children: [],
+    command: state.nextAction === null ? undefined : { command: OperationCommandIds.nextStep, title: label },
+  };
+}
+
+function roleLabel(role: WorkFrame["role"]): string {
+  switch (role) {
+    case "work":
+      return vscode.l10n.t("Judgment");
+    case "reroute":
+      return vscode.l10n.t("Reroute judgment");
+    case "verification":
+      return vscode.l10n.t("Verification judgment");
+  }
+}
+
+function roleIcon(role: WorkFrame["role"]): string {
+  switch (role) {
+    case "work":
+      return "lightbulb";
+    case "reroute":
+      return "debug-step-back";
+    case "verification":
+      return "beaker";
+  }
+}
+
+function obligationNode(base: string, obligation: WorkFrame["obligations"][number]): WorkNode {
+  const state =
+    obligation.state === "discharged"
+      ? { icon: "pass", color: "testing.iconPassed", text: vscode.l10n.t("discharged") }
+      : obligation.state === "blocked"
+        ? { icon: "error", color: "testing.iconFailed", text: vscode.l10n.t("blocked") }
+        : { icon: "circle-large-outline", color: undefined, text: vscode.l10n.t("open") };
+  return {
+    id: `${base}/obligation/${obligation.obligationId}`,
+    label: obligation.statement,
+    description: state.text,
+    tooltip: `${obligation.obligationId}: ${obligation.statement}\n${state.text}`,
+    icon: state.icon,
+    iconColor: state.color,
+    context: WorkItemContext.obligation,
+    children: [],
+  };
+}
+
+function frameNode(frame: WorkFrame): WorkNode {
+  // The status is part of the id so a frame that concludes starts collapsed (VS Code remembers
+  // expansion per id).
+  const base = `frame/${frame.status}/${frame.frameId}`;
+  const route = frame.routeSign ?? frame.routeDefinitionId;
+  const children: WorkNode[] = [leaf(`${base}/route`, vscode.l10n.t("Route"), route, "compass")];
+  if (frame.owner !== null) children.push(leaf(`${base}/owner`, vscode.l10n.t("Owning Skill"), `${frame.owner.skillName} (${frame.owner.status})`, "tools"));
+  children.push(...frame.obligations.map((obligation) => obligationNode(base, obligation)));
+  for (const blocker of frame.blockers) {
+    children.push({
+      ...leaf(`${base}/blocker/${blocker.blockerId}`, vscode.l10n.t("Blocker"), `${blocker.kind} → ${blocker.targetObligationIds.join(", ")}`, "circle-slash"),
+      iconColor: "testing.iconFailed",
+    });
+  }
+  for (const contribution of frame.contributions) {
+    children.push(leaf(`${base}/contribution/${contribution.contributionId}`, vscode.l10n.t("Contribution"), `${contribution.claim} (${contribution.sourceKind})`, "note"));
+  }
+  if (frame.unresolvedAttempts > 0) {
+    children.push({
+      ...leaf(`${base}/unresolved`, vscode.l10n.t("Waiting on evidence"), vscode.l10n.t("{0} unresolved conclusion(s) recorded", frame.unresolvedAttempts), "question"),
+      iconColor: "problemsWarningIcon.foreground",
+    });
+  }
+  if (frame.conclusion !== null) {
+    children.push({ ...leaf(`${base}/conclusion`, vscode.l10n.t("Conclusion"), frame.conclusion.text, "check"), tooltip: `${frame.conclusion.text}\n${frame.conclusion.eventSha256}` });
+  }
+  const open = frame.status === "open";
+  const discharged = frame.obligations.filter((obligation) => obligation.state === "discharged").length;
+  return {
+    id: base,
+    label: frame.question,
+    description: `${roleLabel(frame.role)} · ${route} · ${
+      open ? vscode.l10n.t("open, {0}/{1} discharged", discharged, frame.obligations.length) : vscode.l10n.t("concluded")
+    }`,
+    tooltip: [frame.question, `${roleLabel(frame.role)} — ${route}`, frame.frameId].join("\n"),
+    icon: roleIcon(frame.role),
+    iconColor: open ? "charts.yellow" : undefined,
+    context: open ? WorkItemContext.frameOpen : WorkItemContext.frameConcluded,
+    children,
+    expanded: open,
+  };
+}
+
+function authorizationNode(authorization: NonNullable<WorkState["authorization"]>): WorkNode {
+  const base = `authorization/${authorization.authorizationId}`;
+  return {
+    id: base,
+    label: vscode.l10n.t("Authorized change"),
+    description: authorization.movement,
+    tooltip: `${authorization.movement}\n${authorization.authorizationId}`,
+    icon: "unlock",
+    iconColor: "charts.green",
+    context: WorkItemContext.authorization,
+    expanded: true,
+    children: [
+      leaf(`${base}/movement`, vscode.l10n.t("Movement"), authorization.movement, "arrow-swap"),
+      leaf(`${base}/landing`, vscode.l10n.t("Stable landing"), authorization.stableLanding, "target"),
+      leaf(`${base}/verification`, vscode.l10n.t("Verification target"), authorization.verificationTarget, "beaker"),
+      leaf(`${base}/frame`, vscode.l10n.t("From frame"), authorization.frameId, "symbol-key"),
+    ],
+  };
+}
+
+/** @param workspaceFolder null when the history is not this workspace's (no files to compare). */
+function landingNode(landing: WorkLanding, workspaceFolder: string | null): WorkNode {
+  const base = `landing/${landing.landingId}`;
+  const paths: WorkNode[] = landing.changedPaths.map((changed) => ({
+    id: `${base}/path/${changed}`,
+    label: changed,
+    tooltip: workspaceFolder === null ? changed : vscode.l10n.t("Show {0}: before the change ⇄ now", changed),
+    icon: workspaceFolder === null ? "file" : "diff",
+    context: workspaceFolder === null ? WorkItemContext.detail : WorkItemContext.landedPath,
+    children: [],
+    resourceUri: workspaceFolder === null ? undefined : vscode.Uri.joinPath(vscode.Uri.file(workspaceFolder), ...changed.split("/")),
+    command:
+      workspaceFolder === null
+        ? undefined
+        : { command: OperationCommandIds.openLandingDiff, title: vscode.l10n.t("Show Changes"), arguments: [landing.landingId, changed] },
+  }));
+  const debt = (key: string, label: string, pending: boolean): WorkNode => ({
+    ...leaf(`${base}/${key}`, label, pending ? vscode.l10n.t("pending") : vscode.l10n.t("cleared"), pending ? "warning" : "pass", WorkItemContext.debt),
+    iconColor: pending ? "problemsWarningIcon.foreground" : "testing.iconPassed",
+  });
+  return {
+    id: base,
+    label: landing.result,
+    description:
+      landing.changedPaths.length === 1 ? vscode.l10n.t("1 path changed") : vscode.l10n.t("{0} paths changed", landing.changedPaths.length),
+    tooltip: `${landing.result}\n${landing.landingId}`,
+    icon: "git-commit",
+    context: WorkItemContext.landing,
+    expanded: landing.reroutePending || landing.verificationPending,
+    children: [
+      ...paths,
+      ...landing.verification.map((entry, index) => leaf(`${base}/check/${index}`, vscode.l10n.t("Check"), entry, "checklist")),
+      debt("reroute", vscode.l10n.t("Reroute debt"), landing.reroutePending),
+      debt("verification", vscode.l10n.t("Verification debt"), landing.verificationPending),
+    ],
+  };
+}
+
+function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | null): WorkNode {
+  const children: WorkNode[] = [];
+  // Work state of another scope (a reply that crossed a Turn Off/On) is not shown under this one.
+  const current = work !== null && work.workScopeId === scope.workScopeId ? work : null;
+  if (current !== null) {
+    // What needs attention first: the next step, the open frame, the authorization, then the
+    // landings (newest first) and the concluded judgments folded away in opening order.
+    // A Pi session is read-only: there is no next step to take from here.
+    if (status.source.kind === "workspace") children.push(nextStepNode(current));
+    children.push(...current.frames.filter((frame) => frame.status === "open").map(frameNode));
+    if (current.authorization !== null) children.push(authorizationNode(current.authorization));
+    const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
+    children.push(...[...current.landings].reverse().map((landing) => landingNode(landing, files)));
+    const concluded = current.frames.filter((frame) => frame.status === "concluded");
+    if (concluded.length > 0) {
+      children.push({
+        id: "active/concluded",
+        label: vscode.l10n.t("Concluded judgments"),
+        description: String(concluded.length),
+        icon: "checklist",
+        context: WorkItemContext.detail,
+        children: concluded.map(frameNode),
+      });
+    }
+  }
+  const details = scopeDetails("active/details", scope);
+  if (status.ledger !== null) details.push(leaf("active/details/ledger", vscode.l10n.t("Ledger"), status.ledger.path, "database", WorkItemContext.ledger));
+  children.push({
+    id: "active/details",
+    label: vscode.l10n.t("Scope details"),
+    description: scope.workScopeId,
+    icon: "info",
+    context: WorkItemContext.detail,
+    children: details,
+  });
+  const purpose = current?.purpose;
+  return {
+    id: "active",
+    label: vscode.l10n.t("Work scope"),
+    description: phaseLabel(status.phase),
+    tooltip: [
+      vscode.l10n.t("Work scope {0}", scope.workScopeId),
+      vscode.l10n.t("Phase: {0}", phaseLabel(status.phase)),
+      ...(purpose === undefined || purpose === null ? [] : [vscode.l10n.t("Decision purpose: {0}", purposeLabel(purpose))]),
+      vscode.l10n.t("Head sequence: {0}", scope.head),
+      vscode.l10n.t("Opened at: {0}", formatTime(scope.openedAt)),
+    ].join("\n"),
+    icon: "checklist",
+    context: WorkItemContext.activeScope,
+    children,
+    expanded: true,
+  };
+}
+
+function historyNode(scopes: readonly ScopeSummary[]): WorkNode {
+  return {
+    id: "history",
+    label: vscode.l10n.t("History"),
+    description: scopes.length === 1 ? vscode.l10n.t("1 closed scope") : vscode.l10n.t("{0} closed scopes", scopes.length),
+    icon: "history",
+    context: WorkItemContext.history,
+    children: scopes.map((scope) => ({
+      id: `closed/${scope.workScopeId}`,
+      label: scope.workScopeId,
+      description: scope.closedAt === null ? "" : vscode.l10n.t("closed {0}", formatTime(scope.closedAt)),
+      tooltip: [
+        vscode.l10n.t("Work scope {0}", scope.workScopeId),
+        vscode.l10n.t("Head sequence: {0}", scope.head),
+        vscode.l10n.t("Opened at: {0}", formatTime(scope.openedAt)),
+        ...(scope.closedAt === null ? [] : [vscode.l10n.t("Closed at: {0}", formatTime(scope.closedAt))]),
+      ].join("\n"),
+      icon: "archive",
+      context: WorkItemContext.closedScope,
+      children: scopeDetails(`closed/${scope.workScopeId}`, scope),
+    })),
+  };
+}
+
+/** Shown first while the views show a Pi session's history instead of the workspace ledger. */
+function piSessionNode(source: Extract<Status["source"], { kind: "pi-session" }>): WorkNode {
+  return {
+    id: "pi-session",
+    label: vscode.l10n.t("Pi session (read-only): {0}", path.basename(source.path)),
+    description: vscode.l10n.t("{0} entries on the active branch", String(source.entries)),
+    tooltip: vscode.l10n.t("Docket shows this Pi session's Developer history read-only and writes nothing until it is closed: {0}", source.path),
+    icon: "history",
+    context: WorkItemContext.piSession,
+    children: [],
+    resourceUri: vscode.Uri.file(source.path),
+  };
+}
+
+/** The root nodes; empty while Docket is off so the view's welcome content (Turn On) shows. */
+export function buildWorkTree(status: Status | null, work: WorkState | null): WorkNode[] {
+  if (status === null) return [];
+  const nodes: WorkNode[] = [];
+  if (status.source.kind === "pi-session") nodes.push(piSessionNode(status.source));
+  if (isBlocked(status)) {
+    const reason = status.blockedReason ?? vscode.l10n.t("The ledger's history is blocked.");
+    nodes.push({
+      id: "blocked",
+      label: vscode.l10n.t("History is blocked"),
+      description: reason,
+      tooltip: reason,
+      icon: "error",
+      iconColor: "errorForeground",
+      context: WorkItemContext.blocked,
+      children: [],
+    });
+  } else if (status.ledger?.problem) {
+    const problem = status.ledger.problem;
+    nodes.push({
+      id: "ledger-problem",
+      label: vscode.l10n.t("Ledger problem"),
+      description: problem.message,
+      tooltip: problem.line === null ? `${problem.message}\n(${problem.code})` : `${vscode.l10n.t("Line {0}: {1}", problem.line, problem.message)}\n(${problem.code})`,
+      icon: "warning",
+      iconColor: "problemsWarningIcon.foreground",
+      context: WorkItemContext.ledgerProblem,
+      children: [],
+    });
+  }
+  // Off with nothing to report: leave the view empty so its welcome content (Turn On) shows.
+  if (status.phase === "off" && nodes.length === 0) return [];
+  if (status.activeScope !== null) nodes.push(activeScopeNode(status.activeScope, status, work));
+  const closed = status.scopes.filter((scope) => scope.status === "closed");
+  if (closed.length > 0) nodes.push(historyNode(closed));
+  return nodes;
+}

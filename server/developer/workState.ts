@@ -1,0 +1,114 @@
+// The Work view's projection of the active scope (issue 3 deliverable 8): frames with their
+// obligations, blockers, contributions, owner and conclusion; the active authorization; landings
+// with their debts; the decision purpose and the legal operations. Pure and derived from replay
+// only, so the view shows exactly what the ledger says and nothing a client remembered.
+import type { WorkFrame, WorkLanding, WorkState } from "../protocol/messages";
+import { derivedPurpose } from "./operations/common";
+import { unresolvedAttemptSourceId } from "./operations/judgmentOperations";
+import { phaseOf, runtimeFacts, type HistoryView } from "./history";
+import { findRouteDefinition } from "./routes";
+import type { FrameState, ScopeState } from "./scopeState";
+import { computeToolPolicy } from "./toolPolicy";
+
+const SKILL_CAPABILITY_PREFIX = "skill:";
+
+function frameRole(scope: ScopeState, frameId: string): WorkFrame["role"] {
+  for (const debt of scope.root.debts) {
+    if (debt.rerouteFrameId === frameId) return "reroute";
+    if (debt.verificationFrameId === frameId) return "verification";
+  }
+  return "work";
+}
+
+function ownerOf(scope: ScopeState, frameId: string): WorkFrame["owner"] {
+  // The latest assignment for the frame names its owner; a replaced frame drops older ones.
+  const assignment = [...scope.assignments].reverse().find((entry) => entry.assignment.parentFrameId === frameId);
+  if (assignment === undefined) return null;
+  const capability = assignment.assignment.skillCapabilityId;
+  const skillName = capability.startsWith(SKILL_CAPABILITY_PREFIX) ? capability.slice(SKILL_CAPABILITY_PREFIX.length) : capability;
+  return { skillName, status: assignment.status };
+}
+
+function describeFrame(scope: ScopeState, state: FrameState): WorkFrame {
+  const discharged = new Set(state.discharges.map((entry) => entry.obligationId));
+  const blocked = new Set(state.blockers.flatMap((entry) => entry.targetObligationIds));
+  const frame = state.frame;
+  return {
+    frameId: frame.frameId,
+    frameRevision: frame.frameRevision,
+    role: frameRole(scope, frame.frameId),
+    routeDefinitionId: frame.routeDefinitionId,
+    routeSign: findRouteDefinition(frame.routeDefinitionId)?.sign ?? null,
+    question: frame.exactQuestion,
+    status: state.conclusion === null ? "open" : "concluded",
+    obligations: state.obligations.map((obligation) => ({
+      obligationId: obligation.obligationId,
+      statement: obligation.statement,
+      state: discharged.has(obligation.obligationId) ? "discharged" : blocked.has(obligation.obligationId) ? "blocked" : "open",
+    })),
+    blockers: state.blockers.map((blocker) => ({
+      blockerId: blocker.blockerId,
+      kind: blocker.kind,
+      targetObligationIds: [...blocker.targetObligationIds],
+    })),
+    contributions: state.contributions.map((contribution) => ({
+      contributionId: contribution.contributionId,
+      sourceKind: contribution.proposal.source.kind,
+      sourceId: contribution.proposal.source.sourceId,
+      claim: contribution.proposal.claim,
+    })),
+    owner: ownerOf(scope, frame.frameId),
+    conclusion:
+      state.conclusion === null ? null : { text: state.conclusion.proposal.conclusion, eventSha256: state.conclusion.eventRef.eventSha256 },
+    unresolvedAttempts: scope.supports.filter((support) => support.sourceId === unresolvedAttemptSourceId(frame.frameId)).length,
+  };
+}
+
+function describeLandings(scope: ScopeState): WorkLanding[] {
+  return scope.root.landings.flatMap((landing) => {
+    const debt = scope.root.debts.find((entry) => entry.landingId === landing.landingId);
+    // Every accepted landing opens exactly one debt record (§6.4); without it there is no event to cite.
+    if (debt === undefined) return [];
+    return [
+      {
+        landingId: landing.landingId,
+        authorizationId: landing.authorizationId,
+        changedPaths: [...landing.changedPaths],
+        result: landing.result,
+        verification: [...landing.verification],
+        eventSha256: debt.landingEventRef.eventSha256,
+        reroutePending: debt.reroutePending,
+        verificationPending: debt.verificationPending,
+        rerouteFrameId: debt.rerouteFrameId,
+        verificationFrameId: debt.verificationFrameId,
+      },
+    ];
+  });
+}
+
+export function describeWorkState(history: HistoryView): WorkState {
+  const policy = computeToolPolicy(runtimeFacts(history));
+  const scope = history.activeScope;
+  const base = { phase: phaseOf(history), legalOperations: [...policy.legalOperations], nextAction: policy.nextAction };
+  if (scope === null) {
+    return { ...base, workScopeId: null, purpose: null, frames: [], authorization: null, landings: [] };
+  }
+  const authorization = scope.root.activeAuthorization;
+  return {
+    ...base,
+    workScopeId: scope.workScopeId,
+    purpose: derivedPurpose(scope),
+    frames: scope.frames.map((state) => describeFrame(scope, state)),
+    authorization:
+      authorization === null
+        ? null
+        : {
+            authorizationId: authorization.authorizationId,
+            frameId: authorization.frameId,
+            movement: authorization.movement,
+            stableLanding: authorization.stableLanding,
+            verificationTarget: authorization.verificationTarget,
+          },
+    landings: describeLandings(scope),
+  };
+}
