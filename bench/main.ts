@@ -1,5 +1,6 @@
 // `npm run bench`: throughput figures, each printed next to a floor measured in the same run on
 // the same machine, so the ratio (not the absolute number) is what to compare across machines.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { canonicalJson, sha256Hex, toJsonValue } from "../server/ledger/canonica
 import { createEnvelope, type Envelope } from "../server/ledger/envelope";
 import { DEVELOPER_STREAM, encodeLedgerLine } from "../server/ledger/ledgerLine";
 import { LedgerStore } from "../server/ledger/store";
+import { lookupCheckpoint } from "../server/hooks/checkpoint";
 import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOperations";
 
 const EVENTS = Number(process.env.DOCKET_BENCH_EVENTS ?? 100_000);
@@ -61,6 +63,54 @@ function report(name: string, count: number, ms: number, floorMs: number): void 
   );
 }
 
+/**
+ * A PreToolUse hook decision as a host pays for it (a whole `node dist/docket-hook.js` process) on
+ * a ledger of EVENTS+ lines with a current checkpoint, next to a bare `node -e 0` start measured
+ * interleaved in the same run. Target (issue 4): ratio ≤ 1.5.
+ */
+function benchHookLatency(directory: string, ledgerPath: string): void {
+  const runs = Number(process.env.DOCKET_BENCH_HOOK_RUNS ?? 21);
+  const workspace = path.join(directory, "hook-workspace");
+  fs.mkdirSync(path.join(workspace, ".git"), { recursive: true });
+  fs.mkdirSync(path.join(workspace, ".docket"));
+  const hookLedger = path.join(workspace, ".docket", "ledger.jsonl");
+  fs.copyFileSync(ledgerPath, hookLedger);
+  // One more line opens a scope, so the hook has something to deny.
+  const lineCount = new LedgerStore(hookLedger);
+  lineCount.refresh();
+  fs.appendFileSync(hookLedger, workload(lineCount.lineCount + 1).slice(lineCount.lineCount).join(""));
+  const input = JSON.stringify({ session_id: "bench", cwd: workspace, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_bench" });
+  const hookBundle = path.join(__dirname, "docket-hook.js");
+  const runHook = (): string => {
+    const result = spawnSync(process.execPath, [hookBundle, "hook", "--host", "claude", "PreToolUse"], { input, cwd: workspace, encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`hook failed: ${result.stderr}`);
+    return result.stdout;
+  };
+  const coldStart = performance.now();
+  const cold = runHook(); // no checkpoint yet: one full replay, which writes it
+  const coldMs = performance.now() - coldStart;
+  if (!cold.includes('"permissionDecision":"deny"')) throw new Error(`unexpected hook answer: ${cold}`);
+  if (lookupCheckpoint(hookLedger).kind !== "current") throw new Error("the hook did not leave a current checkpoint");
+  const hookTimes: number[] = [];
+  const nodeTimes: number[] = [];
+  runHook();
+  spawnSync(process.execPath, ["-e", "0"]);
+  for (let index = 0; index < runs; index += 1) {
+    let start = performance.now();
+    spawnSync(process.execPath, ["-e", "0"]);
+    nodeTimes.push(performance.now() - start);
+    start = performance.now();
+    runHook();
+    hookTimes.push(performance.now() - start);
+  }
+  const hookMs = median(hookTimes);
+  const nodeMs = median(nodeTimes);
+  console.log(
+    `hook PreToolUse decision, ${lineCount.lineCount + 1} lines, checkpoint  ${hookMs.toFixed(1)} ms   node -e 0 ${nodeMs.toFixed(1)} ms   ratio ${(hookMs / nodeMs).toFixed(2)}x (target ≤ 1.5x; median of ${runs})`,
+  );
+  console.log(`hook PreToolUse decision without a checkpoint (one full replay, rewrites it)  ${coldMs.toFixed(1)} ms`);
+}
+
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "docket-bench-"));
 try {
   console.log(`docket bench — ${EVENTS} developer/v8 events, median of ${RUNS} runs, node ${process.version}, ${os.cpus().length} cpus`);
@@ -92,6 +142,7 @@ try {
   for (const line of extra) sha256Hex(canonicalJson(toJsonValue(JSON.parse(line))));
   const tailFloorMs = performance.now() - tailFloorStart;
   console.log(`incremental catch-up of 2 appended lines      ${tailMs.toFixed(2)} ms   floor ${tailFloorMs.toFixed(2)} ms (independent of the ${EVENTS} lines before)`);
+  benchHookLatency(directory, ledgerPath);
 } finally {
   fs.rmSync(directory, { recursive: true, force: true });
 }

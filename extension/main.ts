@@ -8,6 +8,8 @@ import { backendInitOptions, onDidChangeBackendInputs, sameInitOptions, workspac
 import { updateContextKeys } from "./contextKeys";
 import { ObserverTreeProvider } from "./observerTree";
 import { registerPiSessionCommands } from "./piSessionCommands";
+import { registerAgents } from "./agentCommands";
+import { registerMcpServer } from "./mcpRegistration";
 import { RECEIPTS_VIEW_ID, ReceiptsViewProvider } from "./receiptsView";
 import { DocketStatusBar } from "./statusBar";
 import { WorkTreeProvider } from "./workTree";
@@ -36,6 +38,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),
     ...registerCommands({ backend: current, log, receipts }),
     ...registerPiSessionCommands({ backend: current, log }),
+    ...registerAgents(current, log),
+    registerMcpServer(context, log),
   );
 
   const render = (): void => {

@@ -113,6 +113,20 @@ function roleIcon(role: WorkFrame["role"]): string {
   }
 }
 
+function drivenByNode(base: string, actor: NonNullable<WorkFrame["drivenBy"]>): WorkNode {
+  const how =
+    actor.kind === "vscode"
+      ? vscode.l10n.t("the editor")
+      : actor.kind === "mcp"
+        ? vscode.l10n.t("an agent (MCP)")
+        : actor.kind === "hook"
+          ? vscode.l10n.t("an agent hook")
+          : vscode.l10n.t("the terminal");
+  const who = actor.client === null ? how : `${actor.client} (${how})`;
+  const value = actor.session === null ? who : vscode.l10n.t("{0}, session {1}", who, actor.session);
+  return leaf(`${base}/driven-by`, vscode.l10n.t("Driven by"), value, actor.kind === "vscode" ? "person" : actor.kind === "terminal" ? "terminal" : "hubot");
+}
+
 function obligationNode(base: string, obligation: WorkFrame["obligations"][number]): WorkNode {
   const state =
     obligation.state === "discharged"
@@ -138,6 +152,7 @@ function frameNode(frame: WorkFrame): WorkNode {
   const base = `frame/${frame.status}/${frame.frameId}`;
   const route = frame.routeSign ?? frame.routeDefinitionId;
   const children: WorkNode[] = [leaf(`${base}/route`, vscode.l10n.t("Route"), route, "compass")];
+  if (frame.drivenBy !== null) children.push(drivenByNode(base, frame.drivenBy));
   if (frame.owner !== null) children.push(leaf(`${base}/owner`, vscode.l10n.t("Owning Skill"), `${frame.owner.skillName} (${frame.owner.status})`, "tools"));
   children.push(...frame.obligations.map((obligation) => obligationNode(base, obligation)));
   for (const blocker of frame.blockers) {

@@ -17,6 +17,16 @@ const common = {
   legalComments: "none",
 };
 
+/** In the hook bundle, the lazily required slow path resolves to the sibling docket-hook-slow.js. */
+const hookSlowPathPlugin = {
+  name: "docket-hook-slow-path",
+  setup(build) {
+    build.onResolve({ filter: /^(\.\/replayState|\.\.\/evidence\/evidenceStore)$/ }, (args) =>
+      args.importer.includes(`${path.sep}server${path.sep}hooks${path.sep}`) ? { path: "./docket-hook-slow.js", external: true } : undefined,
+    );
+  },
+};
+
 const configs = [
   {
     ...common,
@@ -35,6 +45,27 @@ const configs = [
     format: "cjs",
     target: "node20",
     banner: { js: "#!/usr/bin/env node" },
+  },
+  {
+    // The agent hook path alone (docs/hooks.md): no language server, MCP SDK or Judgment engine.
+    // Always minified and split: a host waits for this process's start-up on every tool call, so
+    // the replay and evidence code live in docket-hook-slow.js, loaded only when needed.
+    ...common,
+    entryPoints: ["server/hooks/main.ts"],
+    outfile: "dist/docket-hook.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    plugins: [hookSlowPathPlugin],
+  },
+  {
+    ...common,
+    entryPoints: ["server/hooks/slowPath.ts"],
+    outfile: "dist/docket-hook-slow.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
   },
   {
     ...common,

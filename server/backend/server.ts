@@ -27,6 +27,8 @@ import {
 import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
 import { resolveLedgerPath } from "../workspace/ledgerPaths";
 import { PiSessionHost } from "../pi/piSessionHost";
+import { agentsStatus } from "../agents/agentsStatus";
+import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type Installation } from "../agents/installerFiles";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -49,6 +51,8 @@ export class Backend {
   private ledger: WorkspaceLedger | null = null;
   private options: BackendInitOptions = { workspaceFolder: null, ledgerPath: null, trusted: false };
   private lastRevision: string | null = null;
+  /** The editor that started this backend (LSP clientInfo), for provenance. */
+  private client: string | null = null;
   private watching: string | null = null;
   private dirWatcher: fs.FSWatcher | null = null;
   /** A Pi session opened read-only; while one is open it answers (or refuses) every request. */
@@ -66,6 +70,8 @@ export class Backend {
       if (!parsed.success) {
         throw new ResponseError(RpcErrorCodes.InvalidParams, `Invalid initialization options: ${parsed.error.message}`);
       }
+      const client = params.clientInfo;
+      this.client = client === undefined ? null : `${client.name}${client.version === undefined ? "" : ` ${client.version}`}`.slice(0, 200);
       this.configure(parsed.data);
       return { capabilities: {}, serverInfo: { name: "docket", version: "0.1.0" } };
     });
@@ -98,6 +104,10 @@ export class Backend {
       this.piSessions.close();
       return this.status();
     });
+    this.handle(Requests.agentsPlan, (params) => connectPlan(this.agentInstallation(params.host, false)));
+    this.handle(Requests.agentsApply, (params) => applyConnect(this.agentInstallation(params.host, true), params.planSha256));
+    this.handle(Requests.agentsDisconnect, (params) => applyDisconnect(this.agentInstallation(params.host, true)));
+    this.handle(Requests.agentsStatus, () => agentsStatus(this.requireWorkspaceFolder()));
     connection.listen();
   }
 
@@ -126,10 +136,32 @@ export class Backend {
       return;
     }
     const ledgerPath = options.ledgerPath ?? resolveLedgerPath(options.workspaceFolder, null);
-    this.ledger = new WorkspaceLedger({ workspaceFolder: options.workspaceFolder, ledgerPath, trusted: options.trusted });
+    this.ledger = new WorkspaceLedger({
+      workspaceFolder: options.workspaceFolder,
+      ledgerPath,
+      trusted: options.trusted,
+      // The person at the editor: recorded beside the ledger as who drove each frame.
+      actor: { kind: "vscode", client: this.client, session: null },
+    });
     this.ledger.refresh();
     this.lastRevision = this.status().revision;
     this.startWatching(ledgerPath);
+  }
+
+  private requireWorkspaceFolder(): string {
+    if (this.options.workspaceFolder === null) {
+      throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to connect an agent: its configuration lives in the workspace folder.");
+    }
+    return this.options.workspaceFolder;
+  }
+
+  /** The backend runs from the extension's installed dist/docket.js: that is what hosts will run. */
+  private agentInstallation(host: Installation["host"], writing: boolean): Installation {
+    const workspaceFolder = this.requireWorkspaceFolder();
+    if (writing && !this.options.trusted) {
+      throw new DocketError(ErrorCodes.untrusted, "This workspace is not trusted, so Docket will not change its agent configuration.");
+    }
+    return { host, workspaceFolder, runtimePath: resolveRuntimePath(process.argv[1]) };
   }
 
   private requireLedger(): WorkspaceLedger {

@@ -26,6 +26,22 @@ Usage:
                                            over an existing file, only from a clean import)
   docket policy [--ledger PATH] [--workspace DIR] [--json]
                                            legal operations and whether shell/edit tools may run
+  docket on|off [--workspace DIR] [--ledger PATH] [--json]
+                                           turn Docket on (open a work scope) or off, from a terminal
+  docket status [--workspace DIR] [--ledger PATH] [--json]
+                                           phase, scope, legal operations, shell/edit policy, ledger
+                                           path and which agents are connected
+  docket connect claude|codex [--workspace DIR] [--dry-run] [--json]
+                                           add Docket's hooks and MCP server to the agent's project
+                                           config (--dry-run prints the exact diff, writes nothing)
+  docket disconnect claude|codex [--workspace DIR] [--dry-run] [--json]
+                                           remove exactly the entries connect added
+  docket mcp [--workspace DIR] [--ledger PATH]
+                                           serve Docket's MCP tools over stdio (for Copilot, Claude
+                                           Code, Codex or any MCP client). See docs/mcp.md
+  docket hook --host claude|codex|vscode EVENT
+                                           answer one agent hook call (JSON on stdin, the host's
+                                           dialect on stdout; exit 1 = no decision). See docs/hooks.md
   docket --help | --version
 
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
@@ -33,7 +49,10 @@ above the current directory (or the directory itself).
 
 Exit codes: 0 success; 1 the ledger (or log) has a rejected entry (import-pi: or an unreadable
 line, and --out wrote nothing); 2 usage error or unusable input (import-pi: unreadable, larger
-than 256 MiB or not a Pi session; --out exists or cannot be written).
+than 256 MiB or not a Pi session; --out exists or cannot be written); 3 on, off, status,
+connect or disconnect was refused with a coded error (e.g. docket.already-on,
+docket.ledger-locked, docket.agent-config-malformed, docket.agent-config-conflict), printed as
+"docket: CODE: message" on stderr. See docs/agents.md.
 `;
 
 export class UsageError extends Error {
@@ -200,7 +219,7 @@ function ledgerImportPi(args: readonly string[], io: Io): number {
 }
 
 /** Runs a command and returns its exit code; `serve` keeps running and returns null. */
-export function runCli(argv: readonly string[], io: Io): number | null {
+export function runCli(argv: readonly string[], io: Io): number | null | Promise<number> {
   try {
     const [command, ...rest] = argv;
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -223,6 +242,29 @@ export function runCli(argv: readonly string[], io: Io): number | null {
       return null;
     }
     if (command === "policy") return policy(rest, io);
+    if (command === "mcp") {
+      const parsed = parseArgs(rest, ["workspace", "ledger"], []);
+      if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
+      const located = locateLedger(parsed, io);
+      if (!fs.statSync(located.workspaceFolder, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new UsageError(`no folder at ${located.workspaceFolder}`, "docket.no-workspace");
+      }
+      // Loaded only here: the MCP SDK is large and no other command needs it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require("../mcp/mcpServer") as typeof import("../mcp/mcpServer")).serveMcpStdio({ ...located, version: VERSION });
+      return null;
+    }
+    if (command === "hook") {
+      // Loaded only here, and answered asynchronously: the hook reads stdin and sets the exit code.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require("../hooks/hookCli") as typeof import("../hooks/hookCli")).runHookProcess(rest);
+      return null;
+    }
+    if (command === "on" || command === "off" || command === "status" || command === "connect" || command === "disconnect") {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const terminal = require("../agents/terminal") as typeof import("../agents/terminal");
+      return terminal.runTerminalCommand(command, rest, { ...io, runtime: process.argv[1] });
+    }
     if (command === "ledger") {
       const [sub, ...subArgs] = rest;
       if (sub === "verify") return ledgerVerify(subArgs, io);
@@ -247,5 +289,6 @@ if (require.main === module) {
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
   });
-  if (code !== null) process.exitCode = code;
+  if (code instanceof Promise) void code.then((exitCode) => (process.exitCode = exitCode));
+  else if (code !== null) process.exitCode = code;
 }

@@ -2,7 +2,7 @@
 // obligations, blockers, contributions, owner and conclusion; the active authorization; landings
 // with their debts; the decision purpose and the legal operations. Pure and derived from replay
 // only, so the view shows exactly what the ledger says and nothing a client remembered.
-import type { WorkFrame, WorkLanding, WorkState } from "../protocol/messages";
+import type { Actor, WorkFrame, WorkLanding, WorkState } from "../protocol/messages";
 import { derivedPurpose } from "./operations/common";
 import { unresolvedAttemptSourceId } from "./operations/judgmentOperations";
 import { phaseOf, runtimeFacts, type HistoryView } from "./history";
@@ -29,7 +29,10 @@ function ownerOf(scope: ScopeState, frameId: string): WorkFrame["owner"] {
   return { skillName, status: assignment.status };
 }
 
-function describeFrame(scope: ScopeState, state: FrameState): WorkFrame {
+/** Who opened a frame (from Docket's provenance records), or null when unknown. */
+export type FrameActor = (frameId: string) => Actor | null;
+
+function describeFrame(scope: ScopeState, state: FrameState, drivenBy: FrameActor): WorkFrame {
   const discharged = new Set(state.discharges.map((entry) => entry.obligationId));
   const blocked = new Set(state.blockers.flatMap((entry) => entry.targetObligationIds));
   const frame = state.frame;
@@ -61,6 +64,7 @@ function describeFrame(scope: ScopeState, state: FrameState): WorkFrame {
     conclusion:
       state.conclusion === null ? null : { text: state.conclusion.proposal.conclusion, eventSha256: state.conclusion.eventRef.eventSha256 },
     unresolvedAttempts: scope.supports.filter((support) => support.sourceId === unresolvedAttemptSourceId(frame.frameId)).length,
+    drivenBy: drivenBy(frame.frameId),
   };
 }
 
@@ -86,7 +90,7 @@ function describeLandings(scope: ScopeState): WorkLanding[] {
   });
 }
 
-export function describeWorkState(history: HistoryView): WorkState {
+export function describeWorkState(history: HistoryView, drivenBy: FrameActor = () => null): WorkState {
   const policy = computeToolPolicy(runtimeFacts(history));
   const scope = history.activeScope;
   const base = { phase: phaseOf(history), legalOperations: [...policy.legalOperations], nextAction: policy.nextAction };
@@ -98,7 +102,7 @@ export function describeWorkState(history: HistoryView): WorkState {
     ...base,
     workScopeId: scope.workScopeId,
     purpose: derivedPurpose(scope),
-    frames: scope.frames.map((state) => describeFrame(scope, state)),
+    frames: scope.frames.map((state) => describeFrame(scope, state, drivenBy)),
     authorization:
       authorization === null
         ? null

@@ -25,7 +25,9 @@ export function toJsonValue(value: unknown, path = "/"): JsonValue {
   if (typeof value === "object") {
     const result: Record<string, JsonValue> = {};
     for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-      result[key] = toJsonValue(entry, `${path}${key}/`);
+      // defineProperty, not assignment: an own "__proto__" key (JSON.parse makes one) must stay a
+      // key of the value instead of changing the result's prototype and vanishing from the hash.
+      Object.defineProperty(result, key, { value: toJsonValue(entry, `${path}${key}/`), enumerable: true, writable: true, configurable: true });
     }
     return result;
   }

@@ -257,7 +257,10 @@ export class LedgerStore {
   }
 
   /** Appends one batch atomically with respect to other writers. */
-  async append<T>(build: BatchBuilder<T>, options: { lockTimeoutMs?: number; purpose?: string } = {}): Promise<AppendResult<T>> {
+  async append<T>(
+    build: BatchBuilder<T>,
+    options: { lockTimeoutMs?: number; purpose?: string; afterAppend?: (store: LedgerStore) => void } = {},
+  ): Promise<AppendResult<T>> {
     const directory = path.dirname(this.ledgerPath);
     try {
       fs.mkdirSync(directory, { recursive: true });
@@ -266,7 +269,7 @@ export class LedgerStore {
       throw new StoreError("ledger-unwritable", `Cannot write in ${directory}: ${(error as Error).message}`);
     }
     try {
-      return await withExclusiveLock(this.lockPath, () => this.appendLocked(build), {
+      return await withExclusiveLock(this.lockPath, () => this.appendLocked(build, options.afterAppend), {
         timeoutMs: options.lockTimeoutMs ?? 10_000,
         purpose: options.purpose ?? "appending to the ledger",
       });
@@ -280,7 +283,7 @@ export class LedgerStore {
     }
   }
 
-  private appendLocked<T>(build: BatchBuilder<T>): AppendResult<T> {
+  private appendLocked<T>(build: BatchBuilder<T>, afterAppend?: (store: LedgerStore) => void): AppendResult<T> {
     this.refresh();
     if (this.faultValue !== null) {
       throw new StoreError(
@@ -313,6 +316,13 @@ export class LedgerStore {
     this.refresh();
     if (this.replayerValue.accepted.length !== before + envelopes.length || this.headSha !== previous) {
       throw new StoreError("ledger-changed-under-writer", "The ledger changed while Docket held its lock; the write could not be confirmed.");
+    }
+    // Still under the lock, so derived caches (the hook checkpoint) advance in ledger order.
+    // The batch is committed: a failing callback must not report the write as failed.
+    try {
+      afterAppend?.(this);
+    } catch {
+      // best effort by contract
     }
     return { envelopes, context, setAsideTornTail: setAside };
   }

@@ -19,6 +19,17 @@ export const Phase = z.enum([
 ]);
 export type Phase = z.infer<typeof Phase>;
 
+/** Who wrote a batch (kept beside the ledger, never in it): the Work view's "driven by". */
+export const Actor = z.strictObject({
+  /** How the writer reached Docket. */
+  kind: z.enum(["vscode", "mcp", "terminal", "hook"]),
+  /** The client program, e.g. the MCP client's name and version. */
+  client: z.string().max(200).nullable(),
+  /** The agent session or connection, when the writer knows one. */
+  session: z.string().max(200).nullable(),
+});
+export type Actor = z.infer<typeof Actor>;
+
 export const HistoryMode = z.enum(["empty", "v8-active", "v8-closed", "blocked"]);
 export type HistoryMode = z.infer<typeof HistoryMode>;
 
@@ -348,6 +359,8 @@ export const ReceiptDetail = z.strictObject({
   canonicalJson: z.string(),
   causalRefs: z.array(ReceiptLink).max(100),
   previousScopeEvent: ReceiptLink.nullable(),
+  /** Who wrote the event's batch and which captured evidence it nominated (beside the ledger; null: unknown). */
+  provenance: z.strictObject({ actor: Actor, nominations: z.array(z.string()) }).nullable(),
 });
 export type ReceiptDetail = z.infer<typeof ReceiptDetail>;
 
@@ -386,6 +399,7 @@ export type ToolPolicyResult = z.infer<typeof ToolPolicyResult>;
 
 const DecisionPurposeSchema = z.enum(["work-decision", "reroute-decision", "verification-decision"]);
 
+
 /** One obligation of a frame and how far it got: discharged, blocked by a blocker, or still open. */
 export const WorkObligation = z.strictObject({
   obligationId: z.string(),
@@ -411,6 +425,8 @@ export const WorkFrame = z.strictObject({
   conclusion: z.strictObject({ text: z.string(), eventSha256: sha256 }).nullable(),
   /** Conclusions recorded without resolving anything (needs evidence, emergent question) and no owner to settle. */
   unresolvedAttempts: nonNegativeInt,
+  /** Who opened the frame, when Docket recorded it (null: unknown, e.g. written by another tool). */
+  drivenBy: Actor.nullable(),
 });
 export type WorkFrame = z.infer<typeof WorkFrame>;
 
@@ -472,6 +488,59 @@ export const PiSessionOpenParams = z.strictObject({
 });
 export type PiSessionOpenParams = z.infer<typeof PiSessionOpenParams>;
 
+// Agent installers (docs/agents.md): the backend plans and applies changes to agent host configs.
+export const AgentHost = z.enum(["claude", "codex"]);
+export type AgentHost = z.infer<typeof AgentHost>;
+
+export const AgentHostParams = z.strictObject({ host: AgentHost });
+export type AgentHostParams = z.infer<typeof AgentHostParams>;
+
+/** One file an install would change: its absolute path and full text before/after (null = absent). */
+export const AgentPlanFile = z.strictObject({
+  path: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type AgentPlanFile = z.infer<typeof AgentPlanFile>;
+
+export const AgentPlan = z.strictObject({
+  host: AgentHost,
+  /** Only the files that would change; empty when the host is already connected. */
+  files: z.array(AgentPlanFile),
+  /** What the user must still do afterwards. */
+  notes: z.array(z.string()),
+  /** Identifies this exact plan; `docket/agents/apply` refuses if a re-plan differs. */
+  planSha256: sha256,
+});
+export type AgentPlan = z.infer<typeof AgentPlan>;
+
+export const AgentApplyParams = z.strictObject({ host: AgentHost, planSha256: sha256 });
+export type AgentApplyParams = z.infer<typeof AgentApplyParams>;
+
+export const AgentHeartbeat = z.strictObject({
+  event: z.string(),
+  sessionId: z.string().nullable(),
+  at: z.string(),
+});
+export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
+
+export const AgentHostStatus = z.strictObject({
+  host: AgentHost,
+  /** Every Docket entry is in place (hooks and MCP server). */
+  installed: z.boolean(),
+  /** Some but not all Docket entries are in place. */
+  partial: z.boolean(),
+  files: z.array(z.strictObject({ path: z.string(), entries: z.array(z.string()) })),
+  /** The latest hook invocation recorded for this host, if any. */
+  heartbeat: AgentHeartbeat.nullable(),
+  /** A config file Docket cannot read, with its coded reason; null when all are readable. */
+  problem: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+});
+export type AgentHostStatus = z.infer<typeof AgentHostStatus>;
+
+export const AgentsStatus = z.strictObject({ hosts: z.array(AgentHostStatus) });
+export type AgentsStatus = z.infer<typeof AgentsStatus>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -505,6 +574,10 @@ export const Requests = {
   landingBaseline: request("docket/landingBaseline", LandingBaselineParams, LandingBaseline),
   piSessionOpen: request("docket/piSession/open", PiSessionOpenParams, Status),
   piSessionClose: request("docket/piSession/close", Empty, Status),
+  agentsPlan: request("docket/agents/plan", AgentHostParams, AgentPlan),
+  agentsApply: request("docket/agents/apply", AgentApplyParams, AgentPlan),
+  agentsDisconnect: request("docket/agents/disconnect", AgentHostParams, AgentPlan),
+  agentsStatus: request("docket/agents/status", Empty, AgentsStatus),
 } as const;
 
 export const Notifications = {
@@ -567,6 +640,13 @@ export const ErrorCodes = {
   piSessionUnreadable: "docket.pi-session-unreadable",
   piSessionTooLarge: "docket.pi-session-too-large",
   piSessionInvalid: "docket.pi-session-invalid",
+  // Agent installers (server/agents): a host config file Docket will not edit, or a stale plan.
+  agentConfigMalformed: "docket.agent-config-malformed",
+  agentConfigUnsupported: "docket.agent-config-unsupported",
+  agentConfigConflict: "docket.agent-config-conflict",
+  agentConfigUnwritable: "docket.agent-config-unwritable",
+  agentPlanChanged: "docket.agent-plan-changed",
+  agentRuntimeMissing: "docket.agent-runtime-missing",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -83,6 +83,9 @@ export const ReceiptsStrings = z.strictObject({
   detailNoCausalRefs: z.string(),
   detailPreviousScopeEvent: z.string(),
   detailNoPreviousScopeEvent: z.string(),
+  detailWrittenBy: z.string(),
+  detailWriterUnknown: z.string(),
+  detailNominations: z.string(),
   /** "{0}" = ordinal, "{1}" = kind: the accessible name of a link to a receipt. */
   linkLabel: z.string(),
   /** A link whose target is not in the receipts. */

@@ -81,5 +81,6 @@ export function readReceiptDetail(projection: ReceiptProjection, eventSha256: st
     canonicalJson: detail.canonicalJson,
     causalRefs: detail.causalRefs.map((link) => ({ ...link })),
     previousScopeEvent: detail.previousScopeEvent === null ? null : { ...detail.previousScopeEvent },
+    provenance: null,
   };
 }

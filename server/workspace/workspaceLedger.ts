@@ -12,16 +12,19 @@ import { requireActiveScope } from "../developer/operations/common";
 import { concludeJudgmentBatch, openJudgmentBatch, type ConcludeJudgmentInput, type OpenJudgmentInput } from "../developer/operations/judgmentOperations";
 import { openContextSourcesBatch, type OpenContextSourcesInput } from "../developer/operations/contextSources";
 import { NO_EVIDENCE, type EvidenceLookup } from "../developer/operations/evidence";
+import { workspaceEvidence } from "../evidence/evidenceStore";
 import { prepareJudgment, usesJudgmentEngine, type PreparedJudgment } from "../developer/operations/judgmentContext";
 import { findPackageRoot, loadSkillCatalog, type SkillCatalog } from "../developer/operations/skillCatalog";
 import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRefusal, type WorkspaceSnapshot } from "../developer/workspaceDelta";
 import { loadBaseline, saveBaseline, type BaselineKey } from "./baselineStore";
 import { readFileAtCommit, takeWorkspaceSnapshot } from "./gitObservation";
 import { describeWorkState } from "../developer/workState";
+import { readProvenance, recordProvenance, type Actor } from "./provenanceStore";
 import { describeSkills } from "../developer/operations/skillListing";
 import { DocketError, toDocketError } from "../errors";
 import { hashValue } from "../ledger/canonicalJson";
 import { LedgerStore } from "../ledger/store";
+import { writeCheckpoint } from "../hooks/checkpointState";
 import {
   ErrorCodes,
   type LandingBaseline,
@@ -52,8 +55,13 @@ export interface WorkspaceLedgerOptions {
   readonly lockTimeoutMs?: number;
   /** Folder holding Docket's `skills/`; found from the running code when omitted. */
   readonly packageRoot?: string;
-  /** Captured evidence handles conclusions may nominate; none until the hooks supply a store. */
+  /** Captured evidence handles conclusions may nominate; defaults to the workspace's evidence store (`.docket/evidence/`). */
   readonly evidence?: EvidenceLookup;
+  /**
+   * Who writes through this instance; recorded beside the ledger (provenanceStore.ts) when given.
+   * A function when the writer learns its client late (an MCP client names itself on initialize).
+   */
+  readonly actor?: Actor | (() => Actor);
 }
 
 type BatchBuild = (store: LedgerStore) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string };
@@ -62,16 +70,26 @@ function refusalError(refusal: WorkspaceRefusal): DocketError {
   return new DocketError(refusal.code, refusal.message);
 }
 
+/** The captured evidence a conclusion nominated, for its provenance record. */
+function nominatedEvidence(input: ConcludeJudgmentInput): string[] {
+  if (input.disposition !== "judgment") return [];
+  return (input.nominations ?? []).flatMap((nomination) =>
+    nomination.kind === "tool-result" ? [nomination.branchResultId] : nomination.kind === "user-decision" ? ["user-decision"] : [],
+  );
+}
+
 export class WorkspaceLedger {
   readonly store: LedgerStore;
   private projectionGeneration: number;
   private projectionState: ReceiptProjection;
   private readonly clock: Clock;
+  private readonly evidence: EvidenceLookup;
   private writeQueue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly options: WorkspaceLedgerOptions) {
     this.store = new LedgerStore(options.ledgerPath);
     this.clock = options.clock ?? systemClock;
+    this.evidence = options.evidence ?? (options.workspaceFolder === "" ? NO_EVIDENCE : workspaceEvidence(options.workspaceFolder));
     this.projectionState = new ReceiptProjection();
     this.projectionGeneration = this.store.generation;
   }
@@ -152,7 +170,21 @@ export class WorkspaceLedger {
 
   /** What the Work view shows: frames, authorization, landings and debts of the active scope. */
   workState(): WorkState {
-    return describeWorkState(this.history());
+    const history = this.history();
+    const scope = history.activeScope;
+    if (scope === null) return describeWorkState(history);
+    // The event that opened each frame of the active scope, looked up in Docket's provenance records.
+    const openedBy = new Map<string, string>();
+    for (const { envelope } of this.store.replayer.accepted) {
+      if (envelope.workScopeId !== scope.workScopeId || envelope.kind !== "route-frame-opened") continue;
+      const frame = (envelope.payload as { frame?: { frameId?: unknown } }).frame;
+      if (typeof frame?.frameId === "string" && !openedBy.has(frame.frameId)) openedBy.set(frame.frameId, envelope.eventSha256);
+    }
+    const provenance = readProvenance(this.options.workspaceFolder);
+    return describeWorkState(history, (frameId) => {
+      const eventSha256 = openedBy.get(frameId);
+      return eventSha256 === undefined ? null : (provenance.get(eventSha256)?.actor ?? null);
+    });
   }
 
   /**
@@ -307,14 +339,14 @@ export class WorkspaceLedger {
       const engine = input.disposition === "judgment" && usesJudgmentEngine(input);
       const catalog = await this.skillCatalog(engine);
       let prepared: PreparedJudgment | undefined;
-      if (engine && catalog !== undefined) prepared = await prepareJudgment(this.history(), input, catalog, this.options.evidence ?? NO_EVIDENCE);
+      if (engine && catalog !== undefined) prepared = await prepareJudgment(this.history(), input, catalog, this.evidence);
       return this.writeUnqueued(() => {
         const result = concludeJudgmentBatch(this.history(), input, this.clock.now(), {
           ...(catalog === undefined ? {} : { catalog }),
           ...(prepared === undefined ? {} : { prepared }),
         });
         return { drafts: result.drafts, context: result.workScopeId };
-      }, "concluding a judgment");
+      }, "concluding a judgment", nominatedEvidence(input));
     });
   }
 
@@ -411,14 +443,28 @@ export class WorkspaceLedger {
   }
 
   /** Appends under the ledger lock with preflight; the caller already holds the write queue. */
-  private async writeUnqueued(build: BatchBuild, purpose: string): Promise<ResultSummary> {
+  private async writeUnqueued(build: BatchBuild, purpose: string, nominations: readonly string[] = []): Promise<ResultSummary> {
     try {
-      const result = await this.store.append(build, { purpose, lockTimeoutMs: this.options.lockTimeoutMs });
+      // The hook checkpoint is refreshed under the lock so hooks answer without a replay (docs/hooks.md).
+      const result = await this.store.append(build, { purpose, lockTimeoutMs: this.options.lockTimeoutMs, afterAppend: writeCheckpoint });
       this.syncProjection();
+      this.recordActor(result.envelopes.map((envelope) => envelope.eventSha256), nominations);
       return resultSummary(this.history(), result.context, result.envelopes.map((envelope) => envelope.eventId));
     } catch (error) {
       this.syncProjection();
       throw toDocketError(error);
+    }
+  }
+
+  /** Best effort: the batch is on the ledger either way, and provenance is informative only. */
+  private recordActor(eventSha256s: readonly string[], nominations: readonly string[]): void {
+    const option = this.options.actor;
+    if (option === undefined || eventSha256s.length === 0) return;
+    const actor = typeof option === "function" ? option() : option;
+    try {
+      recordProvenance(this.options.workspaceFolder, { eventSha256s: [...eventSha256s], actor, nominations: [...nominations] });
+    } catch {
+      // An unwritable .docket/ shows as "driven by: unknown" in the views.
     }
   }
 
@@ -432,7 +478,9 @@ export class WorkspaceLedger {
   }
 
   receiptDetail(eventSha256: string): ReceiptDetail {
-    return readReceiptDetail(this.projectionState, eventSha256);
+    const detail = readReceiptDetail(this.projectionState, eventSha256);
+    const record = readProvenance(this.options.workspaceFolder).get(eventSha256);
+    return record === undefined ? detail : { ...detail, provenance: { actor: record.actor, nominations: [...record.nominations] } };
   }
 }
 

@@ -20,6 +20,9 @@ const COMMANDS = [
   "docket.openContextSources",
   "docket.openPiSession",
   "docket.closePiSession",
+  "docket.connectClaude",
+  "docket.connectCodex",
+  "docket.disconnectAgent",
 ];
 
 interface LedgerLine {
@@ -69,6 +72,46 @@ function describeResult(result: unknown): string {
     : `the command resolved with ${JSON.stringify(result)}`;
 }
 
+/** Speaks just enough MCP over stdio (newline-delimited JSON-RPC) to ask `docket mcp` for its tools. */
+async function mcpToolNames(cli: string, workspace: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { spawn } = await import("node:child_process");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, "mcp", "--workspace", workspace], { cwd: workspace, env, stdio: ["pipe", "pipe", "pipe"] });
+    let buffer = "";
+    let stderr = "";
+    const send = (message: object): void => {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    };
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`docket mcp did not answer tools/list within 15 s; stderr: ${stderr}`));
+    }, 15_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += String(chunk);
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffer += String(chunk);
+      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+        const message = JSON.parse(buffer.slice(0, newline)) as { id?: number; result?: { tools?: { name: string }[] } };
+        buffer = buffer.slice(newline + 1);
+        if (message.id === 1) {
+          send({ method: "notifications/initialized" });
+          send({ id: 2, method: "tools/list", params: {} });
+        } else if (message.id === 2) {
+          clearTimeout(timer);
+          child.stdin.end();
+          resolve((message.result?.tools ?? []).map((tool) => tool.name));
+        }
+      }
+    });
+    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "docket-exthost-test", version: "0.0.0" } } });
+  });
+}
+
 function kinds(lines: LedgerLine[]): unknown[] {
   return lines.map((line) => line.entry?.kind);
 }
@@ -87,6 +130,16 @@ describe("Docket in a real VS Code extension host", function () {
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = COMMANDS.filter((command) => !registered.has(command));
     assert.deepEqual(missing, [], `missing commands: ${missing.join(", ")}`);
+  });
+
+  it("announces an MCP server whose command starts on the editor's runtime and lists Docket's tools", async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    const providers = (extension?.packageJSON as { contributes?: { mcpServerDefinitionProviders?: { id?: unknown }[] } } | undefined)?.contributes?.mcpServerDefinitionProviders;
+    assert.deepEqual(providers?.map((provider) => provider.id), ["docket.mcp"]);
+    // The same command line extension/mcpRegistration.ts announces: process.execPath (+ ELECTRON_RUN_AS_NODE).
+    const cli = path.join(extension?.extensionPath ?? "", "dist", "docket.js");
+    const names = await mcpToolNames(cli, workspaceRoot(), { ...process.env, ELECTRON_RUN_AS_NODE: "1" });
+    assert.deepEqual(names, ["status", "open_judgment", "open_context_sources", "conclude_judgment", "authorize_change", "record_landing"]);
   });
 
   it("docket.turnOn opens a work scope in <workspace>/.docket/ledger.jsonl", async () => {

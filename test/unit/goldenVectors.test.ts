@@ -58,3 +58,9 @@ test("empty blocker set and empty receipt projection golden vectors", () => {
   assert.equal(projection.projectionSha256, "9c336f04305dfbbc460eef0adc28f05bda06d3c9b86ecaf0c295f70d433d7475");
   assert.equal(EMPTY_RECEIPT_ROOT, hashValue({ domain: "developer/v8/receipt-root-empty" }));
 });
+
+test("an own __proto__ key (as JSON.parse makes it) is an ordinary key of the canonical form", () => {
+  const parsed = JSON.parse('{"b":1,"__proto__":{"x":2},"a":null}') as unknown;
+  assert.equal(canonicalize(parsed), '{"__proto__":{"x":2},"a":null,"b":1}');
+  assert.notEqual(hashValue(JSON.parse('{"__proto__":false}')), hashValue({}));
+});

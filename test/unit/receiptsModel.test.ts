@@ -191,6 +191,7 @@ function detailOf(ordinal: number, kind: ReceiptKind, links: { ordinal: number |
       kind: link.kind,
     })),
     previousScopeEvent: null,
+    provenance: null,
   };
 }
 

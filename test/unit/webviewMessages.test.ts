@@ -43,6 +43,7 @@ const detail = {
   canonicalJson: '{"domain":"developer.event-envelope/v8","value":{}}',
   causalRefs: [{ workScopeId: "scope:1", eventId: "event:0", eventSha256: sha("e"), ordinal: 0, kind: "work-scope-opened" }],
   previousScopeEvent: { workScopeId: "scope:1", eventId: null, eventSha256: sha("f"), ordinal: null, kind: null },
+  provenance: { actor: { kind: "mcp", client: "claude-code 2.1.0", session: null }, nominations: ["branch-result-0123456789abcdef"] },
 };
 
 test("host messages: every kind parses", () => {

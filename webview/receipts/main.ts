@@ -29,7 +29,7 @@
 //     [data-testid="previous-scope-event"] the same for the previous event of the scope
 //   [data-testid="filter-cleared"]        note shown when a jump had to clear the kind filter
 import "./zodSetup";
-import { ReceiptKind, type ReceiptLink, type ReceiptRow, type ReceiptsPage } from "../../server/protocol/messages";
+import { ReceiptKind, type ReceiptDetail, type ReceiptLink, type ReceiptRow, type ReceiptsPage } from "../../server/protocol/messages";
 import {
   HostToReceipts,
   ReceiptsStrings,
@@ -326,6 +326,20 @@ const copyButton = el("button", { className: "button secondary small", testId: "
 ]);
 copyButton.type = "button";
 
+/** Who wrote the batch (client and session) and the evidence handles its conclusion nominated. */
+function provenanceNode(provenance: ReceiptDetail["provenance"]): HTMLElement {
+  if (provenance === null) return el("p", { className: "muted", text: strings.detailWriterUnknown, testId: "written-by" });
+  const actor = provenance.actor;
+  const who = [actor.client ?? actor.kind, actor.session].filter((part): part is string => part !== null).join(" · ");
+  const children: Node[] = [el("p", { className: "mono", text: `${actor.kind}: ${who}`, testId: "written-by" })];
+  if (provenance.nominations.length > 0) {
+    const list = el("ul", { className: "link-list" });
+    for (const handle of provenance.nominations) list.appendChild(el("li", { className: "mono", text: handle, testId: "nominated-evidence" }));
+    children.push(el("h4", { className: "section-title", text: strings.detailNominations }), list);
+  }
+  return el("div", {}, children);
+}
+
 let renderedDetail: Model["detail"] | undefined;
 let renderedDetailState = "";
 
@@ -392,6 +406,7 @@ function renderDetail(current: Model): void {
     section(strings.detailPreviousScopeEvent, [
       previous === null ? el("p", { className: "muted", text: strings.detailNoPreviousScopeEvent }) : linkNode(previous, "previous-scope-event"),
     ]),
+    section(strings.detailWrittenBy, [provenanceNode(detail.provenance)]),
     section(strings.detailSummary, [entries.length > 0 ? summary : el("p", { className: "muted", text: strings.detailSummaryEmpty })]),
     section(strings.detailCanonicalJson, [
       el("p", { className: "muted hint", text: strings.detailCanonicalJsonHint }),

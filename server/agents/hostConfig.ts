@@ -1,0 +1,110 @@
+// What Docket installs into each agent host's configuration: which events its hook runs on, the
+// exact hook and MCP command lines, and how to recognise an entry Docket wrote (by its runtime
+// signature, never by position) so `disconnect` removes exactly what `connect` added.
+import path from "node:path";
+import { DocketError } from "../errors";
+import { hookCommand as buildHookCommand } from "../hooks/hookCommand";
+import type { HookEvent } from "../hooks/hostInput";
+import { ErrorCodes } from "../protocol/messages";
+
+export const AGENT_HOSTS = ["claude", "codex"] as const;
+export type AgentHost = (typeof AGENT_HOSTS)[number];
+
+/** The name of the MCP server entry in `.mcp.json` and `[mcp_servers.docket]`. */
+export const MCP_SERVER_NAME = "docket";
+
+export interface HookEventSpec {
+  readonly event: HookEvent;
+  /** Omitted: the hook runs for every tool (or the event has no matcher). */
+  readonly matcher?: string;
+}
+
+// Shell + edit tools are gated before they run; every tool result is evidence, so PostToolUse
+// has no matcher. Codex names its edit tool apply_patch.
+const HOOK_EVENTS: Record<AgentHost, readonly HookEventSpec[]> = {
+  claude: [
+    { event: "PreToolUse", matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit" },
+    { event: "PostToolUse" },
+    { event: "UserPromptSubmit" },
+    { event: "SessionStart" },
+  ],
+  codex: [
+    { event: "PreToolUse", matcher: "Bash|apply_patch" },
+    { event: "PostToolUse" },
+    { event: "UserPromptSubmit" },
+    { event: "SessionStart" },
+  ],
+};
+
+export function hookEvents(host: AgentHost): readonly HookEventSpec[] {
+  return HOOK_EVENTS[host];
+}
+
+/**
+ * The one place a hook command line is built: the hook runtime's own builder (interface 3), so
+ * installers and hooks agree on the bundle and quoting. A path it cannot quote is a coded refusal.
+ */
+export function hookCommand(host: AgentHost, event: HookEvent, runtimePath: string): string {
+  try {
+    return buildHookCommand(host, event, runtimePath);
+  } catch (error) {
+    throw new DocketError(ErrorCodes.agentRuntimeMissing, `Cannot build a hook command for ${runtimePath}: ${(error as Error).message}`);
+  }
+}
+
+// A Docket hook: some docket*.js runtime (any install location or version) invoked as
+// `hook --host <host>`. Matching the signature rather than the exact path lets a reconnect from a
+// newer extension replace entries written by an older one.
+const HOOK_SIGNATURE = /docket[^\s"'/\\]*\.js['"]?\s+hook\s+--host\s+(claude|codex|vscode)\b/u;
+
+/** A Docket hook command, for `host` when given (each host's file holds only its own). */
+export function isDocketHookCommand(command: unknown, host?: AgentHost): boolean {
+  if (typeof command !== "string") return false;
+  const match = HOOK_SIGNATURE.exec(command);
+  return match !== null && (host === undefined || match[1] === host);
+}
+
+export interface McpServerEntry {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** Interface 4: `node <abs dist/docket.js> mcp --workspace <abs folder>`. */
+export function mcpServerEntry(runtimePath: string, workspaceFolder: string): McpServerEntry {
+  return { command: "node", args: [runtimePath, "mcp", "--workspace", workspaceFolder] };
+}
+
+/** An MCP entry Docket wrote: `node <…docket*.js> mcp …`. */
+export function isDocketMcpEntry(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const entry = value as { command?: unknown; args?: unknown };
+  if (entry.command !== "node" || !Array.isArray(entry.args)) return false;
+  const [runtime, sub] = entry.args as unknown[];
+  return typeof runtime === "string" && /^docket[^/\\]*\.js$/u.test(path.basename(runtime)) && sub === "mcp";
+}
+
+/** Files each host's installation touches, relative to the workspace folder. */
+export const HOST_FILES = {
+  claude: { settings: path.join(".claude", "settings.json"), mcp: ".mcp.json" },
+  codex: { hooks: path.join(".codex", "hooks.json"), config: path.join(".codex", "config.toml") },
+} as const;
+
+/** What the user must still do after connecting; shown by the CLI and the extension. */
+export function connectNotes(host: AgentHost): string[] {
+  if (host === "claude") {
+    return [
+      "Restart Claude Code (or start a new session) in this folder so it loads the hooks in .claude/settings.json.",
+      "Approve the project MCP server \"docket\" from .mcp.json when Claude Code asks (or with /mcp).",
+    ];
+  }
+  return [
+    "Codex runs project hooks only after you review and trust them: open /hooks in Codex (or accept its trust prompt) and trust the Docket hooks.",
+    "Codex loads .codex/ only for a trusted project; trust this folder in Codex if you have not.",
+    "On Codex versions before 0.124.0, enable hooks in ~/.codex/config.toml: [features] hooks = true (older builds: codex_hooks = true).",
+    "Restart Codex so it loads .codex/hooks.json and the docket MCP server from .codex/config.toml.",
+  ];
+}
+
+export function disconnectNotes(host: AgentHost): string[] {
+  return [host === "claude" ? "Restart Claude Code so it stops running Docket's hooks." : "Restart Codex so it stops running Docket's hooks."];
+}

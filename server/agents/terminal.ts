@@ -1,0 +1,176 @@
+// Docket from a terminal, for people running an agent without VS Code: `docket on|off|status`
+// and `docket connect|disconnect claude|codex`. Workspace and ledger follow the same rules as the
+// extension (ledgerPaths.ts); writes go through WorkspaceLedger (same lock) and the installers.
+import path from "node:path";
+import { DocketError, toDocketError } from "../errors";
+import { AgentHost, type AgentPlan } from "../protocol/messages";
+import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
+import { WorkspaceLedger } from "../workspace/workspaceLedger";
+import { agentsStatus } from "./agentsStatus";
+import { applyConnect, applyDisconnect, connectPlan, disconnectPlan, resolveRuntimePath } from "./installerFiles";
+import { unifiedDiff } from "./textDiff";
+
+export interface TerminalIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+  /** The script being run (process.argv[1]): the installed runtime hooks and MCP will call. */
+  readonly runtime?: string;
+}
+
+export const TERMINAL_COMMANDS = ["on", "off", "status", "connect", "disconnect"] as const;
+export type TerminalCommand = (typeof TERMINAL_COMMANDS)[number];
+
+/** Exit codes (documented in `docket --help`). */
+export const TerminalExit = { ok: 0, usage: 2, refused: 3 } as const;
+
+class TerminalUsageError extends Error {}
+
+interface Parsed {
+  readonly positionals: string[];
+  readonly workspace: string | undefined;
+  readonly ledger: string | undefined;
+  readonly flags: Set<string>;
+}
+
+function parse(args: readonly string[], booleans: readonly string[], allowLedger: boolean): Parsed {
+  const positionals: string[] = [];
+  const flags = new Set<string>();
+  let workspace: string | undefined;
+  let ledger: string | undefined;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    const [name, inline] = arg.startsWith("--") ? (arg.slice(2).split(/=(.*)/su, 2) as [string, string | undefined]) : [null, undefined];
+    if (name === null) {
+      positionals.push(arg);
+    } else if (name === "workspace" || (allowLedger && name === "ledger")) {
+      const value = inline ?? args[index + 1];
+      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new TerminalUsageError(`--${name} needs a value`);
+      if (inline === undefined) index += 1;
+      if (name === "workspace") workspace = value;
+      else ledger = value;
+    } else if (booleans.includes(name) && inline === undefined) {
+      flags.add(name);
+    } else {
+      throw new TerminalUsageError(`unknown option --${name}`);
+    }
+  }
+  return { positionals, workspace, ledger, flags };
+}
+
+function workspaceOf(parsed: Parsed, io: TerminalIo): string {
+  return parsed.workspace !== undefined ? path.resolve(io.cwd, parsed.workspace) : findWorkspaceRoot(io.cwd);
+}
+
+function openLedger(parsed: Parsed, io: TerminalIo): WorkspaceLedger {
+  const workspaceFolder = workspaceOf(parsed, io);
+  const ledgerPath = parsed.ledger !== undefined ? path.resolve(io.cwd, parsed.ledger) : resolveLedgerPath(workspaceFolder, null);
+  // A person at a terminal runs this themselves: the workspace is trusted.
+  const ledger = new WorkspaceLedger({ workspaceFolder, ledgerPath, trusted: true, actor: { kind: "terminal", client: null, session: null } });
+  ledger.refresh();
+  return ledger;
+}
+
+function noPositionals(parsed: Parsed): void {
+  if (parsed.positionals.length > 0) throw new TerminalUsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
+}
+
+async function turn(on: boolean, args: readonly string[], io: TerminalIo): Promise<number> {
+  const parsed = parse(args, ["json"], true);
+  noPositionals(parsed);
+  const ledger = openLedger(parsed, io);
+  const result = on ? await ledger.turnOn() : await ledger.turnOff();
+  const policy = ledger.policy();
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify({ result, phase: policy.phase, ledgerPath: ledger.store.ledgerPath })}\n`);
+  } else {
+    io.stdout(on ? `Docket is on: work scope ${result.workScopeId ?? "?"}\n` : "Docket is off.\n");
+    io.stdout(`phase: ${policy.phase}; next: ${result.nextAction ?? "none"}\nledger: ${ledger.store.ledgerPath}\n`);
+  }
+  return TerminalExit.ok;
+}
+
+function status(args: readonly string[], io: TerminalIo): number {
+  const parsed = parse(args, ["json"], true);
+  noPositionals(parsed);
+  const ledger = openLedger(parsed, io);
+  const policy = ledger.policy();
+  const workspaceFolder = ledger.options.workspaceFolder;
+  const agents = agentsStatus(workspaceFolder).hosts;
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify({ workspaceFolder, ledgerPath: ledger.store.ledgerPath, ...policy, agents })}\n`);
+    return TerminalExit.ok;
+  }
+  io.stdout(`workspace: ${workspaceFolder}\nledger: ${ledger.store.ledgerPath}\n`);
+  io.stdout(`phase: ${policy.phase}\nscope: ${policy.workScopeId ?? "none"}\n`);
+  io.stdout(`legal operations: ${policy.legalOperations.length === 0 ? "none" : policy.legalOperations.join(", ")}\n`);
+  io.stdout(`shell: ${policy.shell}, edit: ${policy.edit}${policy.reason === null ? "" : ` — ${policy.reason}`}\n`);
+  for (const agent of agents) {
+    const state = agent.problem !== null ? `unreadable config (${agent.problem.code})` : agent.installed ? "connected" : agent.partial ? "partly connected" : "not connected";
+    const beat = agent.heartbeat === null ? "" : `; last hook ${agent.heartbeat.event} at ${agent.heartbeat.at}`;
+    io.stdout(`agent ${agent.host}: ${state}${beat}\n`);
+  }
+  return TerminalExit.ok;
+}
+
+function hostArgument(parsed: Parsed, command: string): AgentHost {
+  const [host, extra] = parsed.positionals;
+  if (host === undefined) throw new TerminalUsageError(`${command} needs a host: claude or codex`);
+  if (extra !== undefined) throw new TerminalUsageError(`unexpected argument ${extra}`);
+  const checked = AgentHost.safeParse(host);
+  if (!checked.success) throw new TerminalUsageError(`unknown host ${host}: use claude or codex`);
+  return checked.data;
+}
+
+function describePlan(plan: AgentPlan, workspaceFolder: string, withDiff: boolean): string {
+  if (plan.files.length === 0) return "";
+  const lines: string[] = [];
+  for (const file of plan.files) {
+    const relative = path.relative(workspaceFolder, file.path);
+    const action = file.before === null ? "create" : file.after === null ? "delete" : "update";
+    lines.push(`${action} ${relative}`);
+    if (withDiff) lines.push(unifiedDiff(file.before ?? "", file.after ?? "", file.before === null ? "/dev/null" : `a/${relative}`, file.after === null ? "/dev/null" : `b/${relative}`));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function connect(connecting: boolean, args: readonly string[], io: TerminalIo): number {
+  const parsed = parse(args, ["json", "dry-run"], false);
+  const command = connecting ? "connect" : "disconnect";
+  const host = hostArgument(parsed, command);
+  const workspaceFolder = workspaceOf(parsed, io);
+  const installation = { host, workspaceFolder, runtimePath: resolveRuntimePath(io.runtime) };
+  const dryRun = parsed.flags.has("dry-run");
+  const plan = dryRun
+    ? connecting ? connectPlan(installation) : disconnectPlan(installation)
+    : connecting ? applyConnect(installation, null) : applyDisconnect(installation);
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify({ ...plan, dryRun, workspaceFolder, runtimePath: installation.runtimePath })}\n`);
+    return TerminalExit.ok;
+  }
+  if (plan.files.length === 0) {
+    io.stdout(connecting ? `${host} is already connected to Docket in ${workspaceFolder}; nothing to change.\n` : `${host} has no Docket entries in ${workspaceFolder}; nothing to change.\n`);
+    return TerminalExit.ok;
+  }
+  io.stdout(dryRun ? `Would change (dry run, nothing written):\n` : connecting ? `Connected ${host} to Docket:\n` : `Disconnected ${host} from Docket:\n`);
+  io.stdout(describePlan(plan, workspaceFolder, dryRun));
+  if (plan.notes.length > 0) io.stdout(`${dryRun ? "Afterwards" : "Still to do"}:\n${plan.notes.map((note) => `  - ${note}\n`).join("")}`);
+  return TerminalExit.ok;
+}
+
+/** Runs one terminal command and resolves to its exit code; never rejects. */
+export async function runTerminalCommand(command: TerminalCommand, args: readonly string[], io: TerminalIo): Promise<number> {
+  try {
+    if (command === "on" || command === "off") return await turn(command === "on", args, io);
+    if (command === "status") return status(args, io);
+    return connect(command === "connect", args, io);
+  } catch (error) {
+    if (error instanceof TerminalUsageError) {
+      io.stderr(`docket: docket.usage: ${error.message}\nRun 'docket --help' for usage.\n`);
+      return TerminalExit.usage;
+    }
+    const coded = error instanceof DocketError ? error : toDocketError(error);
+    io.stderr(`docket: ${coded.code}: ${coded.message}\n`);
+    return TerminalExit.refused;
+  }
+}

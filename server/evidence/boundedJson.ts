@@ -1,0 +1,150 @@
+// Canonical JSON of arbitrary tool input and output without trusting its size or depth. The
+// ledger's canonicalJson.ts recurses, which is right for Docket's own bounded values but would
+// overflow the stack on a hostile, deeply nested tool_input. This walker produces the same bytes
+// with an explicit stack (a test holds the two equal), keeps only a bounded prefix, and counts the
+// rest.
+import { createHash } from "node:crypto";
+import { compareCodeUnits, hashValue } from "../ledger/canonicalJson";
+import { DocketError } from "../errors";
+import { ErrorCodes } from "../protocol/messages";
+
+/** Nesting up to this depth is hashed by the ledger's own canonical JSON. */
+const RECURSION_SAFE_DEPTH = 200;
+
+type Frame = { readonly kind: "array"; readonly items: readonly unknown[]; index: number } | { readonly kind: "object"; readonly record: Record<string, unknown>; readonly keys: readonly string[]; index: number };
+
+function notJson(where: string): never {
+  throw new DocketError(ErrorCodes.invalidParams, `Tool data is not JSON (${where}).`);
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (value === null) return "null";
+  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : notJson("a non-finite number");
+  return undefined;
+}
+
+/** More values than this in one tool call is not tool data (or is a cycle). */
+const MAX_NODES = 5_000_000;
+
+/**
+ * Emits the canonical JSON of `value` chunk by chunk; `emit` returns false to stop early.
+ * `describeString` may replace a string leaf (rendering only, never hashing). Throws
+ * docket.invalid-params for anything JSON cannot represent.
+ */
+export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boolean, describeString?: (text: string) => string): void {
+  const stack: Frame[] = [];
+  let pending: unknown = value;
+  let hasPending = true;
+  let nodes = 0;
+  for (;;) {
+    if (hasPending) {
+      hasPending = false;
+      nodes += 1;
+      if (nodes > MAX_NODES) notJson(`more than ${MAX_NODES} values`);
+      if (describeString !== undefined && typeof pending === "string") pending = describeString(pending);
+      const scalar = scalarText(pending);
+      if (scalar !== undefined) {
+        if (!emit(scalar)) return;
+      } else if (Array.isArray(pending)) {
+        if (!emit("[")) return;
+        stack.push({ kind: "array", items: pending, index: 0 });
+      } else if (typeof pending === "object" && pending !== null) {
+        const record = pending as Record<string, unknown>;
+        if (!emit("{")) return;
+        stack.push({ kind: "object", record, keys: Object.keys(record).sort(compareCodeUnits), index: 0 });
+      } else {
+        notJson(`a ${typeof pending} value`);
+      }
+    }
+    const top = stack[stack.length - 1];
+    if (top === undefined) return;
+    if (top.kind === "array") {
+      if (top.index >= top.items.length) {
+        stack.pop();
+        if (!emit("]")) return;
+        continue;
+      }
+      if (top.index > 0 && !emit(",")) return;
+      pending = top.items[top.index];
+      top.index += 1;
+      hasPending = true;
+      continue;
+    }
+    if (top.index >= top.keys.length) {
+      stack.pop();
+      if (!emit("}")) return;
+      continue;
+    }
+    const key = top.keys[top.index] as string;
+    if (!emit(`${top.index > 0 ? "," : ""}${JSON.stringify(key)}:`)) return;
+    pending = top.record[key];
+    top.index += 1;
+    hasPending = true;
+  }
+}
+
+/** Depth of nesting, found without recursion; stops counting past `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<{ readonly value: unknown; readonly depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof current !== "object" || current === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current as Record<string, unknown>)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** sha256 of the canonical JSON of a call's arguments; absent (or null) arguments hash as `{}` (judgment.md §11). */
+export function argumentsSha256(toolInput: unknown): string {
+  const value = toolInput ?? {};
+  if (!depthExceeds(value, RECURSION_SAFE_DEPTH)) {
+    try {
+      return hashValue(value);
+    } catch {
+      notJson("a value canonical JSON rejects");
+    }
+  }
+  const hash = createHash("sha256");
+  walkCanonicalJson(value, (chunk) => {
+    hash.update(chunk);
+    return true;
+  });
+  return hash.digest("hex");
+}
+
+export interface BoundedText {
+  /** At most `maxChars` UTF-16 units of the canonical JSON, cut on a code point boundary. */
+  readonly text: string;
+  /** UTF-8 length of the whole canonical JSON. */
+  readonly bytes: number;
+  readonly truncated: boolean;
+}
+
+/** The canonical JSON of `value`, kept up to `maxChars`, with the full length counted. */
+export function boundedCanonicalJson(value: unknown, maxChars: number, describeString?: (text: string) => string): BoundedText {
+  let kept = "";
+  let bytes = 0;
+  let truncated = false;
+  walkCanonicalJson(value, (chunk) => {
+    bytes += Buffer.byteLength(chunk, "utf8");
+    if (!truncated) {
+      if (kept.length + chunk.length <= maxChars) kept += chunk;
+      else {
+        kept += chunk.slice(0, maxChars - kept.length);
+        truncated = true;
+      }
+    }
+    return true;
+  }, describeString);
+  return { text: truncated ? cutOnCodePoint(kept, maxChars) : kept, bytes, truncated };
+}
+
+/** The first `maxChars` UTF-16 units, without leaving half of a surrogate pair at the end. */
+export function cutOnCodePoint(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.slice(0, maxChars);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}

@@ -1,0 +1,162 @@
+// Reading the evidence store without a lock: an incremental index for the lookups conclusions use,
+// and the newest handles for status and hook context. A torn, foreign or altered line is skipped.
+import fs from "node:fs";
+import type { EvidenceLookup, ToolResultEvidence, UserDecisionEvidence } from "../developer/operations/evidence";
+import { DocketError } from "../errors";
+import { ErrorCodes } from "../protocol/messages";
+import { EVIDENCE_FORMAT, parseRecordLine, type EvidenceRecord } from "./evidenceRecord";
+import { evidenceDirectory, listSegments, readRange, recordsBackwards, sizeOf, type Segment } from "./evidenceSegments";
+
+export interface RecentEvidence {
+  readonly branchResultId: string;
+  readonly toolName: string;
+  readonly occurredAt: string;
+  readonly truncated: boolean;
+}
+
+type IndexEntry = { readonly kind: "tool-result"; readonly branchResultId: string; readonly sequence: number } | { readonly kind: "user-decision"; readonly sequence: number };
+
+/**
+ * What the index needs from a line, without validating it: indexing a large store stays cheap, and
+ * the one line a lookup returns is fully verified (schema and hash) when it is read.
+ */
+function indexEntry(line: string): IndexEntry | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const fields = value as { format?: unknown; kind?: unknown; sequence?: unknown; branchResultId?: unknown };
+  if (fields.format !== EVIDENCE_FORMAT || typeof fields.sequence !== "number") return undefined;
+  if (fields.kind === "tool-result" && typeof fields.branchResultId === "string") return { kind: "tool-result", branchResultId: fields.branchResultId, sequence: fields.sequence };
+  if (fields.kind === "user-decision") return { kind: "user-decision", sequence: fields.sequence };
+  return undefined;
+}
+
+interface Location {
+  readonly file: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly sequence: number;
+}
+
+/**
+ * An incremental index over the segments: each refresh reads only bytes appended since the last
+ * one; lookups re-read and re-verify the one line they return.
+ */
+class EvidenceIndex implements EvidenceLookup {
+  private readonly consumed = new Map<string, number>();
+  private readonly toolResults = new Map<string, Location>();
+  private latestDecision: Location | undefined;
+
+  constructor(private readonly directory: string) {}
+
+  private forget(file: string): void {
+    this.consumed.delete(file);
+    for (const [id, location] of this.toolResults) if (location.file === file) this.toolResults.delete(id);
+    if (this.latestDecision?.file === file) this.latestDecision = undefined;
+  }
+
+  private refresh(): void {
+    let segments: Segment[];
+    try {
+      segments = listSegments(this.directory);
+    } catch {
+      return;
+    }
+    const present = new Set(segments.map((segment) => segment.file));
+    for (const file of [...this.consumed.keys()]) if (!present.has(file)) this.forget(file);
+    for (const segment of segments) {
+      const size = sizeOf(segment.file);
+      let start = this.consumed.get(segment.file) ?? 0;
+      if (size < start) {
+        this.forget(segment.file);
+        start = 0;
+      }
+      if (size === start) continue;
+      const bytes = readRange(segment.file, start, size - start);
+      let lineStart = 0;
+      for (let newline = bytes.indexOf(0x0a); newline >= 0; newline = bytes.indexOf(0x0a, lineStart)) {
+        const record = indexEntry(bytes.subarray(lineStart, newline).toString("utf8"));
+        if (record !== undefined) {
+          const location = { file: segment.file, offset: start + lineStart, length: newline - lineStart, sequence: record.sequence };
+          if (record.kind === "tool-result") {
+            const previous = this.toolResults.get(record.branchResultId);
+            if (previous === undefined || previous.sequence < record.sequence) this.toolResults.set(record.branchResultId, location);
+          } else if (this.latestDecision === undefined || this.latestDecision.sequence < record.sequence) this.latestDecision = location;
+        }
+        lineStart = newline + 1;
+      }
+      // A torn last line stays unconsumed until a writer closes it off with a newline.
+      this.consumed.set(segment.file, start + lineStart);
+    }
+  }
+
+  private read(location: Location): EvidenceRecord | undefined {
+    try {
+      return parseRecordLine(readRange(location.file, location.offset, location.length).toString("utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+
+  toolResult(branchResultId: string): ToolResultEvidence | undefined {
+    this.refresh();
+    const location = this.toolResults.get(branchResultId);
+    const record = location === undefined ? undefined : this.read(location);
+    if (record?.kind !== "tool-result" || record.branchResultId !== branchResultId) return undefined;
+    return Object.freeze({
+      branchResultId: record.branchResultId,
+      toolCallId: record.toolCallId,
+      toolName: record.toolName,
+      argumentsSha256: record.argumentsSha256,
+      parts: Object.freeze(record.parts.map((part) => Object.freeze({ ...part }))),
+      isError: record.isError,
+      truncated: record.truncated,
+      sequence: record.sequence,
+    });
+  }
+
+  latestUserDecision(): UserDecisionEvidence | undefined {
+    this.refresh();
+    const record = this.latestDecision === undefined ? undefined : this.read(this.latestDecision);
+    // The interface has no truncation flag for decisions, so a cut prompt is never offered as one.
+    if (record?.kind !== "user-decision" || record.truncated) return undefined;
+    return Object.freeze({
+      userEventId: record.userEventId,
+      parts: Object.freeze(record.parts.map((part) => Object.freeze({ ...part }))),
+      sequence: record.sequence,
+    });
+  }
+}
+
+/** Synchronous lookups over everything captured in the workspace (WorkspaceLedger's default). */
+export function workspaceEvidence(workspaceFolder: string): EvidenceLookup {
+  return new EvidenceIndex(evidenceDirectory(workspaceFolder));
+}
+
+/** The newest successful tool results (newest first, one per handle), for status and hook context. */
+export function recentEvidence(workspaceFolder: string, limit: number): RecentEvidence[] {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new DocketError(ErrorCodes.invalidParams, "limit must be an integer from 1 to 1000.");
+  const result: RecentEvidence[] = [];
+  const seen = new Set<string>();
+  const segments = listSegments(evidenceDirectory(workspaceFolder));
+  for (let index = segments.length - 1; index >= 0 && result.length < limit; index -= 1) {
+    let text: string;
+    try {
+      text = fs.readFileSync((segments[index] as Segment).file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const record of recordsBackwards(text)) {
+      if (record.kind !== "tool-result" || seen.has(record.branchResultId)) continue;
+      seen.add(record.branchResultId);
+      if (record.isError) continue;
+      result.push({ branchResultId: record.branchResultId, toolName: record.toolName, occurredAt: record.occurredAt, truncated: record.truncated });
+      if (result.length >= limit) break;
+    }
+  }
+  return result;
+}

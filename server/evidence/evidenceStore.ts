@@ -1,0 +1,139 @@
+// The evidence store's API: tool results and user prompts captured by the host hooks, kept so a
+// conclusion can nominate them (`tool-result{branchResultId}`, `user-decision`). It lives in
+// `<workspace>/.docket/evidence/`, never in the ledger: the ledger binds evidence only through the
+// hashes the Judgment engine seals. Capture validates its input, redacts and bounds the content
+// (toolContent.ts, redaction.ts) and appends one self-hashed record (evidenceSegments.ts); lookups
+// read without a lock (evidenceIndex.ts). docs/evidence.md describes the whole store.
+import * as z from "zod";
+import { hashValue, sha256Hex } from "../ledger/canonicalJson";
+import { DocketError } from "../errors";
+import { ErrorCodes } from "../protocol/messages";
+import { contextContentSha256 } from "../judgment";
+import { argumentsSha256, boundedCanonicalJson, cutOnCodePoint } from "./boundedJson";
+import { EVIDENCE_FORMAT, sealRecord, type ToolResultRecord, type UserDecisionRecord } from "./evidenceRecord";
+import { appendRecord } from "./evidenceSegments";
+import { addRedactionCounts, redactSecrets, type RedactionCounts } from "./redaction";
+import { promptContent, toolResultContent } from "./toolContent";
+
+export { recentEvidence, workspaceEvidence, type RecentEvidence } from "./evidenceIndex";
+export { EVIDENCE_RELATIVE_DIRECTORY, MAX_LINE_BYTES, SEGMENT_BYTES, STORE_CAP_BYTES, evidenceDirectory, setEvidenceStoreLimitsForTests } from "./evidenceSegments";
+
+/** Characters of the arguments' canonical JSON kept (after redaction) as a preview. */
+export const INPUT_PREVIEW_CHARS = 4_096;
+const INPUT_REDACTION_WINDOW = 16_384;
+
+const Host = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
+/** Identifiers the Judgment engine takes as directly normalised text. */
+const Identifier = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((value) => value === value.trim() && value.trim().length > 0, "must be non-blank without surrounding whitespace");
+const OccurredAt = z.iso.datetime({ offset: true });
+
+const ToolResultCaptureSchema = z.strictObject({
+  host: Host,
+  sessionId: z.string().max(300),
+  toolCallId: Identifier(300),
+  toolName: Identifier(128),
+  toolInput: z.unknown(),
+  toolResponse: z.unknown(),
+  occurredAt: OccurredAt,
+  /** When the host says so explicitly (e.g. Claude's PostToolUseFailure); otherwise read from the response. */
+  isError: z.boolean().optional(),
+});
+export type ToolResultCapture = z.input<typeof ToolResultCaptureSchema>;
+
+const UserDecisionCaptureSchema = z.strictObject({
+  host: Host,
+  sessionId: z.string().max(300),
+  prompt: z.string(),
+  occurredAt: OccurredAt,
+});
+export type UserDecisionCapture = z.input<typeof UserDecisionCaptureSchema>;
+
+export interface CapturedToolResult {
+  readonly branchResultId: string;
+  readonly truncated: boolean;
+  readonly redactions: RedactionCounts;
+}
+
+/** `branch-result-` + the first 16 hex of sha256(toolCallId) (developer/v8 §3.3 c). */
+export function branchResultIdOf(toolCallId: string): string {
+  return `branch-result-${sha256Hex(toolCallId).slice(0, 16)}`;
+}
+
+function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  // Paths and reasons only: the input may hold secrets, so no value is echoed.
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`).join("; ");
+  throw new DocketError(ErrorCodes.invalidParams, `Invalid ${what}: ${issues}`);
+}
+
+function inputPreview(toolInput: unknown): { preview: string; bytes: number; truncated: boolean; redactions: RedactionCounts } {
+  const rendered = boundedCanonicalJson(toolInput ?? {}, INPUT_REDACTION_WINDOW);
+  // Redacted before the cut, so a secret straddling the preview's end is never half kept.
+  const redacted = redactSecrets(rendered.text);
+  const preview = cutOnCodePoint(redacted.text, INPUT_PREVIEW_CHARS);
+  return { preview, bytes: rendered.bytes, truncated: rendered.truncated || preview.length < redacted.text.length, redactions: redacted.counts };
+}
+
+/**
+ * Captures one tool call's result: redacted, bounded, numbered and appended. Returns the handle a
+ * conclusion nominates. Bad input is docket.invalid-params and nothing is written.
+ */
+export async function captureToolResult(workspaceFolder: string, capture: ToolResultCapture): Promise<CapturedToolResult> {
+  const input = parseInput(ToolResultCaptureSchema, capture, "tool result capture");
+  const argumentsHash = argumentsSha256(input.toolInput);
+  const preview = inputPreview(input.toolInput);
+  const content = toolResultContent(input.toolResponse);
+  const redactions = addRedactionCounts(content.redactions, preview.redactions);
+  const branchResultId = branchResultIdOf(input.toolCallId);
+  const record = await appendRecord<ToolResultRecord>(workspaceFolder, (sequence) =>
+    sealRecord({
+      format: EVIDENCE_FORMAT,
+      kind: "tool-result" as const,
+      sequence,
+      occurredAt: input.occurredAt,
+      host: input.host,
+      sessionId: input.sessionId,
+      branchResultId,
+      toolCallId: input.toolCallId,
+      toolName: input.toolName,
+      argumentsSha256: argumentsHash,
+      input: { preview: preview.preview, bytes: preview.bytes, truncated: preview.truncated },
+      parts: [...content.parts],
+      isError: input.isError ?? content.isError,
+      truncated: content.truncated,
+      originalBytes: content.originalBytes,
+      redactions,
+    }),
+  );
+  return { branchResultId: record.branchResultId, truncated: record.truncated, redactions: record.redactions };
+}
+
+/** Captures a user's prompt as the latest user decision. */
+export async function captureUserDecision(workspaceFolder: string, capture: UserDecisionCapture): Promise<{ readonly userEventId: string }> {
+  const input = parseInput(UserDecisionCaptureSchema, capture, "user decision capture");
+  const content = promptContent(input.prompt);
+  const contentSha256 = contextContentSha256(content.parts);
+  const record = await appendRecord<UserDecisionRecord>(workspaceFolder, (sequence) =>
+    sealRecord({
+      format: EVIDENCE_FORMAT,
+      kind: "user-decision" as const,
+      sequence,
+      occurredAt: input.occurredAt,
+      host: input.host,
+      sessionId: input.sessionId,
+      // Unique by sequence, and bound to what the user said.
+      userEventId: `user-event-${hashValue({ host: input.host, sessionId: input.sessionId, sequence, contentSha256 }).slice(0, 16)}`,
+      parts: [...content.parts],
+      truncated: content.truncated,
+      originalBytes: content.originalBytes,
+      redactions: content.redactions,
+    }),
+  );
+  return { userEventId: record.userEventId };
+}

@@ -1,0 +1,57 @@
+// Derives and writes the hook checkpoint from a caught-up store. Writers call it inside the
+// ledger lock right after an append (so checkpoints advance in ledger order); a hook calls it
+// after a full replay when the checkpoint was behind. Best effort: a checkpoint is a cache.
+import fs from "node:fs";
+import { describeHistory, phaseOf, runtimeFacts, type HistoryView } from "../developer/history";
+import { derivedPurpose } from "../developer/operations/common";
+import type { LedgerStore } from "../ledger/store";
+import { CHECKPOINT_FORMAT, checkpointPathFor, type Checkpoint, type CheckpointState } from "./checkpoint";
+
+export function checkpointStateOf(history: HistoryView): CheckpointState {
+  return {
+    blockedReason: history.mode === "blocked" ? (history.blockedReason ?? "the ledger history is blocked") : null,
+    phase: phaseOf(history),
+    workScopeId: history.activeScope?.workScopeId ?? null,
+    purpose: history.activeScope === null ? null : derivedPurpose(history.activeScope),
+    facts: runtimeFacts(history),
+  };
+}
+
+/** The checkpoint of a fault-free store, or null when the store cannot vouch for its bytes. */
+export function checkpointOf(store: LedgerStore): Checkpoint | null {
+  if (store.fault !== null || !store.exists) return null;
+  const last = store.lineCount === 0 ? undefined : store.lineRecord(store.lineCount - 1);
+  let headLine: Checkpoint["ledger"]["headLine"] = null;
+  if (last !== undefined) {
+    const headSha = store.headLineSha256;
+    if (headSha === null) return null;
+    const bytes = Buffer.alloc(last.length);
+    const fd = fs.openSync(store.ledgerPath, "r");
+    try {
+      fs.readSync(fd, bytes, 0, last.length, last.offset);
+    } finally {
+      fs.closeSync(fd);
+    }
+    headLine = { offset: last.offset, length: last.length, text: bytes.toString("utf8"), lineSha256: headSha };
+  }
+  return {
+    format: CHECKPOINT_FORMAT,
+    ledger: { bytes: store.offset, lines: store.lineCount, headLine },
+    state: checkpointStateOf(describeHistory(store.replayer)),
+  };
+}
+
+/** Writes the store's checkpoint atomically (temp file + rename); never throws. */
+export function writeCheckpoint(store: LedgerStore): boolean {
+  try {
+    const checkpoint = checkpointOf(store);
+    if (checkpoint === null) return false;
+    const target = checkpointPathFor(store.ledgerPath);
+    const temporary = `${target}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, `${JSON.stringify(checkpoint)}\n`);
+    fs.renameSync(temporary, target);
+    return true;
+  } catch {
+    return false;
+  }
+}

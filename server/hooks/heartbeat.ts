@@ -1,0 +1,65 @@
+// The hooks' heartbeat: the latest call per host, so the "Connected agents" view can tell a hook
+// that is installed from one that actually fires. Best effort by design: a heartbeat that cannot
+// be written never fails or slows the hook, and concurrent hooks may overwrite each other's
+// entry (the file only ever claims "a hook of this host ran at about this time").
+import fs from "node:fs";
+import path from "node:path";
+import * as z from "zod/mini";
+
+export const HEARTBEAT_FORMAT = "docket/hook-heartbeat/v1";
+
+/** Also the order readHeartbeats returns (code-unit order of the names). */
+const HOSTS = ["claude", "codex", "vscode"] as const;
+const Host = z.enum(HOSTS);
+
+export const HookHeartbeat = z.strictObject({
+  host: Host,
+  event: z.string().check(z.maxLength(100)),
+  sessionId: z.nullable(z.string().check(z.maxLength(500))),
+  /** ISO time of the call; for people, never used for ordering anything hashed. */
+  at: z.string().check(z.maxLength(40)),
+});
+export type HookHeartbeat = z.infer<typeof HookHeartbeat>;
+
+const HeartbeatFile = z.strictObject({
+  format: z.literal(HEARTBEAT_FORMAT),
+  hosts: z.strictObject({ claude: z.optional(HookHeartbeat), codex: z.optional(HookHeartbeat), vscode: z.optional(HookHeartbeat) }),
+});
+type HeartbeatFile = z.infer<typeof HeartbeatFile>;
+
+export function heartbeatPath(workspaceFolder: string): string {
+  return path.join(workspaceFolder, ".docket", "hooks", "heartbeat.json");
+}
+
+function readFile(workspaceFolder: string): HeartbeatFile | null {
+  try {
+    const parsed = HeartbeatFile.safeParse(JSON.parse(fs.readFileSync(heartbeatPath(workspaceFolder), "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The latest heartbeat of each host that has one, sorted by host; unreadable files read as none. */
+export function readHeartbeats(workspaceFolder: string): HookHeartbeat[] {
+  const file = readFile(workspaceFolder);
+  if (file === null) return [];
+  return HOSTS.map((host) => file.hosts[host]).filter((beat): beat is HookHeartbeat => beat !== undefined);
+}
+
+/** Records `beat` as its host's latest entry (temp file + rename); never throws. */
+export function recordHeartbeat(workspaceFolder: string, beat: HookHeartbeat): void {
+  try {
+    const parsed = HookHeartbeat.safeParse({ ...beat, sessionId: beat.sessionId === null ? null : beat.sessionId.slice(0, 500) });
+    if (!parsed.success) return;
+    const file = readFile(workspaceFolder) ?? { format: HEARTBEAT_FORMAT, hosts: {} };
+    const next: HeartbeatFile = { format: HEARTBEAT_FORMAT, hosts: { ...file.hosts, [parsed.data.host]: parsed.data } };
+    const target = heartbeatPath(workspaceFolder);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, `${JSON.stringify(next)}\n`);
+    fs.renameSync(temporary, target);
+  } catch {
+    // best effort: the hook's answer matters, the heartbeat does not
+  }
+}

@@ -1,0 +1,121 @@
+// The hosts' hook input, validated only in the fields Docket reads. Unlike Docket's own protocol
+// (strict objects: Docket defines both ends), these payloads are defined by Claude Code, Codex and
+// VS Code and grow new fields release by release (`prompt_id`, `effort`, `background_tasks`…).
+// Rejecting unknown fields would turn every host upgrade into a broken gate, so the schemas are
+// loose: extra fields pass through untouched, while every field Docket uses is type-checked.
+// zod/mini (zod's tree-shakable API, same validation engine): a hook process starts on every tool
+// call, and the full zod API alone costs a large share of a bare Node start.
+import * as z from "zod/mini";
+import type { HookDialect } from "./toolClassification";
+
+export const HOOK_HOSTS = ["claude", "codex", "vscode"] as const;
+export type HookHost = (typeof HOOK_HOSTS)[number];
+
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export function isHookEvent(value: string): value is HookEvent {
+  return (HOOK_EVENTS as readonly string[]).includes(value);
+}
+
+/** What Docket uses of any host's input, in one shape. */
+export interface HookInput {
+  readonly dialect: HookDialect;
+  readonly sessionId: string | null;
+  readonly cwd: string | null;
+  readonly toolName: string | null;
+  readonly toolUseId: string | null;
+  readonly toolInput: unknown;
+  readonly toolResponse: unknown;
+  readonly prompt: string | null;
+}
+
+const optionalString = z.optional(z.string());
+
+/** Claude Code and Codex: snake_case common fields. */
+const SnakeCommon = z.looseObject({
+  session_id: optionalString,
+  cwd: optionalString,
+  hook_event_name: optionalString,
+});
+
+/** VS Code agent hooks: camelCase common fields, snake_case tool fields. */
+const CamelCommon = z.looseObject({
+  sessionId: optionalString,
+  cwd: optionalString,
+  hookEventName: optionalString,
+});
+
+const ToolFields = z.looseObject({
+  tool_name: z.string().check(z.minLength(1)),
+  tool_use_id: optionalString,
+  tool_input: z.optional(z.unknown()),
+  tool_response: z.optional(z.unknown()),
+});
+
+const PostToolFields = z.extend(ToolFields, { tool_use_id: z.string().check(z.minLength(1)) });
+
+const PromptFields = z.looseObject({ prompt: z.string() });
+
+export class HookInputError extends Error {
+  constructor(
+    readonly problem: "malformed-json" | "too-large" | "wrong-shape",
+    message: string,
+  ) {
+    super(message);
+    this.name = "HookInputError";
+  }
+}
+
+/**
+ * VS Code reads `.claude/settings.json` hooks, so a hook installed for Claude may be called by
+ * VS Code: its camelCase common fields give it away whatever `--host` says.
+ */
+export function detectDialect(host: HookHost, value: Record<string, unknown>): HookDialect {
+  if (host === "codex") return "codex";
+  if (host === "vscode") return "vscode";
+  const camel = typeof value.hookEventName === "string" || typeof value.sessionId === "string";
+  const snake = typeof value.hook_event_name === "string" || typeof value.session_id === "string";
+  return camel && !snake ? "vscode" : "claude";
+}
+
+function describeIssues(error: z.core.$ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`)
+    .join("; ");
+}
+
+/** Parses the stdin text of one hook call; throws HookInputError for anything unusable. */
+export function parseHookInput(host: HookHost, event: HookEvent, text: string): HookInput {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new HookInputError("malformed-json", "the hook input is not JSON");
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new HookInputError("wrong-shape", "the hook input is not a JSON object");
+  const record = raw as Record<string, unknown>;
+  const dialect = detectDialect(host, record);
+  const common = (dialect === "vscode" ? CamelCommon : SnakeCommon).safeParse(record);
+  if (!common.success) throw new HookInputError("wrong-shape", describeIssues(common.error));
+  const sessionId = dialect === "vscode" ? (record.sessionId as string | undefined) : (record.session_id as string | undefined);
+  let toolName: string | null = null;
+  let toolUseId: string | null = null;
+  let toolInput: unknown = undefined;
+  let toolResponse: unknown = undefined;
+  let prompt: string | null = null;
+  if (event === "PreToolUse" || event === "PostToolUse") {
+    const tool = (event === "PostToolUse" ? PostToolFields : ToolFields).safeParse(record);
+    if (!tool.success) throw new HookInputError("wrong-shape", describeIssues(tool.error));
+    toolName = tool.data.tool_name;
+    toolUseId = tool.data.tool_use_id ?? null;
+    toolInput = tool.data.tool_input;
+    toolResponse = tool.data.tool_response;
+  } else if (event === "UserPromptSubmit") {
+    const fields = PromptFields.safeParse(record);
+    if (!fields.success) throw new HookInputError("wrong-shape", describeIssues(fields.error));
+    prompt = fields.data.prompt;
+  }
+  return { dialect, sessionId: sessionId ?? null, cwd: common.data.cwd ?? null, toolName, toolUseId, toolInput, toolResponse, prompt };
+}

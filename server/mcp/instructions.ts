@@ -1,0 +1,11 @@
+// The server `instructions` an MCP client hands to the model once per session: the protocol in a
+// few lines. Tool descriptions carry the details; every result names the next legal operation.
+export const DOCKET_MCP_INSTRUCTIONS = [
+  "Docket governs file changes in this workspace and records every step in an append-only, hash-chained ledger.",
+  "Protocol: decide → authorize → edit → land → reroute → verify.",
+  "1. open_judgment (the question and the obligations that settle it), then conclude_judgment with your decision.",
+  "2. authorize_change before touching any file: shell and file-edit tools are denied until then.",
+  "3. Make exactly the authorized edits, then record_landing; Docket reconciles the changed paths with Git.",
+  "4. The landing owes two judgments: open_judgment with purpose \"reroute-decision\" and conclude it, then purpose \"verification-decision\" on route \"route:claim-evidence-assessment\" and conclude it.",
+  "Call status first and after any refusal; every result names the next legal operation and refusals say what to do. Only the user turns Docket on or off.",
+].join("\n");

@@ -1,0 +1,218 @@
+// The Docket MCP tools: the five Developer operations plus `status`. Each tool's input schema is
+// the backend's own zod schema (protocol/messages.ts), converted by inputSchema.ts; its handler
+// calls the same WorkspaceLedger method the `docket/*` request does. Descriptions are written for
+// a model: when to call, what each argument means, what the result says, what comes next.
+import type * as z from "zod";
+import { DocketError } from "../errors";
+import {
+  AuthorizeChangeParams,
+  ConcludeJudgmentParams,
+  Empty,
+  ErrorCodes,
+  OpenContextSourcesParams,
+  OpenJudgmentParams,
+  RecordLandingParams,
+  Requests,
+  type WriteResult,
+} from "../protocol/messages";
+import { ROUTE_CATALOGUE } from "../developer/routes";
+import type { WorkspaceLedger } from "../workspace/workspaceLedger";
+import { describeIssues, toolInputSchema, type ToolInputSchema } from "./inputSchema";
+import type { AgentState } from "./guidance";
+import { recentEvidenceHandles } from "./recentEvidence";
+import { statusReport, statusText } from "./statusReport";
+
+export interface ToolContext {
+  readonly ledger: WorkspaceLedger;
+  readonly workspaceFolder: string;
+  /** The replay-current state (computed after the call, so it names what is legal next). */
+  state(): AgentState;
+}
+
+/** What a handler produced: one line saying what happened, and the structured fields. */
+export interface ToolOutcome {
+  readonly summary: string;
+  readonly fields: Record<string, unknown>;
+  /** The operation's developer/v8-result summary (status has none). */
+  readonly result: WriteResult | null;
+}
+
+export interface DocketTool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  readonly readOnly: boolean;
+  /** Validates `args` with the zod schema (coded `docket.invalid-params`) and runs the handler. */
+  invoke(context: ToolContext, args: unknown): Promise<ToolOutcome>;
+}
+
+function defineTool<S extends z.ZodType>(definition: {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly params: S;
+  readonly readOnly: boolean;
+  readonly run: (context: ToolContext, params: z.output<S>) => Promise<ToolOutcome>;
+}): DocketTool {
+  return Object.freeze({
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: toolInputSchema(definition.params),
+    readOnly: definition.readOnly,
+    invoke: async (context: ToolContext, args: unknown) => {
+      const parsed = definition.params.safeParse(args ?? {});
+      if (!parsed.success) {
+        throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for ${definition.name}: ${describeIssues(parsed.error)}`);
+      }
+      return definition.run(context, parsed.data);
+    },
+  });
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function written(result: WriteResult): string {
+  return result.eventIds.length === 0 ? "nothing was written" : `${plural(result.eventIds.length, "event")} appended to the ledger`;
+}
+
+const ROUTES_TEXT = ROUTE_CATALOGUE.map((route) => `"${route.routeDefinitionId}" (${route.sign}): ${route.sense}`).join(" ");
+
+const openJudgment = defineTool({
+  name: "open_judgment",
+  title: "Open a Docket judgment",
+  readOnly: false,
+  params: OpenJudgmentParams,
+  description: [
+    "Open a Docket judgment frame: the one decision that must be settled before files change, and after a landing the reroute and verification decisions.",
+    "Call it when status or the previous result names open_judgment as legal (Docket on, no frame open, no change authorized).",
+    "purpose (optional): echo status.state.requiredPurpose — \"work-decision\" for ordinary work, \"reroute-decision\" right after a landing, then \"verification-decision\"; a wrong echo is refused with docket.purpose-mismatch, omitting it lets Docket derive it.",
+    `routeDefinitionId: the kind of decision, one of: ${ROUTES_TEXT} A verification frame must use "route:claim-evidence-assessment".`,
+    "question: the single question this frame settles. obligations: 1–100 {obligationId (letters first, e.g. \"obligation:scope\"), statement}: what must be true for the question to count as settled; a resolved conclusion discharges all of them.",
+    "ownerSkill (optional): {skillName (a bundled skill from status.skills), subquestion, expectedContribution, targetObligationIds?, limitations?} hands the frame to that skill; the result then carries the skill's method (result.owner.method) — follow it before concluding. Without ownerSkill Docket owns the frame.",
+    "Result: the route sign, the owner's method, contextSources (skills to open with open_context_sources; prepared references to nominate in conclude_judgment), the developer/v8-result summary and the next legal operation (conclude_judgment).",
+  ].join("\n"),
+  run: async (context, params) => {
+    const result = Requests.openJudgment.result.parse(await context.ledger.openJudgment(params));
+    const owner = result.owner === null ? "Docket owns it" : `skill ${result.owner.skillName} owns it — follow its method in result.owner.method`;
+    const sources = result.contextSources.length === 0 ? "" : `; ${plural(result.contextSources.length, "context source")} available (result.contextSources)`;
+    return { summary: `Opened a judgment frame on ${result.routeSign} (${written(result)}); ${owner}${sources}.`, fields: { result }, result };
+  },
+});
+
+const openContextSources = defineTool({
+  name: "open_context_sources",
+  title: "Open context sources",
+  readOnly: false,
+  params: OpenContextSourcesParams,
+  description: [
+    "Open up to 4 other bundled skills as context for the open frame, so their methods can inform your conclusion. Legal only while a frame is open, before conclude_judgment; optional.",
+    "inventorySourceIds: 1–4 unique ids of kind \"skill\" from open_judgment's result.contextSources or status.skills[].inventorySourceId (prepared references are not opened: nominate them in conclude_judgment).",
+    "Ids already opened in this scope and the frame's owner are skipped, and nothing is written for them. Opening grants no permission to edit files; only authorize_change does.",
+    "Result: each opened skill's method text (result.opened[].method) — apply it — the skipped ids, the developer/v8-result summary and the next legal operation.",
+  ].join("\n"),
+  run: async (context, params) => {
+    const result = Requests.openContextSources.result.parse(await context.ledger.openContextSources(params));
+    const opened = result.opened.length === 0 ? "opened nothing" : `opened ${result.opened.map((entry) => entry.skillName).join(", ")} (methods in result.opened)`;
+    const skipped = result.skipped.length === 0 ? "" : `; skipped ${result.skipped.map((entry) => `${entry.inventorySourceId} (${entry.reason})`).join(", ")}`;
+    return { summary: `Context sources: ${opened}${skipped}; ${written(result)}.`, fields: { result }, result };
+  },
+});
+
+const concludeJudgment = defineTool({
+  name: "conclude_judgment",
+  title: "Conclude the open judgment",
+  readOnly: false,
+  params: ConcludeJudgmentParams,
+  description: [
+    "Conclude the open frame with your decision. Legal only while a frame is open.",
+    "Shape 1 — {disposition: \"not-applicable\", reason, basis: [facts]}: the question does not apply here; resolves the frame.",
+    "Shape 2 — {disposition: \"judgment\", outcome}: outcome.kind \"contextual-judgment\" {rationale, artifact (the decision itself), stopEvidence: [what shows it is settled]} resolves the frame (every obligation is discharged and the frame concludes); \"needs-evidence\" {evidenceNeeded: [...], resolutionOwner, artifact?} and \"emergent-question\" {question, reason, artifact, stopEvidence} record that you cannot decide yet: the frame stays open and conclude_judgment stays next.",
+    "Citing evidence (optional; when any of applicability, selectionBasis, coverage or outcome.citedUses is given, applicability {kind: \"applicable\", basis}, selectionBasis and coverage are all required): nominations [{nominationId, kind: \"tool-result\", branchResultId: \"branch-result-<16 hex>\"}] cite a tool result the hooks captured (handles are listed in status.recentEvidence; others are refused with docket.unknown-evidence-handle), {nominationId, kind: \"user-decision\"} cites the user's latest message, {nominationId, kind: \"inventory-source\", inventorySourceId} an opened skill or a prepared reference. coverage {status: \"sufficient\", contributions: [{nominationId, useAs: constraint|evidence|decision|method|guidance, contribution, assurance: \"agent-asserted\" | \"user-accepted\" | \"domain-verified\" (+ evaluator, evidenceNominationIds)}]} says how each nomination is used; outcome.citedUses cite contributions by index.",
+    "With an owning skill the conclusion also settles the skill's invocation. After a landing, concluding the reroute frame clears the reroute debt and concluding the verification frame (route:claim-evidence-assessment) clears the verification debt — put the checks you ran in stopEvidence.",
+    "Result: the developer/v8-result summary and the next legal operation (authorize_change after a work decision).",
+  ].join("\n"),
+  run: async (context, params) => {
+    const result = Requests.concludeJudgment.result.parse(await context.ledger.concludeJudgment(params));
+    const resolved = result.runtime.state !== "frame";
+    return {
+      summary: resolved ? `Concluded the frame (${written(result)}).` : `Recorded the conclusion without resolving the frame; it stays open (${written(result)}).`,
+      fields: { result },
+      result,
+    };
+  },
+});
+
+const authorizeChange = defineTool({
+  name: "authorize_change",
+  title: "Authorize the decided change",
+  readOnly: false,
+  params: AuthorizeChangeParams,
+  description: [
+    "Authorize the file changes the latest concluded judgment decided. Call it after conclude_judgment and before editing anything: until it succeeds Docket's hooks deny shell and file-edit tools.",
+    "Refused while a frame is open, a change is already authorized or a landing still owes reroute/verification (docket.operation-not-legal), and when files changed since the last baseline (docket.workspace-changed-before-authorization).",
+    "movement: what will change; stableLanding: the state the workspace reaches when the change is done; verificationTarget: how the landing will be verified (tests, commands, checks).",
+    "Docket snapshots the workspace through Git as the authorization baseline that record_landing reconciles against. Result: the developer/v8-result summary; next legal operation record_landing.",
+  ].join("\n"),
+  run: async (context, params) => {
+    const result = Requests.authorizeChange.result.parse(await context.ledger.authorizeChange(params));
+    return { summary: `Change authorized (${written(result)}); shell and file-edit tools are allowed until record_landing.`, fields: { result }, result };
+  },
+});
+
+const recordLanding = defineTool({
+  name: "record_landing",
+  title: "Record the landed change",
+  readOnly: false,
+  params: RecordLandingParams,
+  description: [
+    "Record that the authorized change has landed. Call it once the authorized edits are made; legal only while a change is authorized.",
+    "Docket reconciles with Git: it compares the workspace with the authorization baseline and records exactly the paths that changed (added, modified, deleted, untracked; its own .docket/ folder excluded). changedPaths is optional with Git — when given it must equal what Git observed (docket.landing-paths-mismatch) — and required without Git. A landing with no change is refused (docket.landing-empty).",
+    "result: what was done; verification: the checks you ran (commands, tests).",
+    "The landing leaves two debts, and shell/edit tools stay denied until both are cleared: open_judgment with purpose \"reroute-decision\" and conclude it, then open_judgment with purpose \"verification-decision\" on route \"route:claim-evidence-assessment\" and conclude it.",
+    "Result: the recorded landing (result.landing.changedPaths = the Git delta), the developer/v8-result summary and the next legal operation.",
+  ].join("\n"),
+  run: async (context, params) => {
+    const result = Requests.recordLanding.result.parse(await context.ledger.recordLanding(params));
+    const landings = context.ledger.workState().landings;
+    const latest = landings[landings.length - 1];
+    const landing =
+      latest === undefined
+        ? null
+        : { landingId: latest.landingId, changedPaths: latest.changedPaths, reroutePending: latest.reroutePending, verificationPending: latest.verificationPending };
+    const paths = landing === null ? "" : `: ${landing.changedPaths.join(", ")}`;
+    return { summary: `Landing recorded, reconciled with the workspace${paths} (${written(result)}).`, fields: { result, landing }, result };
+  },
+});
+
+const status = defineTool({
+  name: "status",
+  title: "Docket status",
+  readOnly: true,
+  params: Empty,
+  description: [
+    "Read Docket's replay-current state for this workspace; writes nothing. Call it first, and again whenever a Docket tool or a shell/edit tool was refused.",
+    "Returns: the phase; the legal operations and the next one; the decision purpose open_judgment must echo (state.requiredPurpose); whether shell and file-edit tools are allowed and why not; the open frame (route, question, obligations and their state, owner skill); the authorized change; landings that still owe reroute or verification; captured evidence handles (recentEvidence: branch-result-… · tool) that conclude_judgment may nominate; and the bundled skills (owner candidates for open_judgment, sources for open_context_sources).",
+  ].join("\n"),
+  run: async (context) => {
+    context.ledger.refresh();
+    const skills = await context.ledger.skills().then(
+      (listing) => listing.skills,
+      () => [],
+    );
+    const report = statusReport(context.ledger.status(), context.ledger.workState(), recentEvidenceHandles(context.workspaceFolder), skills);
+    return { summary: statusText(report, context.state()), fields: { status: report }, result: null };
+  },
+});
+
+/** In the order a model meets them: status first, then the cycle. */
+export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([status, openJudgment, openContextSources, concludeJudgment, authorizeChange, recordLanding]);
+
+export const DOCKET_TOOL_NAMES: readonly string[] = Object.freeze(DOCKET_TOOLS.map((tool) => tool.name));
+
+export function findTool(name: string): DocketTool | undefined {
+  return DOCKET_TOOLS.find((tool) => tool.name === name);
+}

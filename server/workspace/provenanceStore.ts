@@ -1,0 +1,92 @@
+// Who wrote each batch, kept beside the ledger (never inside it): the developer/v8 envelopes carry
+// no actor, but people want to see which agent session drove a frame and which captured evidence
+// a conclusion nominated. One JSON line per written batch under `.docket/provenance.jsonl`;
+// informative only — nothing is decided from it, and a missing or damaged file shows as "unknown".
+import fs from "node:fs";
+import path from "node:path";
+import * as z from "zod";
+import { writeDurably } from "../ledger/durableFs";
+import { Actor } from "../protocol/messages";
+
+export type { Actor };
+
+export const PROVENANCE_FORMAT = "docket/provenance/v1";
+export const PROVENANCE_RELATIVE_PATH = path.join(".docket", "provenance.jsonl");
+/** Longer files are read from their last bytes only: the views need recent batches. */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+
+
+const ProvenanceRecord = z.strictObject({
+  format: z.literal(PROVENANCE_FORMAT),
+  eventSha256s: z.array(z.string().regex(/^[a-f0-9]{64}$/u)).min(1),
+  actor: Actor,
+  /** Evidence handles (branch-result-…, user decisions) the batch's conclusion nominated. */
+  nominations: z.array(z.string().max(200)).max(256),
+});
+export type ProvenanceRecord = z.infer<typeof ProvenanceRecord>;
+
+export function provenanceFile(workspaceFolder: string): string {
+  return path.join(workspaceFolder, PROVENANCE_RELATIVE_PATH);
+}
+
+function endsWithNewline(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return true; // no file yet
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Appends one record; the caller treats a failure as "provenance unknown", never as a failed write. */
+export function recordProvenance(workspaceFolder: string, record: Omit<ProvenanceRecord, "format">): void {
+  const file = provenanceFile(workspaceFolder);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // A crash can leave a torn last line; start on a fresh one so this record stays readable.
+  const separator = endsWithNewline(file) ? "" : "\n";
+  // One short line per append (O_APPEND): concurrent writers never interleave within a line.
+  writeDurably(file, "a", `${separator}${JSON.stringify(ProvenanceRecord.parse({ format: PROVENANCE_FORMAT, ...record }))}\n`);
+}
+
+/** Records by event hash; lines that fail to parse (a torn tail, an edit) are skipped. */
+export function readProvenance(workspaceFolder: string): ReadonlyMap<string, ProvenanceRecord> {
+  const byEvent = new Map<string, ProvenanceRecord>();
+  let text: string;
+  try {
+    const file = provenanceFile(workspaceFolder);
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, "r");
+    try {
+      const length = Math.min(size, MAX_READ_BYTES);
+      const buffer = Buffer.alloc(length);
+      fs.readSync(fd, buffer, 0, length, size - length);
+      text = buffer.toString("utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return byEvent;
+  }
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const record = ProvenanceRecord.safeParse(parsed);
+    if (!record.success) continue;
+    for (const eventSha256 of record.data.eventSha256s) byEvent.set(eventSha256, record.data);
+  }
+  return byEvent;
+}
