@@ -11,6 +11,7 @@ import { fsyncDirectory } from "../ledger/durableFs";
 import { LockTimeoutError, withExclusiveLock } from "../ledger/lock";
 import { ErrorCodes } from "../protocol/messages";
 import { MAX_SEQUENCE, parseRecordLine, type EvidenceRecord } from "./evidenceRecord";
+import { ensureDocketFolder } from "../workspace/docketFolder";
 
 export const EVIDENCE_RELATIVE_DIRECTORY = path.join(".docket", "evidence");
 /** A segment is closed once the next line would take it past this size. */
@@ -149,6 +150,7 @@ function prune(directory: string): void {
 export async function appendRecord<T extends EvidenceRecord>(workspaceFolder: string, build: (sequence: number) => T): Promise<T> {
   const directory = evidenceDirectory(requireWorkspace(workspaceFolder));
   try {
+    ensureDocketFolder(workspaceFolder);
     fs.mkdirSync(directory, { recursive: true });
     return await withExclusiveLock(
       path.join(directory, "append.lock"),

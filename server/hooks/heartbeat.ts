@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as z from "zod/mini";
+import { ensureDocketFolder } from "../workspace/docketFolder";
 
 export const HEARTBEAT_FORMAT = "docket/hook-heartbeat/v1";
 
@@ -55,6 +56,7 @@ export function recordHeartbeat(workspaceFolder: string, beat: HookHeartbeat): v
     const file = readFile(workspaceFolder) ?? { format: HEARTBEAT_FORMAT, hosts: {} };
     const next: HeartbeatFile = { format: HEARTBEAT_FORMAT, hosts: { ...file.hosts, [parsed.data.host]: parsed.data } };
     const target = heartbeatPath(workspaceFolder);
+    ensureDocketFolder(workspaceFolder);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const temporary = `${target}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, `${JSON.stringify(next)}\n`);

@@ -8,6 +8,7 @@ import path from "node:path";
 import * as z from "zod";
 import { canonicalJson, h24, hashValue, type JsonValue } from "../ledger/canonicalJson";
 import type { WorkspaceSnapshot } from "../developer/workspaceDelta";
+import { ensureDocketFolder } from "./docketFolder";
 
 export const BASELINE_FORMAT = "docket/workspace-baseline/v1";
 export const BASELINES_RELATIVE_DIRECTORY = path.join(".docket", "baselines");
@@ -132,6 +133,7 @@ export async function saveBaseline(workspaceFolder: string, baseline: WorkspaceB
   const file = baselineFile(workspaceFolder, baseline);
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
+    ensureDocketFolder(workspaceFolder);
     await fs.mkdir(path.dirname(file), { recursive: true });
     const handle = await fs.open(temporary, "wx");
     try {

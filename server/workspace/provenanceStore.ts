@@ -7,6 +7,7 @@ import path from "node:path";
 import * as z from "zod";
 import { writeDurably } from "../ledger/durableFs";
 import { Actor } from "../protocol/messages";
+import { ensureDocketFolder } from "./docketFolder";
 
 export type { Actor };
 
@@ -50,7 +51,7 @@ function endsWithNewline(file: string): boolean {
 /** Appends one record; the caller treats a failure as "provenance unknown", never as a failed write. */
 export function recordProvenance(workspaceFolder: string, record: Omit<ProvenanceRecord, "format">): void {
   const file = provenanceFile(workspaceFolder);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensureDocketFolder(workspaceFolder);
   // A crash can leave a torn last line; start on a fresh one so this record stays readable.
   const separator = endsWithNewline(file) ? "" : "\n";
   // One short line per append (O_APPEND): concurrent writers never interleave within a line.

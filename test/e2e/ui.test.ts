@@ -4,6 +4,8 @@
 // the Receipts webview. Screenshots after each step: test-artifacts/e2e/*.png.
 // Skips when DOCKET_SKIP_E2E=1, or when the toolchain cannot be installed outside CI (CI=true: fails).
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { receiptKinds, openDocketContainer } from "./support/docketViews";
 import { inWorkbench, runCommand, SIDEBAR_ROWS } from "./support/workbench";
@@ -43,5 +45,28 @@ test("Docket in real VS Code (code-server): Turn On / Turn Off through the UI", 
     assert.deepEqual([...afterOff].sort(), ["work-scope-closed", "work-scope-opened"], "Receipts shows both rows after Turn Off");
     const tree = await p.locator(SIDEBAR_ROWS).allInnerTexts();
     t.diagnostic(`Work tree after Turn Off: ${JSON.stringify(tree)}`);
+
+    // 5. Docket: Connect Claude Code… shows the exact change in diff editors, asks once, then writes it.
+    await runCommand(p, "Docket: Connect Claude Code");
+    await p.locator(".tab", { hasText: /current ⇄ proposed by Docket/u }).first().waitFor({ timeout: 30_000 });
+    const dialog = p.locator(".monaco-dialog-box", { hasText: /Connect Claude Code to Docket\?/u }).first();
+    await dialog.waitFor({ timeout: 30_000 });
+    await shot("05-connect-claude-diff-and-confirmation");
+    await dialog.locator(".monaco-button", { hasText: /^Connect$/u }).first().click();
+    // The follow-up says what the user must still do; it is a modal too.
+    const notes = p.locator(".monaco-dialog-box", { hasText: /connected to Docket/u }).first();
+    await notes.waitFor({ timeout: 30_000 });
+    await shot("06-connect-claude-notes");
+    await notes.locator(".monaco-button").first().click();
+    const settings = JSON.parse(fs.readFileSync(path.join(workbench.dirs.workspace, ".claude", "settings.json"), "utf8")) as { hooks?: Record<string, unknown> };
+    assert.ok(settings.hooks?.PreToolUse !== undefined, "the PreToolUse hook is installed");
+    assert.match(JSON.stringify(settings.hooks), /docket-hook\.js/u, "hooks point at the installed runtime's hook bundle");
+    const mcp = JSON.parse(fs.readFileSync(path.join(workbench.dirs.workspace, ".mcp.json"), "utf8")) as { mcpServers?: Record<string, unknown> };
+    assert.ok(mcp.mcpServers?.docket !== undefined, "the MCP server is registered for Claude Code");
+    // The Connected Agents view lists Claude Code as connected.
+    await p.locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: /Connected Agents/u }).first().click();
+    await p.locator(SIDEBAR_ROWS, { hasText: /Claude Code/u }).first().waitFor({ timeout: 30_000 });
+    await shot("07-connected-agents");
+    t.diagnostic(`Connected Agents: ${JSON.stringify(await p.locator(SIDEBAR_ROWS, { hasText: /Claude Code|Codex/u }).allInnerTexts())}`);
   });
 });

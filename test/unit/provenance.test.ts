@@ -72,3 +72,18 @@ test("a receipt's detail says who wrote it and which evidence its conclusion nom
     fs.rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test(".docket/ keeps its own .gitignore (state ignored, ledger trackable) and never replaces one", () => {
+  const folder = tempFolder();
+  try {
+    recordProvenance(folder, { eventSha256s: [sha("a")], actor: { kind: "terminal", client: null, session: null }, nominations: [] });
+    const ignore = fs.readFileSync(path.join(folder, ".docket", ".gitignore"), "utf8");
+    assert.match(ignore, /^\*$/mu);
+    assert.match(ignore, /^!ledger\.jsonl$/mu);
+    fs.writeFileSync(path.join(folder, ".docket", ".gitignore"), "mine\n");
+    recordProvenance(folder, { eventSha256s: [sha("b")], actor: { kind: "terminal", client: null, session: null }, nominations: [] });
+    assert.equal(fs.readFileSync(path.join(folder, ".docket", ".gitignore"), "utf8"), "mine\n");
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
