@@ -6,6 +6,7 @@ import { ErrorCodes, Requests, type Status, type VerifyResult } from "../server/
 import type { Backend } from "./backend";
 import { backendInitOptions, hasFolder } from "./config";
 import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
+import { registerEvidenceDocuments } from "./evidenceDocuments";
 import { InputCancelled } from "./inputFlow";
 import { registerOperationCommands } from "./operationCommands";
 import type { ReceiptsViewProvider } from "./receiptsView";
@@ -202,9 +203,11 @@ export function registerCommands({ backend, log, receipts }: Dependencies): vsco
   }
 
   const operations = registerOperationCommands({ backend, log, register, requireWritableWorkspace, refreshStatus: refreshedStatus });
+  const evidence = registerEvidenceDocuments(backend, register);
 
   return [
     ...operations,
+    ...evidence,
     register(CommandIds.turnOn, async () => {
       requireWritableWorkspace();
       const result = await backend.request(Requests.turnOn, {});

@@ -10,6 +10,7 @@ import { workspaceState } from "./config";
 import { ClientErrorCodes, toDocketError } from "./errors";
 import { backendUnavailableMessage, receiptsStrings } from "./strings";
 import { isBlocked } from "./workTree";
+import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
 
 export const RECEIPTS_VIEW_ID = "docket.receipts";
 const PAGE_SIZE = 100;
@@ -130,6 +131,9 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case "copy":
         void this.copy(message.text);
+        break;
+      case "openEvidence":
+        void vscode.commands.executeCommand(SHOW_EVIDENCE_COMMAND, message.branchResultId);
         break;
     }
   }

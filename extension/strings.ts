@@ -109,6 +109,7 @@ export function receiptsStrings(): ReceiptsStrings {
     detailWrittenBy: vscode.l10n.t("Written by"),
     detailWriterUnknown: vscode.l10n.t("Not recorded (written by another tool, or before Docket kept provenance)."),
     detailNominations: vscode.l10n.t("Nominated evidence"),
+    openEvidence: vscode.l10n.t("Open the captured tool result"),
     linkLabel: vscode.l10n.t("Go to receipt {0}, {1}"),
     linkUnresolved: vscode.l10n.t("not in the receipts"),
     filterClearedForJump: vscode.l10n.t("The kind filter was cleared to show the referenced receipt."),

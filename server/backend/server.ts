@@ -95,6 +95,7 @@ export class Backend {
     this.handle(Requests.recordLanding, (params) => this.requireLedger().recordLanding(params));
     this.handle(Requests.workState, () => this.workState());
     this.handle(Requests.skills, () => this.requireLedger().skills());
+    this.handle(Requests.evidenceShow, (params) => this.requireLedger().showEvidence(params.branchResultId));
     this.handle(Requests.landingBaseline, (params) => this.requireLedger().landingBaseline(params.landingId, params.path));
     this.handle(Requests.piSessionOpen, (params) => {
       this.piSessions.open(params.path);

@@ -466,6 +466,22 @@ export const WorkState = z.strictObject({
 });
 export type WorkState = z.infer<typeof WorkState>;
 
+export const EvidenceShowParams = z.strictObject({
+  /** A captured tool result's handle, as conclusions nominate it. */
+  branchResultId: z.string().regex(/^branch-result-[0-9a-f]{16}$/u),
+});
+
+/** A captured tool result as stored (already redacted and bounded), for reading it in an editor. */
+export const CapturedEvidence = z.strictObject({
+  branchResultId: z.string(),
+  toolName: z.string(),
+  isError: z.boolean(),
+  truncated: z.boolean(),
+  /** Text parts joined by blank lines; non-text parts are described, never inlined. */
+  text: z.string(),
+});
+export type CapturedEvidence = z.infer<typeof CapturedEvidence>;
+
 export const LandingBaselineParams = z.strictObject({
   landingId: z.string().min(1).max(200),
   path: z.string().min(1).max(4096),
@@ -571,6 +587,7 @@ export const Requests = {
   recordLanding: request("docket/recordLanding", RecordLandingParams, WriteResult),
   workState: request("docket/workState", Empty, WorkState),
   skills: request("docket/skills", Empty, SkillsResult),
+  evidenceShow: request("docket/evidence/show", EvidenceShowParams, CapturedEvidence),
   landingBaseline: request("docket/landingBaseline", LandingBaselineParams, LandingBaseline),
   piSessionOpen: request("docket/piSession/open", PiSessionOpenParams, Status),
   piSessionClose: request("docket/piSession/close", Empty, Status),

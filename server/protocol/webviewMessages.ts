@@ -86,6 +86,7 @@ export const ReceiptsStrings = z.strictObject({
   detailWrittenBy: z.string(),
   detailWriterUnknown: z.string(),
   detailNominations: z.string(),
+  openEvidence: z.string(),
   /** "{0}" = ordinal, "{1}" = kind: the accessible name of a link to a receipt. */
   linkLabel: z.string(),
   /** A link whose target is not in the receipts. */
@@ -146,6 +147,8 @@ export const ReceiptsToHost = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("verify") }),
   /** Put this text (a receipt's canonical JSON) on the clipboard. */
   z.strictObject({ type: z.literal("copy"), text: z.string().max(MAX_COPY_CHARS) }),
+  /** Open a captured tool result a conclusion nominated (the `docket.showEvidence` command). */
+  z.strictObject({ type: z.literal("openEvidence"), branchResultId: z.string().regex(/^branch-result-[0-9a-f]{16}$/u) }),
 ]);
 export type ReceiptsToHost = z.infer<typeof ReceiptsToHost>;
 

@@ -28,6 +28,7 @@ import { writeCheckpoint } from "../hooks/checkpointState";
 import {
   ErrorCodes,
   type LandingBaseline,
+  type CapturedEvidence,
   type SkillsResult,
   type LedgerHealth,
   type OpenContextSourcesResult,
@@ -299,6 +300,18 @@ export class WorkspaceLedger {
       }, "opening a judgment");
       return { ...summary, ...extras };
     });
+  }
+
+  /** A captured tool result, for reading what a conclusion nominated (reads only). */
+  showEvidence(branchResultId: string): CapturedEvidence {
+    const record = this.evidence.toolResult(branchResultId);
+    if (record === undefined) {
+      throw new DocketError(ErrorCodes.unknownEvidenceHandle, `${branchResultId} is not a captured tool result in this workspace (it may have been rotated out).`);
+    }
+    const text = record.parts
+      .map((part) => (part.kind === "text" ? part.text : `[${part.kind} ${part.mediaType}, sha256 ${part.contentSha256}]`))
+      .join("\n\n");
+    return { branchResultId, toolName: record.toolName, isError: record.isError, truncated: record.truncated, text };
   }
 
   /** The bundled skills and their relation to the open frame (read-only; nothing is written). */

@@ -17,6 +17,7 @@ const COMMANDS = [
   "docket.authorizeChange",
   "docket.recordLanding",
   "docket.openLandingDiff",
+  "docket.showEvidence",
   "docket.openContextSources",
   "docket.openPiSession",
   "docket.closePiSession",

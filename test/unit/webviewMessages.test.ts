@@ -96,6 +96,8 @@ test("webview messages: valid and invalid", () => {
   assert.ok(ReceiptsToHost.safeParse({ ...load, containing: sha("1") }).success);
   assert.ok(ReceiptsToHost.safeParse({ type: "loadDetail", requestId: 4, eventSha256: sha("2") }).success);
   assert.ok(ReceiptsToHost.safeParse({ type: "copy", text: "{}" }).success);
+  assert.ok(ReceiptsToHost.safeParse({ type: "openEvidence", branchResultId: "branch-result-0123456789abcdef" }).success);
+  assert.equal(ReceiptsToHost.safeParse({ type: "openEvidence", branchResultId: "../etc/passwd" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "loadPage", requestId: 3, cursor: null, from: "end" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ ...load, kinds: [] }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ ...load, kinds: ["no-such-kind"] }).success, false);

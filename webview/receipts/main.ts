@@ -326,6 +326,16 @@ const copyButton = el("button", { className: "button secondary small", testId: "
 ]);
 copyButton.type = "button";
 
+/** A captured tool result's handle opens it in an editor; other handles are shown as text. */
+function evidenceNode(handle: string): HTMLElement {
+  if (!/^branch-result-[0-9a-f]{16}$/u.test(handle)) return el("span", { className: "mono", text: handle, testId: "nominated-evidence" });
+  const button = el("button", { className: "link-button evidence-link mono", text: handle, testId: "nominated-evidence" });
+  button.type = "button";
+  button.dataset["branchResultId"] = handle;
+  button.title = strings.openEvidence;
+  return button;
+}
+
 /** Who wrote the batch (client and session) and the evidence handles its conclusion nominated. */
 function provenanceNode(provenance: ReceiptDetail["provenance"]): HTMLElement {
   if (provenance === null) return el("p", { className: "muted", text: strings.detailWriterUnknown, testId: "written-by" });
@@ -334,7 +344,7 @@ function provenanceNode(provenance: ReceiptDetail["provenance"]): HTMLElement {
   const children: Node[] = [el("p", { className: "mono", text: `${actor.kind}: ${who}`, testId: "written-by" })];
   if (provenance.nominations.length > 0) {
     const list = el("ul", { className: "link-list" });
-    for (const handle of provenance.nominations) list.appendChild(el("li", { className: "mono", text: handle, testId: "nominated-evidence" }));
+    for (const handle of provenance.nominations) list.appendChild(el("li", {}, [evidenceNode(handle)]));
     children.push(el("h4", { className: "section-title", text: strings.detailNominations }), list);
   }
   return el("div", {}, children);
@@ -519,6 +529,12 @@ kindFilter.addEventListener("change", () => {
 });
 
 detailBody.addEventListener("click", (event) => {
+  const evidence = event.target instanceof Element ? event.target.closest("button.evidence-link") : null;
+  const branchResultId = evidence instanceof HTMLButtonElement ? evidence.dataset["branchResultId"] : undefined;
+  if (branchResultId !== undefined) {
+    post({ type: "openEvidence", branchResultId });
+    return;
+  }
   const target = event.target instanceof Element ? event.target.closest("button.receipt-link") : null;
   if (!(target instanceof HTMLButtonElement)) return;
   const eventSha256 = target.dataset["eventSha256"];
