@@ -83,22 +83,8 @@ fi
 rm -rf "$PROFILE/tmp"   # stale vscode-*.sock files from earlier runs
 mkdir -p "$PROFILE/user/User" "$PROFILE/extensions" "$PROFILE/tmp"
 if [ ! -f "$PROFILE/user/User/settings.json" ]; then
-  cat > "$PROFILE/user/User/settings.json" <<'EOF'
-{
-  "workbench.startupEditor": "readme",
-  "workbench.tips.enabled": false,
-  "workbench.enableExperiments": false,
-  "workbench.secondarySideBar.defaultVisibility": "hidden",
-  "security.workspace.trust.enabled": false,
-  "telemetry.telemetryLevel": "off",
-  "update.mode": "none",
-  "extensions.autoCheckUpdates": false,
-  "extensions.autoUpdate": false,
-  "extensions.ignoreRecommendations": true,
-  "chat.disableAIFeatures": true,
-  "git.autofetch": false
-}
-EOF
+  # The same quiet settings as the real-VS-Code tests, but the demo opens the workspace README.
+  QUIET="$ROOT/scripts/e2e/quiet-settings.json" node -e 'const s = require(process.env.QUIET); s["workbench.startupEditor"] = "readme"; process.stdout.write(JSON.stringify(s, null, 2) + "\n");' > "$PROFILE/user/User/settings.json"
 fi
 PROFILE_ARGS=(--config "$PROFILE/config.yaml" --user-data-dir "$PROFILE/user" --extensions-dir "$PROFILE/extensions")
 # Keep code-server's sockets out of /tmp and its children away from any surrounding VS Code.

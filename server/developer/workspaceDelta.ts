@@ -23,6 +23,7 @@
 //   docket.landing-paths-invalid  the paths cannot be recorded in a landing (empty, more than
 //       200, duplicated, or a path longer than 4096 characters).
 import { compareCodeUnits } from "../ledger/canonicalJson";
+import { ErrorCodes } from "../protocol/messages";
 
 /** Identity of one dirty path: `absent`, `file:<sha256>`, `symlink:<sha256>`, `directory`, `other:<mode>:<size>`. */
 export type PathIdentity = string;
@@ -63,15 +64,16 @@ export type WorkspaceDelta =
   | { readonly kind: "observed"; readonly changedPaths: readonly string[] }
   | { readonly kind: "unavailable"; readonly cause: DeltaUnavailableCause; readonly reason: string };
 
+/** The Git reconciliation refusals, named from the one list of error codes in the protocol. */
 export const WorkspaceErrorCodes = {
-  changedBeforeAuthorization: "docket.workspace-changed-before-authorization",
-  gitHeadChanged: "docket.git-head-changed",
-  identityChanged: "docket.workspace-identity-changed",
-  workspaceUnavailable: "docket.workspace-unavailable",
-  landingEmpty: "docket.landing-empty",
-  landingPathsMismatch: "docket.landing-paths-mismatch",
-  landingPathsRequired: "docket.landing-paths-required",
-  landingPathsInvalid: "docket.landing-paths-invalid",
+  changedBeforeAuthorization: ErrorCodes.changedBeforeAuthorization,
+  gitHeadChanged: ErrorCodes.gitHeadChanged,
+  identityChanged: ErrorCodes.identityChanged,
+  workspaceUnavailable: ErrorCodes.workspaceUnavailable,
+  landingEmpty: ErrorCodes.landingEmpty,
+  landingPathsMismatch: ErrorCodes.landingPathsMismatch,
+  landingPathsRequired: ErrorCodes.landingPathsRequired,
+  landingPathsInvalid: ErrorCodes.landingPathsInvalid,
 } as const;
 export type WorkspaceErrorCode = (typeof WorkspaceErrorCodes)[keyof typeof WorkspaceErrorCodes];
 

@@ -644,7 +644,7 @@ export const ErrorCodes = {
   judgmentRejected: "docket.judgment-rejected",
   baselineMissing: "docket.baseline-missing",
   unknownLanding: "docket.unknown-landing",
-  // Git reconciliation refusals (values equal WorkspaceErrorCodes in developer/workspaceDelta.ts).
+  // Git reconciliation refusals (developer/workspaceDelta.ts names them as WorkspaceErrorCodes).
   changedBeforeAuthorization: "docket.workspace-changed-before-authorization",
   gitHeadChanged: "docket.git-head-changed",
   identityChanged: "docket.workspace-identity-changed",

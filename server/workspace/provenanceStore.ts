@@ -58,25 +58,19 @@ export function recordProvenance(workspaceFolder: string, record: Omit<Provenanc
   writeDurably(file, "a", `${separator}${JSON.stringify(ProvenanceRecord.parse({ format: PROVENANCE_FORMAT, ...record }))}\n`);
 }
 
-/** Records by event hash; lines that fail to parse (a torn tail, an edit) are skipped. */
-export function readProvenance(workspaceFolder: string): ReadonlyMap<string, ProvenanceRecord> {
-  const byEvent = new Map<string, ProvenanceRecord>();
-  let text: string;
-  try {
-    const file = provenanceFile(workspaceFolder);
-    const size = fs.statSync(file).size;
-    const fd = fs.openSync(file, "r");
-    try {
-      const length = Math.min(size, MAX_READ_BYTES);
-      const buffer = Buffer.alloc(length);
-      fs.readSync(fd, buffer, 0, length, size - length);
-      text = buffer.toString("utf8");
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return byEvent;
-  }
+/** What has been read of one provenance file: the records so far and where reading stopped. */
+interface ReadState {
+  readonly byEvent: Map<string, ProvenanceRecord>;
+  /** Identity of the file read, so a replaced file is read again from its start. */
+  readonly inode: number;
+  /** Bytes consumed up to the end of the last complete line. */
+  offset: number;
+}
+
+// The views ask on every ledger change, so each file is read once and then only its new lines.
+const readStates = new Map<string, ReadState>();
+
+function addLines(state: ReadState, text: string): void {
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     let parsed: unknown;
@@ -87,7 +81,42 @@ export function readProvenance(workspaceFolder: string): ReadonlyMap<string, Pro
     }
     const record = ProvenanceRecord.safeParse(parsed);
     if (!record.success) continue;
-    for (const eventSha256 of record.data.eventSha256s) byEvent.set(eventSha256, record.data);
+    for (const eventSha256 of record.data.eventSha256s) state.byEvent.set(eventSha256, record.data);
   }
-  return byEvent;
+}
+
+/**
+ * Records by event hash; lines that fail to parse (a torn tail, an edit) are skipped. A file that
+ * was replaced or shrank is read again from the start (its last MAX_READ_BYTES at most).
+ */
+export function readProvenance(workspaceFolder: string): ReadonlyMap<string, ProvenanceRecord> {
+  const file = provenanceFile(workspaceFolder);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    readStates.delete(file);
+    return new Map();
+  }
+  try {
+    const { size, ino } = fs.fstatSync(fd);
+    let state = readStates.get(file);
+    if (state === undefined || state.inode !== ino || size < state.offset) {
+      state = { byEvent: new Map(), inode: ino, offset: Math.max(0, size - MAX_READ_BYTES) };
+      readStates.set(file, state);
+    }
+    if (size > state.offset) {
+      const buffer = Buffer.alloc(size - state.offset);
+      fs.readSync(fd, buffer, 0, buffer.length, state.offset);
+      // Only complete lines are consumed; a line still being written is read next time.
+      const end = buffer.lastIndexOf(0x0a) + 1;
+      addLines(state, buffer.subarray(0, end).toString("utf8"));
+      state.offset += end;
+    }
+    return state.byEvent;
+  } catch {
+    return new Map();
+  } finally {
+    fs.closeSync(fd);
+  }
 }

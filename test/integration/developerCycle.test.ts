@@ -24,6 +24,17 @@ const obligations = [
   { obligationId: "obligation:a", statement: "The first question is settled." },
 ];
 
+/** A ledger in `folder` that is on and has one concluded (not-applicable) judgment: ready to authorize. */
+async function decidedLedger(folder: string, question: string): Promise<WorkspaceLedger> {
+  const ledgerPath = path.join(folder, ".docket", "ledger.jsonl");
+  const ledger = new WorkspaceLedger({ workspaceFolder: folder, ledgerPath, trusted: true, clock: fixedClock() });
+  ledger.refresh();
+  await ledger.turnOn();
+  await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question, obligations });
+  await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] });
+  return ledger;
+}
+
 test("zero-owner cycle: judgment, authorization, landing, reroute and verification", async () => {
   const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n", ".gitignore": "" } });
   try {
@@ -112,12 +123,7 @@ test("zero-owner cycle: judgment, authorization, landing, reroute and verificati
 test("authorization is refused when the workspace changed since the scope baseline", async () => {
   const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n" } });
   try {
-    const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
-    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
-    ledger.refresh();
-    await ledger.turnOn();
-    await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "What?", obligations });
-    await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] });
+    const ledger = await decidedLedger(repo.root, "What?");
     repo.write("src/a.ts", "export const a = 2;\n");
     const before = ledger.store.lineCount;
     await refused(ledger.authorizeChange({ movement: "M.", stableLanding: "S.", verificationTarget: "V." }), ErrorCodes.changedBeforeAuthorization);
@@ -130,12 +136,7 @@ test("authorization is refused when the workspace changed since the scope baseli
 test("a landing without its persisted authorization baseline is refused and writes nothing", async () => {
   const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n" } });
   try {
-    const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
-    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
-    ledger.refresh();
-    await ledger.turnOn();
-    await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "What?", obligations });
-    await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] });
+    const ledger = await decidedLedger(repo.root, "What?");
     await ledger.authorizeChange({ movement: "M.", stableLanding: "S.", verificationTarget: "V." });
     fs.rmSync(path.join(repo.root, ".docket", "baselines"), { recursive: true, force: true });
     repo.write("src/a.ts", "export const a = 2;\n");
@@ -153,12 +154,7 @@ test("a landed path's before-image: the file at the authorization's HEAD, absent
   try {
     // Uncommitted before Docket is on: pre-existing dirt, whose before-image Docket never saw.
     repo.write("src/dirty.ts", "export const d = 2;\n");
-    const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
-    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
-    ledger.refresh();
-    await ledger.turnOn();
-    await ledger.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "Change a?", obligations });
-    await ledger.concludeJudgment({ disposition: "not-applicable", reason: "Obvious.", basis: ["Seen."] });
+    const ledger = await decidedLedger(repo.root, "Change a?");
     await ledger.authorizeChange({ movement: "Change a.", stableLanding: "a is 2.", verificationTarget: "Read it." });
     repo.write("src/a.ts", "export const a = 2;\n");
     repo.write("src/new.ts", "export const n = 1;\n");

@@ -206,18 +206,8 @@ test("obligation round-trips and rejects malformed input", () => {
 // 2. Route frames
 
 test("route-frame-opened envelope golden e1 (§2.5 mini log)", () => {
-  const e0 = createEnvelope({
-    protocolVersion: "developer/v8",
-    eventId: "event:e0",
-    workScopeId: "scope:s",
-    scopeSequence: 0,
-    previousScopeEventSha256: null,
-    causalRefs: [],
-    occurredAt: "2030-01-01T00:00:00.000Z",
-    kind: "work-scope-opened",
-    payload: {},
-  });
-  assert.equal(e0.eventSha256, "68fed704cb4b776e00c157424bee57cb76959789304eb0ffb14206db3df46475");
+  // e0 is the mini log's work-scope-opened (its own golden vector is in goldenVectors.test.ts).
+  const e0Sha256 = "68fed704cb4b776e00c157424bee57cb76959789304eb0ffb14206db3df46475";
   const frame = frameF();
   assert.equal(frame.obligationSetSha256, "ed9dff3db8a17a306477c597a3da825da99e56589e07d148a70b349ff099bb4b");
   const opening = createRouteFrameOpening({ frame, obligations: [obligationA], parentDependency: null });
@@ -226,7 +216,7 @@ test("route-frame-opened envelope golden e1 (§2.5 mini log)", () => {
     eventId: "event:e1",
     workScopeId: "scope:s",
     scopeSequence: 1,
-    previousScopeEventSha256: e0.eventSha256,
+    previousScopeEventSha256: e0Sha256,
     causalRefs: [],
     occurredAt: "2030-01-01T00:00:01.000Z",
     kind: "route-frame-opened",

@@ -87,3 +87,21 @@ test(".docket/ keeps its own .gitignore (state ignored, ledger trackable) and ne
     fs.rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test("reading is incremental: new records appear, a replaced file is read afresh", () => {
+  const folder = tempFolder();
+  try {
+    const actor = { kind: "terminal" as const, client: null, session: null };
+    recordProvenance(folder, { eventSha256s: [sha("a")], actor, nominations: [] });
+    assert.deepEqual([...readProvenance(folder).keys()], [sha("a")]);
+    recordProvenance(folder, { eventSha256s: [sha("b")], actor, nominations: [] });
+    assert.deepEqual([...readProvenance(folder).keys()].sort(), [sha("a"), sha("b")]);
+    // Replaced (not appended): a new file with different content, longer than what was read.
+    const replacement = `${provenanceFile(folder)}.new`;
+    fs.writeFileSync(replacement, fs.readFileSync(provenanceFile(folder), "utf8").replaceAll(sha("a"), sha("c")).replaceAll(sha("b"), sha("d")) + "\n\n\n");
+    fs.renameSync(replacement, provenanceFile(folder));
+    assert.deepEqual([...readProvenance(folder).keys()].sort(), [sha("c"), sha("d")]);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});

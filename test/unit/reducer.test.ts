@@ -4,7 +4,7 @@
 // runtime-replay cases) and pinned here; receipt projection hashes likewise equal the reference's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { replayEntries, type Replayer } from "../../server/ledger/replay";
+import { replayEntries } from "../../server/ledger/replay";
 import { ReceiptProjection } from "../../server/developer/receipts";
 import { describeHistory, phaseOf, runtimeFacts } from "../../server/developer/history";
 import { parseSemanticEvent } from "../../server/developer/eventKinds";
@@ -17,28 +17,9 @@ import {
   frameValueRules,
   verificationClearsDebt,
   zeroSkillCycle,
-  type Scenario,
 } from "../support/reducerScenarios";
 import { frameSpec, refOf, ScopeLog, sha } from "../support/developerLog";
-
-/** "ok", a replay fault code, the reducer code of a semantic rejection, or "closed". */
-function outcomes(replay: Replayer): string[] {
-  return replay.dispositions.map((d) => {
-    if (d.status === "accepted") return "ok";
-    if (d.code !== "semantic-transition-rejected") return d.code;
-    return /^([a-z-]+): /u.exec(d.message)?.[1] ?? (d.message === "Runtime work scope is closed" ? "closed" : d.message);
-  });
-}
-
-function replayOf(scenario: Scenario): Replayer {
-  return replayEntries(JSON.parse(JSON.stringify(scenario.entries)) as unknown[]);
-}
-
-function projectionOf(replay: Replayer): string {
-  const projection = new ReceiptProjection();
-  projection.follow(replay.accepted);
-  return projection.projectionSha256;
-}
+import { outcomes, replayOf, projectionOf } from "../support/scenarioReplay";
 
 test("zero-Skill support discharges and concludes without routing; premature conclusion is rejected", () => {
   const replay = replayOf(zeroSkillCycle());

@@ -3,27 +3,8 @@
 // reference's replayDeveloperRuntime on the same logs; projection hashes equal the reference's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { replayEntries, type Replayer } from "../../server/ledger/replay";
-import { ReceiptProjection } from "../../server/developer/receipts";
-import { canServeBases, routingSnapshots, type Scenario } from "../support/reducerScenarios";
-
-function outcomes(replay: Replayer): string[] {
-  return replay.dispositions.map((d) => {
-    if (d.status === "accepted") return "ok";
-    if (d.code !== "semantic-transition-rejected") return d.code;
-    return /^([a-z-]+): /u.exec(d.message)?.[1] ?? d.message;
-  });
-}
-
-function replayOf(scenario: Scenario): Replayer {
-  return replayEntries(JSON.parse(JSON.stringify(scenario.entries)) as unknown[]);
-}
-
-function projectionOf(replay: Replayer): string {
-  const projection = new ReceiptProjection();
-  projection.follow(replay.accepted);
-  return projection.projectionSha256;
-}
+import { canServeBases, routingSnapshots } from "../support/reducerScenarios";
+import { outcomes, replayOf, projectionOf } from "../support/scenarioReplay";
 
 test("snapshots: current frame only, pages in order, replacement drops stale pages, empty replacement completes", () => {
   const replay = replayOf(routingSnapshots());

@@ -5,21 +5,13 @@
 // were produced by the reference's replayDeveloperRuntime on the same log.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { replayEntries, type Replayer } from "../../server/ledger/replay";
 import { ReceiptProjection } from "../../server/developer/receipts";
 import { frameReplacement, skillInvocations } from "../support/reducerScenarios";
-
-function outcomes(replay: Replayer): string[] {
-  return replay.dispositions.map((d) => {
-    if (d.status === "accepted") return "ok";
-    if (d.code !== "semantic-transition-rejected") return d.code;
-    return /^([a-z-]+): /u.exec(d.message)?.[1] ?? d.message;
-  });
-}
+import { outcomes, replayOf } from "../support/scenarioReplay";
 
 test("assignments, one invocation per scope, settlements that block, exact skill admission", () => {
   const scenario = skillInvocations();
-  const replay = replayEntries(JSON.parse(JSON.stringify(scenario.entries)) as unknown[]);
+  const replay = replayOf(scenario);
   assert.deepEqual(outcomes(replay), [
     "ok", "ok", "ok", "ok", "ok", "ok", "ok",
     "basis-missing", // unknown basis
@@ -83,7 +75,7 @@ test("assignments, one invocation per scope, settlements that block, exact skill
 });
 
 test("frame replacement: fresh revision only, no open child or active invocation; frame authority is dropped", () => {
-  const replay = replayEntries(JSON.parse(JSON.stringify(frameReplacement().entries)) as unknown[]);
+  const replay = replayOf(frameReplacement());
   assert.deepEqual(outcomes(replay), [
     "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
     "replacement-not-ready", // open child frame

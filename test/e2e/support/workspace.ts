@@ -69,23 +69,13 @@ export function initGitWorkspace(dir: string, files: Record<string, string>): vo
   }
 }
 
-/** User settings that keep an offline workbench quiet (no welcome page, trust prompt, AI chat, updates...). */
-export const QUIET_SETTINGS: Record<string, unknown> = {
-  "workbench.startupEditor": "none",
-  "workbench.tips.enabled": false,
-  "workbench.enableExperiments": false,
-  "workbench.secondarySideBar.defaultVisibility": "hidden",
-  "security.workspace.trust.enabled": false,
-  "telemetry.telemetryLevel": "off",
-  "update.mode": "none",
-  "extensions.autoCheckUpdates": false,
-  "extensions.autoUpdate": false,
-  "extensions.ignoreRecommendations": true,
-  "chat.disableAIFeatures": true,
-  "git.openRepositoryInParentFolders": "never",
-  "git.autofetch": false,
-  "github.gitAuthentication": false,
-};
+/**
+ * User settings that keep an offline workbench quiet (no welcome page, trust prompt, AI chat, updates...);
+ * one file shared with `npm start`'s demo profile.
+ */
+export const QUIET_SETTINGS: Record<string, unknown> = JSON.parse(
+  fs.readFileSync(path.join(repoRoot(), "scripts", "e2e", "quiet-settings.json"), "utf8"),
+) as Record<string, unknown>;
 
 export function writeUserSettings(userDataDir: string, extra: Record<string, unknown> = {}): void {
   const dir = path.join(userDataDir, "User");
