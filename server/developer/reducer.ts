@@ -14,7 +14,7 @@ import {
   replaceRouteFrame,
   resolveBlocker,
 } from "./reducer/frames";
-import { causeFacts, type CauseEvent } from "./reducer/causes";
+import { causeFacts, factOfEvent, type CauseEvent, type CauseFact } from "./reducer/causes";
 import { recordAssignment, settleInvocation, startInvocation } from "./reducer/invocations";
 import { accountPage, completeCoverage, createBasis, openSnapshot } from "./reducer/routing";
 import { authorizeChange, closeScope, observeFrameConcluded, observeFrameOpened, recordLanding } from "./reducer/root";
@@ -57,7 +57,7 @@ function requireHead(scope: ScopeState, envelope: Envelope): void {
   }
 }
 
-function applyKind(scope: ScopeState, envelope: Envelope, event: SemanticEvent, given: readonly CauseEvent[] | undefined): ScopeState {
+function applyKind(scope: ScopeState, envelope: Envelope, event: SemanticEvent, given: readonly CauseFact[] | undefined): ScopeState {
   const causes = envelope.causalRefs;
   const facts = causeFacts(scope, causes, given);
   const self = eventRefOf(envelope);
@@ -111,6 +111,14 @@ function applyKind(scope: ScopeState, envelope: Envelope, event: SemanticEvent, 
  * scope only (a cause accepted in another scope then proves nothing).
  */
 export function advanceScope(scope: ScopeState, envelope: Envelope, event: SemanticEvent, causes?: readonly CauseEvent[]): ScopeState {
+  return advanceScopeWithFacts(scope, envelope, event, causes?.map(factOfEvent));
+}
+
+/**
+ * The same transition with the causes already reduced to what they prove: a reader that resumes
+ * from a checkpoint keeps these facts instead of whole cause events.
+ */
+export function advanceScopeWithFacts(scope: ScopeState, envelope: Envelope, event: SemanticEvent, causes?: readonly CauseFact[]): ScopeState {
   requireHead(scope, envelope);
   if (scope.root.status === "closed") {
     return stop("semantic-transition-rejected", "Runtime work scope is closed");

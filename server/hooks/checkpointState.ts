@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { describeHistory, phaseOf, runtimeFacts, type HistoryView } from "../developer/history";
 import { derivedPurpose } from "../developer/operations/common";
 import type { LedgerStore } from "../ledger/store";
+import { tailSeedOf, writeTailSeed } from "./tailSeed";
 import { CHECKPOINT_FORMAT, checkpointPathFor, type Checkpoint, type CheckpointState } from "./checkpoint";
 
 export function checkpointStateOf(history: HistoryView): CheckpointState {
@@ -41,11 +42,15 @@ export function checkpointOf(store: LedgerStore): Checkpoint | null {
   };
 }
 
-/** Writes the store's checkpoint atomically (temp file + rename); never throws. */
+/**
+ * Writes the store's tail seed, then its checkpoint, each atomically (temp file + rename); never
+ * throws. The seed goes first so a checkpoint never points past the seed a reader will find.
+ */
 export function writeCheckpoint(store: LedgerStore): boolean {
   try {
     const checkpoint = checkpointOf(store);
     if (checkpoint === null) return false;
+    writeTailSeed(store.ledgerPath, tailSeedOf(store));
     const target = checkpointPathFor(store.ledgerPath);
     const temporary = `${target}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, `${JSON.stringify(checkpoint)}\n`);

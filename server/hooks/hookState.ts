@@ -1,5 +1,6 @@
 // What a hook needs to know about the workspace, answered from the verified checkpoint when it is
-// current, else from one full replay (which also rewrites the checkpoint for the next call). Hooks
+// current, from the checkpoint plus the ledger lines after it when it is behind, and from one full
+// replay only when there is no usable checkpoint (each slow answer rewrites it for the next call). Hooks
 // only read the ledger: they never take its lock, so a writer holding it cannot stall them.
 import fs from "node:fs";
 import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
@@ -15,8 +16,8 @@ export type HookState =
       readonly workspaceFolder: string;
       readonly ledgerPath: string;
       readonly state: CheckpointState;
-      /** "checkpoint": answered without replay; "replay": the checkpoint was missing or behind. */
-      readonly source: "checkpoint" | "replay";
+      /** "checkpoint": current; "tail": behind, lines after it reduced; "replay": no usable checkpoint. */
+      readonly source: "checkpoint" | "tail" | "replay";
     };
 
 export function locateWorkspace(cwd: string): { workspaceFolder: string; ledgerPath: string } {
@@ -36,17 +37,18 @@ export function readHookState(workspaceFolder: string, ledgerPath: string): Hook
   if (!stat.isFile()) return { kind: "blocked", workspaceFolder, ledgerPath, reason: "the ledger path is not a file" };
   const lookup = lookupCheckpoint(ledgerPath);
   let state: CheckpointState;
-  let source: "checkpoint" | "replay";
+  let source: "checkpoint" | "tail" | "replay";
   if (lookup.kind === "current") {
     state = lookup.checkpoint.state;
     source = "checkpoint";
   } else {
-    // Loaded only here: the replay path pulls in the reducer, which a current checkpoint avoids.
+    // Loaded only here: the slow path pulls in the reducer, which a current checkpoint avoids.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const replayed = (require("./replayState") as typeof import("./replayState")).replayHookState(ledgerPath);
+    const slow = require("./replayState") as typeof import("./replayState");
+    const replayed = lookup.kind === "behind" ? slow.catchUpHookState(ledgerPath, lookup.checkpoint) : slow.replayHookState(ledgerPath);
     if (replayed.kind === "fault") return { kind: "blocked", workspaceFolder, ledgerPath, reason: replayed.reason };
     state = replayed.state;
-    source = "replay";
+    source = replayed.source;
   }
   if (state.blockedReason !== null) return { kind: "blocked", workspaceFolder, ledgerPath, reason: state.blockedReason };
   return { kind: "ready", workspaceFolder, ledgerPath, state, source };

@@ -32,7 +32,7 @@ export type Disposition =
       readonly observedIdentity: ObservedIdentity;
     };
 
-function refKey(ref: EventRef): string {
+export function refKey(ref: EventRef): string {
   return `${ref.workScopeId}\u0000${ref.eventId}\u0000${ref.eventSha256}`;
 }
 
@@ -46,7 +46,8 @@ function observedIdentity(raw: unknown): ObservedIdentity {
   return identity;
 }
 
-function parseStored(raw: unknown): Envelope {
+/** Parses a stored entry into an envelope or stops with the fault replay records for it. */
+export function parseStored(raw: unknown): Envelope {
   if (isRecord(raw) && typeof raw.protocolVersion === "string" && raw.protocolVersion !== DEVELOPER_PROTOCOL) {
     return stop("unsupported-protocol", `Unsupported Developer protocol: ${raw.protocolVersion}`);
   }
@@ -55,6 +56,15 @@ function parseStored(raw: unknown): Envelope {
   } catch (error) {
     return stop("invalid-envelope", error instanceof Error ? error.message : "invalid Developer envelope");
   }
+}
+
+/** The code and (bounded) message replay records for an entry that threw. */
+export function rejectionOf(error: unknown): { code: ReplayFaultCode; message: string } {
+  const fault =
+    error instanceof ReplayFault
+      ? { code: error.code, message: error.message }
+      : { code: "invalid-payload" as const, message: error instanceof Error ? error.message : "invalid replay entry" };
+  return { code: fault.code, message: fault.message.slice(0, 1_000) };
 }
 
 interface UndoRecord {
@@ -105,17 +115,7 @@ export class Replayer {
     try {
       disposition = this.accept(index, raw);
     } catch (error) {
-      const fault =
-        error instanceof ReplayFault
-          ? { code: error.code, message: error.message }
-          : { code: "invalid-payload" as const, message: error instanceof Error ? error.message : "invalid replay entry" };
-      disposition = {
-        status: "rejected",
-        index,
-        code: fault.code,
-        message: fault.message.slice(0, 1_000),
-        observedIdentity: observedIdentity(raw),
-      };
+      disposition = { status: "rejected", index, ...rejectionOf(error), observedIdentity: observedIdentity(raw) };
       if (this.firstRejection === null && this.undoLog === null) this.firstRejection = disposition;
     }
     this.dispositionList.push(disposition);

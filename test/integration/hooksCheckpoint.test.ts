@@ -63,7 +63,7 @@ test("every write refreshes the checkpoint under the lock, and it matches a full
   }
 });
 
-test("a torn tail keeps the checkpoint current; complete lines appended past it force one replay that rewrites it", async () => {
+test("a torn tail keeps the checkpoint current; complete lines appended past it are reduced from the checkpoint, which moves up", async () => {
   const { root, ledgerPath, ledger, dispose } = await onWorkspace();
   try {
     fs.appendFileSync(ledgerPath, '{"ledger":"docket/ledger-li');
@@ -75,11 +75,11 @@ test("a torn tail keeps the checkpoint current; complete lines appended past it 
     const replayed = hookState(root, ledgerPath);
     assert.equal(replayed.kind, "ready");
     if (replayed.kind === "ready") {
-      assert.equal(replayed.source, "replay");
+      assert.equal(replayed.source, "tail");
       assert.equal(replayed.state.facts.scopeActive, false);
     }
     const again = hookState(root, ledgerPath);
-    assert.equal(again.kind === "ready" ? again.source : again.kind, "checkpoint", "the replay rewrote the checkpoint");
+    assert.equal(again.kind === "ready" ? again.source : again.kind, "checkpoint", "the tail reduction moved the checkpoint");
     ledger.refresh();
     assert.equal(ledger.history().activeScope, null);
   } finally {

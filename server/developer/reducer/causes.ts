@@ -24,7 +24,7 @@ export type CauseFact =
   | { readonly kind: "authorization"; readonly ref: EventRef; readonly authorizationId: string }
   | { readonly kind: "other"; readonly ref: EventRef };
 
-function factOfEvent(cause: CauseEvent): CauseFact {
+export function factOfEvent(cause: CauseEvent): CauseFact {
   const ref = eventRefOf(cause.envelope);
   const event = cause.event;
   switch (event.kind) {
@@ -56,6 +56,6 @@ function factInScope(scope: ScopeState, ref: EventRef): CauseFact {
   return { kind: "other", ref };
 }
 
-export function causeFacts(scope: ScopeState, causalRefs: readonly EventRef[], given: readonly CauseEvent[] | undefined): readonly CauseFact[] {
-  return given === undefined ? causalRefs.map((ref) => factInScope(scope, ref)) : given.map(factOfEvent);
+export function causeFacts(scope: ScopeState, causalRefs: readonly EventRef[], given: readonly CauseFact[] | undefined): readonly CauseFact[] {
+  return given ?? causalRefs.map((ref) => factInScope(scope, ref));
 }

@@ -1,0 +1,202 @@
+// Reduces the ledger lines appended after a checkpoint, starting from the checkpoint's tail seed,
+// with the same line decoding and the same reducer a full replay uses. It answers exactly what a
+// full replay would, or null when the tail reaches outside what the seed knows (an id the filter
+// may have seen, a cause in a closed scope, an event of a closed scope): the caller then replays.
+import fs from "node:fs";
+import { parseSemanticEvent } from "../developer/eventKinds";
+import type { HistoryView } from "../developer/history";
+import { advanceScopeWithFacts, openScope } from "../developer/reducer";
+import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
+import type { ScopeState } from "../developer/scopeState";
+import { eventRefOf } from "../ledger/envelope";
+import { stop } from "../ledger/faults";
+import { DEVELOPER_STREAM, LineFault, decodeLedgerLine } from "../ledger/ledgerLine";
+import { parseStored, refKey, rejectionOf } from "../ledger/replay";
+import { CHECKPOINT_FORMAT, checkpointPathFor, type Checkpoint, type CheckpointState } from "./checkpoint";
+import { checkpointStateOf } from "./checkpointState";
+import { IdFilter, eventIdKey, scopeIdKey } from "./idFilter";
+import { TAIL_SEED_FORMAT, readTailSeed, writeTailSeed, type TailSeed } from "./tailSeed";
+
+/** A longer tail is not a crash window but a foreign writer's history: replay it. */
+const MAX_TAIL_BYTES = 8 * 1024 * 1024;
+
+export type TailResult = { readonly kind: "state"; readonly state: CheckpointState } | { readonly kind: "fault"; readonly reason: string };
+
+/** Thrown when the tail needs history the seed does not hold. */
+class NeedsReplay extends Error {}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function readTail(ledgerPath: string, from: number): Buffer | null {
+  const fd = fs.openSync(ledgerPath, "r");
+  try {
+    const length = fs.fstatSync(fd).size - from;
+    if (length < 0 || length > MAX_TAIL_BYTES) return null;
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, buffer, read, length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Replay's per-entry rules over the seed (server/ledger/replay.ts Replayer.accept). */
+class SeededReplay {
+  readonly scopes = new Map<string, ScopeState>();
+  private readonly causes: Map<string, CauseFact>;
+  private readonly tailIds = new Set<string>();
+  readonly ids: IdFilter;
+  entryCount: number;
+  scopeCount: number;
+  firstRejection: { index: number; code: string; message: string } | null = null;
+
+  constructor(seed: TailSeed, ids: IdFilter) {
+    for (const scope of seed.openScopes) this.scopes.set(scope.workScopeId, scope);
+    this.causes = new Map(seed.causes.map(([key, fact]) => [key, fact]));
+    this.ids = ids;
+    this.entryCount = seed.entryCount;
+    this.scopeCount = seed.scopeCount;
+  }
+
+  apply(raw: unknown): void {
+    const index = this.entryCount;
+    this.entryCount += 1;
+    try {
+      this.accept(raw);
+    } catch (error) {
+      if (error instanceof NeedsReplay) throw error;
+      if (this.firstRejection === null) this.firstRejection = { index, ...rejectionOf(error) };
+    }
+  }
+
+  private accept(raw: unknown): void {
+    const envelope = parseStored(raw);
+    if (this.tailIds.has(envelope.eventId)) stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
+    if (this.ids.mightContain(eventIdKey(envelope.eventId))) throw new NeedsReplay();
+    const event = parseSemanticEvent(envelope);
+    const facts: CauseFact[] = [];
+    for (const ref of envelope.causalRefs) {
+      const fact = this.causes.get(refKey(ref));
+      if (fact === undefined) {
+        // A cause outside the open scopes may still be a real event of a closed one.
+        if (this.ids.mightContain(eventIdKey(ref.eventId))) throw new NeedsReplay();
+        stop("unresolved-causal-ref", `Causal ref is not already accepted: ${ref.workScopeId}/${ref.eventId}`);
+      }
+      facts.push(fact);
+    }
+    const current = this.scopes.get(envelope.workScopeId);
+    if (current === undefined && this.ids.mightContain(scopeIdKey(envelope.workScopeId))) throw new NeedsReplay();
+    const next = current === undefined ? openScope(envelope, event) : advanceScopeWithFacts(current, envelope, event, facts);
+    if (current === undefined) this.scopeCount += 1;
+    this.scopes.set(envelope.workScopeId, next);
+    this.tailIds.add(envelope.eventId);
+    this.ids.add(eventIdKey(envelope.eventId));
+    if (current === undefined) this.ids.add(scopeIdKey(envelope.workScopeId));
+    this.causes.set(refKey(eventRefOf(envelope)), factOfEvent({ envelope, event }));
+  }
+
+  /** The history view describeHistory would give for the whole ledger. */
+  history(): HistoryView {
+    const open = [...this.scopes.values()].filter((scope) => scope.root.status === "open");
+    const scopes = open;
+    if (this.firstRejection !== null) {
+      const { index, code, message } = this.firstRejection;
+      return { mode: "blocked", blockedReason: `replay rejected entry ${index}: ${code}: ${message}`, activeScope: null, scopes };
+    }
+    if (open.length > 1) return { mode: "blocked", blockedReason: "multiple open work scopes", activeScope: null, scopes };
+    if (open.length === 1) return { mode: "v8-active", blockedReason: null, activeScope: open[0] ?? null, scopes };
+    return { mode: this.scopeCount === 0 ? "empty" : "v8-closed", blockedReason: null, activeScope: null, scopes };
+  }
+
+  seedAt(lines: number, headLineSha256: string | null): TailSeed {
+    const openScopes = [...this.scopes.values()].filter((scope) => scope.root.status === "open");
+    const open = new Set(openScopes.map((scope) => scope.workScopeId));
+    const causes = [...this.causes].filter(([key]) => open.has(key.slice(0, key.indexOf("\u0000"))));
+    return { format: TAIL_SEED_FORMAT, lines, headLineSha256, entryCount: this.entryCount, scopeCount: this.scopeCount, openScopes, causes, ids: this.ids.toData() };
+  }
+}
+
+/**
+ * The state after the tail, or null when only a full replay can tell. On success the checkpoint
+ * and its seed are moved to the end of the tail (best effort) so the next hook reads no tail.
+ */
+export function reduceTail(ledgerPath: string, checkpoint: Checkpoint): TailResult | null {
+  const seed = readTailSeed(ledgerPath);
+  const { ledger } = checkpoint;
+  if (seed === null || seed.lines !== ledger.lines || seed.headLineSha256 !== (ledger.headLine?.lineSha256 ?? null)) return null;
+  // A blocked prefix stays blocked whatever follows, except "several open scopes", which the
+  // tail could close; that rare case is left to a full replay.
+  if (checkpoint.state.blockedReason !== null) return null;
+  const ids = IdFilter.fromData(seed.ids);
+  if (ids === null) return null;
+  let tail: Buffer | null;
+  try {
+    tail = readTail(ledgerPath, ledger.bytes);
+  } catch {
+    return null;
+  }
+  if (tail === null) return null;
+  const replay = new SeededReplay(seed, ids);
+  let lineNumber = ledger.lines;
+  let previous = ledger.headLine?.lineSha256 ?? null;
+  let start = 0;
+  let lastLine: { offset: number; text: string } | null = null;
+  try {
+    for (;;) {
+      const newline = tail.indexOf(0x0a, start);
+      if (newline < 0) break;
+      let text: string;
+      try {
+        text = decoder.decode(tail.subarray(start, newline));
+      } catch {
+        return { kind: "fault", reason: `ledger line ${lineNumber + 1}: ledger-not-utf8: line ${lineNumber + 1} is not valid UTF-8` };
+      }
+      let decoded;
+      try {
+        decoded = decodeLedgerLine(text, lineNumber, previous);
+      } catch (error) {
+        const fault = error instanceof LineFault ? error : new LineFault("ledger-line-invalid", String(error));
+        return { kind: "fault", reason: `ledger line ${lineNumber + 1}: ${fault.code}: ${fault.message}` };
+      }
+      if (decoded.stream === DEVELOPER_STREAM) replay.apply(decoded.entry);
+      lastLine = { offset: ledger.bytes + start, text: `${text}\n` };
+      previous = decoded.lineSha256;
+      lineNumber += 1;
+      start = newline + 1;
+    }
+  } catch (error) {
+    if (error instanceof NeedsReplay) return null;
+    throw error;
+  }
+  const state = checkpointStateOf(replay.history());
+  if (lastLine !== null && state.blockedReason === null) {
+    advanceCheckpoint(ledgerPath, {
+      format: CHECKPOINT_FORMAT,
+      ledger: {
+        bytes: ledger.bytes + start,
+        lines: lineNumber,
+        headLine: { offset: lastLine.offset, length: Buffer.byteLength(lastLine.text), text: lastLine.text, lineSha256: previous as string },
+      },
+      state,
+    }, replay.seedAt(lineNumber, previous));
+  }
+  return { kind: "state", state };
+}
+
+/** Seed first, then the checkpoint that points at it; a writer's newer pair may win the race, harmlessly. */
+function advanceCheckpoint(ledgerPath: string, checkpoint: Checkpoint, seed: TailSeed): void {
+  try {
+    writeTailSeed(ledgerPath, seed);
+    const target = checkpointPathFor(ledgerPath);
+    const temporary = `${target}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, `${JSON.stringify(checkpoint)}\n`);
+    fs.renameSync(temporary, target);
+  } catch {
+    // A checkpoint is a cache; the next hook reduces the same tail again.
+  }
+}

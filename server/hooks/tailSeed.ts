@@ -1,0 +1,114 @@
+// What a hook needs to reduce the ledger lines appended after its checkpoint without replaying the
+// whole history: the open scopes' reducer state, what each event of those scopes proves when cited
+// as a cause, and a filter of every id the prefix has accepted (so a new id is provably new). It is
+// written beside the checkpoint, for the same ledger position, and read only when the checkpoint is
+// behind — the hot path never parses it.
+import fs from "node:fs";
+import * as z from "zod/mini";
+import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
+import type { ScopeState } from "../developer/scopeState";
+import { eventRefOf } from "../ledger/envelope";
+import { refKey } from "../ledger/replay";
+import type { LedgerStore } from "../ledger/store";
+import { IdFilter, eventIdKey, scopeIdKey, type IdFilterData } from "./idFilter";
+
+export const TAIL_SEED_FORMAT = "docket/hook-tail-seed/v1";
+
+/** Open scopes larger than this are not seeded (the seed is rewritten on every append). */
+export const MAX_SEEDED_EVENTS = 20_000;
+
+export interface TailSeed {
+  readonly format: typeof TAIL_SEED_FORMAT;
+  /** The ledger position the seed describes; it must equal its checkpoint's. */
+  readonly lines: number;
+  readonly headLineSha256: string | null;
+  /** Developer entries replayed so far (accepted or rejected): the index of the next entry. */
+  readonly entryCount: number;
+  readonly scopeCount: number;
+  readonly openScopes: readonly ScopeState[];
+  /** [refKey, fact] for every accepted event of the open scopes. */
+  readonly causes: readonly (readonly [string, CauseFact])[];
+  readonly ids: IdFilterData;
+}
+
+// The seed is a cache Docket wrote itself under the ledger lock: its position is checked against
+// the checkpoint and the reducer rejects any state it cannot use, which then means one full replay.
+const SeedShape = z.object({
+  format: z.literal(TAIL_SEED_FORMAT),
+  lines: z.int(),
+  headLineSha256: z.nullable(z.string()),
+  entryCount: z.int(),
+  scopeCount: z.int(),
+  openScopes: z.array(z.object({ workScopeId: z.string() })),
+  causes: z.array(z.tuple([z.string(), z.object({ kind: z.string() })])),
+  ids: z.object({ bits: z.string(), size: z.int(), count: z.int() }),
+});
+
+export function tailSeedPathFor(ledgerPath: string): string {
+  return `${ledgerPath}.tail-seed.json`;
+}
+
+/** The filter is kept per store and extended with each append instead of rebuilt. */
+const filters = new WeakMap<LedgerStore, { generation: number; accepted: number; filter: IdFilter }>();
+
+function idFilterOf(store: LedgerStore): IdFilter {
+  const accepted = store.replayer.accepted;
+  let cached = filters.get(store);
+  if (cached === undefined || cached.generation !== store.generation || cached.accepted > accepted.length || !cached.filter.roomy) {
+    cached = { generation: store.generation, accepted: 0, filter: IdFilter.forCapacity(Math.max(1_024, accepted.length * 2)) };
+  }
+  for (let index = cached.accepted; index < accepted.length; index += 1) {
+    const envelope = (accepted[index] as (typeof accepted)[number]).envelope;
+    cached.filter.add(eventIdKey(envelope.eventId));
+    if (envelope.scopeSequence === 0) cached.filter.add(scopeIdKey(envelope.workScopeId));
+  }
+  cached.accepted = accepted.length;
+  filters.set(store, cached);
+  return cached.filter;
+}
+
+/** The seed of a fault-free store, or null when its open scopes are too large to seed. */
+export function tailSeedOf(store: LedgerStore): TailSeed | null {
+  const replayer = store.replayer;
+  const scopes = replayer.scopes();
+  const openScopes = scopes.filter((scope) => scope.root.status === "open");
+  const open = new Set(openScopes.map((scope) => scope.workScopeId));
+  const causes: [string, CauseFact][] = [];
+  if (open.size > 0) {
+    for (const accepted of replayer.accepted) {
+      if (!open.has(accepted.envelope.workScopeId)) continue;
+      if (causes.length === MAX_SEEDED_EVENTS) return null;
+      causes.push([refKey(eventRefOf(accepted.envelope)), factOfEvent(accepted)]);
+    }
+  }
+  return {
+    format: TAIL_SEED_FORMAT,
+    lines: store.lineCount,
+    headLineSha256: store.headLineSha256,
+    entryCount: replayer.entryCount,
+    scopeCount: scopes.length,
+    openScopes,
+    causes,
+    ids: idFilterOf(store).toData(),
+  };
+}
+
+export function writeTailSeed(ledgerPath: string, seed: TailSeed | null): void {
+  const target = tailSeedPathFor(ledgerPath);
+  if (seed === null) {
+    fs.rmSync(target, { force: true });
+    return;
+  }
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify(seed)}\n`);
+  fs.renameSync(temporary, target);
+}
+
+export function readTailSeed(ledgerPath: string): TailSeed | null {
+  try {
+    const raw: unknown = JSON.parse(fs.readFileSync(tailSeedPathFor(ledgerPath), "utf8"));
+    return SeedShape.safeParse(raw).success ? (raw as TailSeed) : null;
+  } catch {
+    return null;
+  }
+}
