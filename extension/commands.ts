@@ -9,6 +9,7 @@ import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
 import { registerEvidenceDocuments } from "./evidenceDocuments";
 import { InputCancelled } from "./inputFlow";
 import { registerOperationCommands } from "./operationCommands";
+import { registerPlanCommand } from "./planPanel";
 import type { ReceiptsViewProvider } from "./receiptsView";
 import {
   backendUnavailableMessage,
@@ -31,6 +32,8 @@ interface Dependencies {
   readonly backend: Backend;
   readonly log: vscode.LogOutputChannel;
   readonly receipts: ReceiptsViewProvider;
+  /** Where the webview scripts and bundled skills are (the Plan panel). */
+  readonly extensionUri: vscode.Uri;
 }
 
 /** Codes whose backend message is an expected answer rather than a failure. */
@@ -55,10 +58,12 @@ const WARNINGS = new Set<string>([
   ErrorCodes.landingEmpty,
   ErrorCodes.landingPathsMismatch,
   ErrorCodes.landingPathsRequired,
+  ErrorCodes.taskInvalid,
+  ErrorCodes.snapshotUnavailable,
   ClientErrorCodes.backendUnavailable,
 ]);
 
-export function registerCommands({ backend, log, receipts }: Dependencies): vscode.Disposable[] {
+export function registerCommands({ backend, log, receipts, extensionUri }: Dependencies): vscode.Disposable[] {
   const showOutput = vscode.l10n.t("Show Output");
   const restart = vscode.l10n.t("Restart Backend");
   const manageTrust = vscode.l10n.t("Manage Workspace Trust");
@@ -204,10 +209,12 @@ export function registerCommands({ backend, log, receipts }: Dependencies): vsco
 
   const operations = registerOperationCommands({ backend, log, register, requireWritableWorkspace, refreshStatus: refreshedStatus });
   const evidence = registerEvidenceDocuments(backend, register);
+  const plan = registerPlanCommand({ extensionUri, backend, log, register });
 
   return [
     ...operations,
     ...evidence,
+    ...plan,
     register(CommandIds.turnOn, async () => {
       requireWritableWorkspace();
       const result = await backend.request(Requests.turnOn, {});

@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.createTreeView(VIEW_IDS.work, { treeDataProvider: workTree }),
     vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: new ObserverTreeProvider() }),
     vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),
-    ...registerCommands({ backend: current, log, receipts }),
+    ...registerCommands({ backend: current, log, receipts, extensionUri: context.extensionUri }),
     ...registerPiSessionCommands({ backend: current, log }),
     ...registerAgents(current, log),
     registerMcpServer(context, log),

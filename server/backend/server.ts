@@ -29,6 +29,8 @@ import { resolveLedgerPath } from "../workspace/ledgerPaths";
 import { PiSessionHost } from "../pi/piSessionHost";
 import { agentsStatus } from "../agents/agentsStatus";
 import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type Installation } from "../agents/installerFiles";
+import { findPackageRoot } from "../developer/operations/skillCatalog";
+import { WorkspacePlanner } from "../router/workspacePlanner";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -55,6 +57,11 @@ export class Backend {
   private client: string | null = null;
   private watching: string | null = null;
   private dirWatcher: fs.FSWatcher | null = null;
+  /** The Router's planner for the workspace folder, created by the first `docket/plan`. */
+  private planner: WorkspacePlanner | null = null;
+  /** Tells the planner which files changed; null until planning starts, or when watching failed. */
+  private workspaceWatcher: fs.FSWatcher | null = null;
+  private workspaceWatchFailed = false;
   /** A Pi session opened read-only; while one is open it answers (or refuses) every request. */
   private readonly piSessions = new PiSessionHost(
     () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
@@ -77,6 +84,7 @@ export class Backend {
     });
     connection.onShutdown(() => {
       this.stopWatching();
+      this.stopWatchingWorkspace();
       this.piSessions.close();
     });
     this.handle(Requests.status, () => this.status());
@@ -109,6 +117,7 @@ export class Backend {
     this.handle(Requests.agentsApply, (params) => applyConnect(this.agentInstallation(params.host, true), params.planSha256));
     this.handle(Requests.agentsDisconnect, (params) => applyDisconnect(this.agentInstallation(params.host, true)));
     this.handle(Requests.agentsStatus, () => agentsStatus(this.requireWorkspaceFolder()));
+    this.handle(Requests.plan, (params) => this.workspacePlanner().plan(params.task, params.mode ?? null));
     connection.listen();
   }
 
@@ -132,6 +141,9 @@ export class Backend {
   configure(options: BackendInitOptions): void {
     this.options = options;
     this.stopWatching();
+    this.stopWatchingWorkspace();
+    this.planner = null;
+    this.workspaceWatchFailed = false;
     if (options.workspaceFolder === null) {
       this.ledger = null;
       return;
@@ -147,6 +159,54 @@ export class Backend {
     this.ledger.refresh();
     this.lastRevision = this.status().revision;
     this.startWatching(ledgerPath);
+  }
+
+  /**
+   * The planner keeps the workspace snapshot between plans; a recursive watcher on the folder
+   * (started with the first plan, so a backend that never plans watches nothing) says which
+   * files changed. Where the watcher cannot run (no recursive watch, too many folders for the
+   * system's limit), every plan rescans instead: slower, never stale.
+   */
+  private workspacePlanner(): WorkspacePlanner {
+    const folder = this.options.workspaceFolder;
+    if (folder === null) throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to plan a task: Docket plans against the folder's files and skills.");
+    if (this.planner === null || this.planner.workspaceRoot !== folder) {
+      this.stopWatchingWorkspace();
+      this.planner = new WorkspacePlanner(folder, findPackageRoot(__dirname));
+      this.watchWorkspace(folder, this.planner);
+    }
+    if (this.workspaceWatchFailed) {
+      // From now on nobody keeps the snapshot up to date, so each plan rebuilds it.
+      this.planner = new WorkspacePlanner(folder, this.planner.packageRoot, undefined, "rescan");
+      this.workspaceWatchFailed = false;
+    }
+    return this.planner;
+  }
+
+  private watchWorkspace(folder: string, planner: WorkspacePlanner): void {
+    const fail = (): void => {
+      this.workspaceWatchFailed = true;
+      this.stopWatchingWorkspace();
+    };
+    try {
+      const watcher = fs.watch(folder, { recursive: true, persistent: false }, (event, filename) => {
+        // No name means the platform lost track of what changed: rescan everything next time.
+        if (filename === null) return fail();
+        const name = filename.toString();
+        // Docket's own appends (ledger, evidence, reviews) change contents, never what a plan reads.
+        if (event === "change" && name.startsWith(`.docket${path.sep}`)) return;
+        planner.invalidate([path.join(folder, name)]);
+      });
+      watcher.on("error", fail);
+      this.workspaceWatcher = watcher;
+    } catch {
+      fail();
+    }
+  }
+
+  private stopWatchingWorkspace(): void {
+    this.workspaceWatcher?.close();
+    this.workspaceWatcher = null;
   }
 
   private requireWorkspaceFolder(): string {

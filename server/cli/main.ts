@@ -39,6 +39,10 @@ Usage:
   docket mcp [--workspace DIR] [--ledger PATH]
                                            serve Docket's MCP tools over stdio (for Copilot, Claude
                                            Code, Codex or any MCP client). See docs/mcp.md
+  docket plan "<task>" [--workspace DIR] [--json] [--mode MODE]
+                                           plan a task: skills, order, context, checks and the review
+                                           board, each with its reason (exit 0 for any verdict;
+                                           --json prints the canonical plan). See docs/router.md
   docket hook --host claude|codex|vscode EVENT
                                            answer one agent hook call (JSON on stdin, the host's
                                            dialect on stdout; exit 1 = no decision). See docs/hooks.md
@@ -253,6 +257,11 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       (require("../mcp/mcpServer") as typeof import("../mcp/mcpServer")).serveMcpStdio({ ...located, version: VERSION });
       return null;
+    }
+    if (command === "plan") {
+      // Loaded only here: the Router (snapshot, catalogue, YAML) is large and no other command needs it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require("../router/planCli") as typeof import("../router/planCli")).runPlanCommand(rest, io);
     }
     if (command === "hook") {
       // Loaded only here, and answered asynchronously: the hook reads stdin and sets the exit code.

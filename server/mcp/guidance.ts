@@ -109,6 +109,12 @@ export function errorRemedy(code: string, state: AgentState, tool: string): stri
     case ErrorCodes.untrusted:
     case ErrorCodes.noWorkspace:
       return "Docket cannot write for this workspace. Tell the user.";
+    case ErrorCodes.taskInvalid:
+      return "Send the task as one plain sentence or paragraph: at most 4000 characters, no control characters other than newline and tab.";
+    case ErrorCodes.snapshotUnavailable:
+      return "The workspace folder cannot be read for a plan. Tell the user.";
+    case ErrorCodes.reviewReportInvalid:
+      return "Call plan for the task first and report with its contextPack.versions.basisSha256, a reviewer seated on that board, and findings that cite files or ledger events.";
     default:
       return `Call status to see what is legal now (legal now: ${legal}).`;
   }

@@ -11,11 +11,16 @@ import {
   ErrorCodes,
   OpenContextSourcesParams,
   OpenJudgmentParams,
+  PlanParams,
   RecordLandingParams,
   Requests,
   type WriteResult,
 } from "../protocol/messages";
 import { ROUTE_CATALOGUE } from "../developer/routes";
+import { findPackageRoot } from "../developer/operations/skillCatalog";
+import { SeatReport, type Plan } from "../router/planSchema";
+import { renderPlanText } from "../router/planText";
+import { WorkspacePlanner } from "../router/workspacePlanner";
 import type { WorkspaceLedger } from "../workspace/workspaceLedger";
 import { describeIssues, toolInputSchema, type ToolInputSchema } from "./inputSchema";
 import type { AgentState } from "./guidance";
@@ -208,8 +213,79 @@ const status = defineTool({
   },
 });
 
-/** In the order a model meets them: status first, then the cycle. */
-export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([status, openJudgment, openContextSources, concludeJudgment, authorizeChange, recordLanding]);
+// One planner per workspace for the life of the MCP process: it remembers the bases of the plans
+// it gave, so review_report can check a report against the plan as it is now. Nothing watches the
+// files here, so every plan rescans the workspace.
+const planners = new Map<string, WorkspacePlanner>();
+
+function plannerFor(workspaceFolder: string): WorkspacePlanner {
+  let planner = planners.get(workspaceFolder);
+  if (planner === undefined) {
+    planner = new WorkspacePlanner(workspaceFolder, findPackageRoot(__dirname), undefined, "rescan");
+    planners.set(workspaceFolder, planner);
+  }
+  return planner;
+}
+
+function planSummary(plan: Plan): string {
+  const review = plan.review;
+  const awaiting = review.seats.filter((seat) => seat.state === "awaiting-report").map((seat) => seat.reviewer);
+  return [
+    `Plan ${plan.planSha256.slice(0, 12)}: verdict ${review.verdict} (${review.verdictReasons.join("; ")}).`,
+    `Basis for review reports: ${plan.contextPack.versions.basisSha256}.`,
+    awaiting.length === 0 ? "Every seated reviewer has reported." : `Seats awaiting a report: ${awaiting.join(", ")} (review_report).`,
+  ].join(" ");
+}
+
+const plan = defineTool({
+  name: "plan",
+  title: "Plan a task",
+  readOnly: true,
+  params: PlanParams,
+  description: [
+    "Turn a task sentence into Docket's explained routing plan for this workspace; writes nothing, consults no model, and the same task against the same workspace always gives the same plan.",
+    "task: the task as the user wrote it (≤ 4000 characters, no control characters except newline and tab; otherwise docket.task-invalid). mode (optional): force plan-only, implement, review or investigate instead of deriving it from the task.",
+    "Result (result.plan, seven stages): task tokens; intent (domain, entities in the project's spelling — a named file becomes its real path — unmatched names, ambiguous names with every candidate, signals such as \"don't touch X\", risk rules, execution mode); routing (skill candidates, each with reasons that point at task words, workspace files or catalogue fields; excluded and unavailable skills); composition (steps in parallel groups, execution edges, gates, blocking issues); contextPack (frozen versions incl. basisSha256, files, import graph, rule files, constraints, unknowns); verification (required checks and only the ones with evidence that they ran); review (every seat of the review board in its real state, and the verdict GO / FIX_REQUIRED / BLOCKED).",
+    "Use it before deciding how to approach a task: follow the composition order, respect the constraints, treat unmatched names as unknowns to ask about. Each seat awaiting a report is reviewed by reading that reviewer's skill (review.seats[].skill) and answering with review_report.",
+  ].join("\n"),
+  run: async (context, params) => {
+    const result = await plannerFor(context.workspaceFolder).plan(params.task, params.mode ?? null);
+    return { summary: `${planSummary(result)}\n\n${renderPlanText(result)}`, fields: { plan: result }, result: null };
+  },
+});
+
+const reviewReport = defineTool({
+  name: "review_report",
+  title: "Report a review-board seat",
+  readOnly: false,
+  params: SeatReport,
+  description: [
+    "Record one review-board seat's report for a plan returned by the plan tool in this session. Reviewers cannot read each other's reports: review as that one seat only.",
+    "basisSha256: the plan's contextPack.versions.basisSha256 (a report for any other basis, or after the task, files or skills changed, is refused with docket.review-report-invalid — plan again). reviewer: a seated reviewer id (code-reviewer, security-auditor, test-engineer, architect, performance-specialist).",
+    "outcome \"reported\" with findings [{findingId, severity: blocking|major|minor|info, message, citations: [{kind: \"file\", path (workspace-relative), line|null} | {kind: \"ledger-event\", workScopeId, eventId} | {kind: \"evidence\", handle}], resolved}] and failure null; or outcome \"failed\" with failure saying why the seat could not review (it stays on the board as failed).",
+    "Appends to .docket/reviews/<basisSha256>.jsonl (the recorded review; a later report from the same seat supersedes its earlier one). Result: the report and the re-evaluated plan with its verdict.",
+  ].join("\n"),
+  run: async (context, params) => {
+    const recorded = await plannerFor(context.workspaceFolder).recordReport(params);
+    return {
+      summary: `Recorded the ${recorded.report.reviewer} report (${recorded.report.findings.length} finding${recorded.report.findings.length === 1 ? "" : "s"}). ${planSummary(recorded.plan)}`,
+      fields: { report: recorded.report, plan: recorded.plan },
+      result: null,
+    };
+  },
+});
+
+/** In the order a model meets them: status first, then the cycle, then the Router. */
+export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([
+  status,
+  openJudgment,
+  openContextSources,
+  concludeJudgment,
+  authorizeChange,
+  recordLanding,
+  plan,
+  reviewReport,
+]);
 
 export const DOCKET_TOOL_NAMES: readonly string[] = Object.freeze(DOCKET_TOOLS.map((tool) => tool.name));
 

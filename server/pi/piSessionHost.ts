@@ -13,8 +13,11 @@ const POLL_INTERVAL_MS = 300;
 
 type Route = (params: unknown) => unknown;
 
-/** Requests that manage the source itself and always run the backend's own handler. */
-const SOURCE_CONTROL = new Set<string>([Requests.piSessionOpen.method, Requests.piSessionClose.method]);
+/**
+ * Requests that always run the backend's own handler: those that manage the source itself, and
+ * the Router's plan, which reads workspace files only and never the ledger.
+ */
+const SOURCE_CONTROL = new Set<string>([Requests.piSessionOpen.method, Requests.piSessionClose.method, Requests.plan.method]);
 
 export class PiSessionHost {
   private sessionValue: PiSessionSource | null = null;

@@ -3,6 +3,7 @@
 // mismatched client and server fail loudly instead of silently dropping data.
 import * as z from "zod";
 import { EVENT_KINDS } from "./eventKindNames";
+import { ExecutionMode, Plan } from "../router/planSchema";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const nonNegativeInt = z.number().int().nonnegative();
@@ -557,6 +558,14 @@ export type AgentHostStatus = z.infer<typeof AgentHostStatus>;
 export const AgentsStatus = z.strictObject({ hosts: z.array(AgentHostStatus) });
 export type AgentsStatus = z.infer<typeof AgentsStatus>;
 
+/** `docket/plan`: a task sentence (validated by the Router itself: `docket.task-invalid`) and an optional forced mode. */
+export const PlanParams = z.strictObject({
+  // Generous transport bound only; the Router's own limit (4000 UTF-16 units) answers with its code.
+  task: z.string().max(65_536),
+  mode: ExecutionMode.nullable().optional(),
+});
+export type PlanParams = z.infer<typeof PlanParams>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -595,6 +604,7 @@ export const Requests = {
   agentsApply: request("docket/agents/apply", AgentApplyParams, AgentPlan),
   agentsDisconnect: request("docket/agents/disconnect", AgentHostParams, AgentPlan),
   agentsStatus: request("docket/agents/status", Empty, AgentsStatus),
+  plan: request("docket/plan", PlanParams, Plan),
 } as const;
 
 export const Notifications = {
@@ -664,6 +674,11 @@ export const ErrorCodes = {
   agentConfigUnwritable: "docket.agent-config-unwritable",
   agentPlanChanged: "docket.agent-plan-changed",
   agentRuntimeMissing: "docket.agent-runtime-missing",
+  // Router (server/router): a task that cannot be planned, a workspace that cannot be scanned,
+  // a review report for a plan basis that does not exist or does not match.
+  taskInvalid: "docket.task-invalid",
+  snapshotUnavailable: "docket.snapshot-unavailable",
+  reviewReportInvalid: "docket.review-report-invalid",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -3,6 +3,7 @@
 // validate with these schemas; strict objects reject unknown fields.
 import * as z from "zod";
 import { ReceiptDetail, ReceiptKind, ReceiptsPage } from "./messages";
+import { Plan } from "../router/planSchema";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const requestId = z.number().int().nonnegative();
@@ -162,3 +163,87 @@ export const ReceiptsViewState = z.strictObject({
 });
 export type ReceiptsViewState = z.infer<typeof ReceiptsViewState>;
 export type ReceiptsViewStateInput = z.input<typeof ReceiptsViewState>;
+
+// ── Plan panel (extension/planPanel.ts ⇄ webview/plan) ─────────────────────────────────────────
+
+/** Localized UI strings for the Plan panel; "{0}"-style placeholders are filled in the webview. */
+export const PlanStrings = z.strictObject({
+  stageTask: z.string(),
+  stageIntent: z.string(),
+  stageRouting: z.string(),
+  stageComposition: z.string(),
+  stageContextPack: z.string(),
+  stageVerification: z.string(),
+  stageReview: z.string(),
+  waiting: z.string(),
+  domain: z.string(),
+  executionMode: z.string(),
+  entities: z.string(),
+  unmatched: z.string(),
+  ambiguous: z.string(),
+  signals: z.string(),
+  risk: z.string(),
+  candidates: z.string(),
+  excluded: z.string(),
+  unavailable: z.string(),
+  executable: z.string(),
+  blocked: z.string(),
+  groups: z.string(),
+  /** "{0}" = group index. */
+  group: z.string(),
+  edges: z.string(),
+  gates: z.string(),
+  issues: z.string(),
+  versions: z.string(),
+  facts: z.string(),
+  files: z.string(),
+  graph: z.string(),
+  rules: z.string(),
+  constraints: z.string(),
+  findings: z.string(),
+  unknowns: z.string(),
+  required: z.string(),
+  ran: z.string(),
+  pending: z.string(),
+  seats: z.string(),
+  verdict: z.string(),
+  ignoredReports: z.string(),
+  none: z.string(),
+  because: z.string(),
+  /** "{0}" = score. */
+  score: z.string(),
+  imports: z.string(),
+  importedBy: z.string(),
+  /** Accessible name of a link that opens a file: "{0}" = path. */
+  openFile: z.string(),
+  /** Accessible name of a link that opens a skill's SKILL.md: "{0}" = skill. */
+  openSkill: z.string(),
+  /** Accessible name of a link that highlights task words: "{0}" = the words. */
+  showWords: z.string(),
+  planHash: z.string(),
+  basis: z.string(),
+  snapshot: z.string(),
+  /** Seat states. */
+  stateAwaitingReport: z.string(),
+  stateReported: z.string(),
+  stateFailed: z.string(),
+  stateUnavailable: z.string(),
+});
+export type PlanStrings = z.infer<typeof PlanStrings>;
+
+/** Host → Plan panel. */
+export const HostToPlan = z.discriminatedUnion("type", [
+  /** The plan to show (sent after `ready`, and again when the same task is planned anew). */
+  z.strictObject({ type: z.literal("plan"), plan: Plan }),
+]);
+export type HostToPlan = z.infer<typeof HostToPlan>;
+
+/** Plan panel → host. */
+export const PlanToHost = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("ready") }),
+  /** Open a workspace file a reason or citation names (the host keeps it inside the workspace). */
+  z.strictObject({ type: z.literal("openFile"), path: z.string().min(1).max(4096), line: z.number().int().positive().nullable() }),
+  /** Open the SKILL.md of a catalogue entry the plan names (the host looks it up in the plan). */
+  z.strictObject({ type: z.literal("openSkill"), skill: z.string().min(1).max(200) }),
+]);
+export type PlanToHost = z.infer<typeof PlanToHost>;

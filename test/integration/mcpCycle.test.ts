@@ -157,7 +157,7 @@ test("listTools: the five operations and status, with schemas derived from the b
   try {
     assert.match(client.getInstructions() ?? "", /decide → authorize → edit → land → reroute → verify/u);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["authorize_change", "conclude_judgment", "open_context_sources", "open_judgment", "record_landing", "status"]);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["authorize_change", "conclude_judgment", "open_context_sources", "open_judgment", "plan", "record_landing", "review_report", "status"]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object", tool.name);
       assert.ok((tool.description ?? "").length > 200, `${tool.name} is described for a model`);

@@ -59,15 +59,24 @@ test("a schema that is not an object (or a union of objects) is refused", () => 
 
 test("every tool is listed with a description, annotations and an object schema", () => {
   const tools = listTools();
-  assert.deepEqual(tools.map((tool) => tool.name), ["status", "open_judgment", "open_context_sources", "conclude_judgment", "authorize_change", "record_landing"]);
+  assert.deepEqual(tools.map((tool) => tool.name), [
+    "status",
+    "open_judgment",
+    "open_context_sources",
+    "conclude_judgment",
+    "authorize_change",
+    "record_landing",
+    "plan",
+    "review_report",
+  ]);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, "object");
     assert.ok((tool.description ?? "").includes("Result") || tool.name === "status", tool.name);
-    assert.equal(tool.annotations?.readOnlyHint, tool.name === "status");
+    assert.equal(tool.annotations?.readOnlyHint, tool.name === "status" || tool.name === "plan");
   }
   const openJudgment = tools.find((tool) => tool.name === "open_judgment")?.description ?? "";
   for (const route of ROUTE_CATALOGUE) assert.ok(openJudgment.includes(`"${route.routeDefinitionId}" (${route.sign}): ${route.sense}`), route.routeDefinitionId);
-  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
+  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status", "plan", "review_report"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
 });
 
 const base: AgentState = {

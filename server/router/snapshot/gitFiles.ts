@@ -1,0 +1,91 @@
+// Git adapter: tracked plus untracked-not-ignored files, exactly as Git sees them (its own
+// .gitignore, info/exclude and core.excludesFile rules), relative to the root.
+import { execFile } from "node:child_process";
+import type { Listing, SkippedEntry } from "./listing";
+import { decodeUtf8, describeBytes } from "./utf8";
+
+const GIT_TIMEOUT_MS = 60_000;
+// 200k paths average well under 100 bytes; a listing this large is abandoned for the capped walk.
+const GIT_MAX_BUFFER = 256 * 1024 * 1024;
+
+/** Why Git could not list: "absent" means use the walk quietly (no Git, or not a work tree). */
+export class GitListingFailure extends Error {
+  constructor(
+    readonly absent: boolean,
+    message: string,
+  ) {
+    super(message);
+    this.name = "GitListingFailure";
+  }
+}
+
+function environment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // The root decides the repository, never an inherited GIT_DIR.
+  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_PREFIX"]) delete env[name];
+  env.LC_ALL = "C";
+  env.LANGUAGE = "C";
+  env.GIT_TERMINAL_PROMPT = "0";
+  // Listing must not take index.lock under an agent's own git commands.
+  env.GIT_OPTIONAL_LOCKS = "0";
+  return env;
+}
+
+function runGit(root: string, args: readonly string[]): Promise<Buffer> {
+  // Repository config could otherwise run programs (an fsmonitor hook).
+  const fullArgs = ["-c", "core.fsmonitor=false", ...args];
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      fullArgs,
+      { cwd: root, encoding: "buffer", timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, env: environment(), windowsHide: true },
+      (error, stdout, stderr) => {
+        if (error === null) {
+          resolve(stdout);
+          return;
+        }
+        const failure = error as NodeJS.ErrnoException & { killed?: boolean };
+        const message = stderr.toString("utf8").split("\n")[0] ?? "";
+        if (failure.code === "ENOENT") reject(new GitListingFailure(true, "git is not installed"));
+        else if (/not a git repository|must be run in a work tree/iu.test(message)) reject(new GitListingFailure(true, message));
+        else if (failure.killed === true) reject(new GitListingFailure(false, `git ls-files did not finish within ${GIT_TIMEOUT_MS / 1000} s`));
+        else reject(new GitListingFailure(false, `git ls-files failed: ${message || failure.message}`));
+      },
+    );
+  });
+}
+
+/** NUL-separated byte strings; names are bytes to Git, so they are decoded strictly one by one. */
+function splitNames(output: Buffer): Buffer[] {
+  const names: Buffer[] = [];
+  let start = 0;
+  for (let index = output.indexOf(0, start); index !== -1; index = output.indexOf(0, start)) {
+    if (index > start) names.push(output.subarray(start, index));
+    start = index + 1;
+  }
+  if (start < output.length) names.push(output.subarray(start));
+  return names;
+}
+
+/** `maxListed` bounds the work after Git answers; Git's own order (index, then untracked) is stable. */
+export async function listGitFiles(root: string, maxListed: number): Promise<Listing> {
+  const listed = await runGit(root, ["ls-files", "--cached", "--others", "--exclude-standard", "-z"]);
+  // A tracked file deleted from the work tree is still in the index; it is not in the workspace.
+  const deleted = await runGit(root, ["ls-files", "--deleted", "-z"]);
+  const gone = new Set(splitNames(deleted).map((name) => name.toString("latin1")));
+  const files = new Set<string>();
+  const skipped: SkippedEntry[] = [];
+  const limits: string[] = [];
+  for (const name of splitNames(listed)) {
+    if (files.size >= maxListed) {
+      limits.push(`git: stopped after listing ${maxListed} files`);
+      break;
+    }
+    if (gone.has(name.toString("latin1"))) continue;
+    const text = decodeUtf8(name);
+    if (text === null) skipped.push({ path: describeBytes(name), why: "file name is not valid UTF-8" });
+    // An untracked nested repository comes back as "dir/": Git does not look inside, nor do we.
+    else if (!text.endsWith("/")) files.add(text); // unmerged paths appear once per stage; the Set keeps one
+  }
+  return { source: "git", files: [...files], skipped, limits };
+}
