@@ -3,9 +3,9 @@
 // same task is planned again. The panel renders the plan it is given (no domain logic here); the
 // host only opens the files and skills the plan's reasons cite, after checking that a path stays
 // inside the workspace folder.
-import * as crypto from "node:crypto";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { webviewHtml } from "./webviewHtml";
 import { ErrorCodes, Requests } from "../server/protocol/messages";
 import { HostToPlan, PlanToHost, type PlanStrings } from "../server/protocol/webviewMessages";
 import { MAX_TASK_LENGTH, type Plan } from "../server/router/planSchema";
@@ -29,9 +29,6 @@ interface Dependencies {
   readonly register: Register;
 }
 
-function escapeAttribute(value: string): string {
-  return value.replace(/&/gu, "&amp;").replace(/"/gu, "&quot;").replace(/'/gu, "&#39;").replace(/</gu, "&lt;").replace(/>/gu, "&gt;");
-}
 
 /** Client-side check of the task (the backend is the authority and answers docket.task-invalid). */
 export function taskProblem(task: string): string | undefined {
@@ -221,33 +218,7 @@ class PlanPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    const nonce = crypto.randomBytes(18).toString("base64url");
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join("; ");
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "plan.js"));
-    const codicons = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "codicon.css"));
-    const styles = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "plan.css"));
-    const strings = escapeAttribute(JSON.stringify(planStrings()));
-    const lang = escapeAttribute(vscode.env.language);
-    return `<!DOCTYPE html>
-<html lang="${lang}">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${csp}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${codicons.toString()}" id="vscode-codicon-stylesheet">
-  <link rel="stylesheet" href="${styles.toString()}">
-  <title>${escapeAttribute(vscode.l10n.t("Plan"))}</title>
-</head>
-<body data-strings="${strings}">
-  <script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, { webviewRoot, mediaRoot, script: "plan.js", stylesheet: "plan.css", title: vscode.l10n.t("Plan"), strings: planStrings() });
   }
 }
 

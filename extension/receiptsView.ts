@@ -1,8 +1,8 @@
 // Host side of the Receipts webview view: serves the HTML (strict CSP, nonce per render),
 // relays validated messages between the webview and the backend (pages, receipt detail), runs
 // "Verify Ledger" for the view's button and copies canonical JSON to the clipboard.
-import * as crypto from "node:crypto";
 import * as vscode from "vscode";
+import { webviewHtml } from "./webviewHtml";
 import { Requests } from "../server/protocol/messages";
 import { HostToReceipts, ReceiptsToHost } from "../server/protocol/webviewMessages";
 import type { Backend } from "./backend";
@@ -20,14 +20,6 @@ type LoadPage = Extract<ReceiptsToHost, { type: "loadPage" }>;
 /** Runs "Verify Ledger", which reports its progress back through notifyVerify*(). */
 export type VerifyRunner = () => Thenable<unknown>;
 
-function escapeAttribute(value: string): string {
-  return value
-    .replace(/&/gu, "&amp;")
-    .replace(/"/gu, "&quot;")
-    .replace(/'/gu, "&#39;")
-    .replace(/</gu, "&lt;")
-    .replace(/>/gu, "&gt;");
-}
 
 export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -189,32 +181,6 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
   }
 
   private html(webview: vscode.Webview, webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    const nonce = crypto.randomBytes(18).toString("base64url");
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join("; ");
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "receipts.js"));
-    const codicons = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "codicon.css"));
-    const styles = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "receipts.css"));
-    const strings = escapeAttribute(JSON.stringify(receiptsStrings()));
-    const lang = escapeAttribute(vscode.env.language);
-    return `<!DOCTYPE html>
-<html lang="${lang}">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${csp}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${codicons.toString()}" id="vscode-codicon-stylesheet">
-  <link rel="stylesheet" href="${styles.toString()}">
-  <title>${escapeAttribute(vscode.l10n.t("Receipts"))}</title>
-</head>
-<body data-strings="${strings}">
-  <script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, { webviewRoot, mediaRoot, script: "receipts.js", stylesheet: "receipts.css", title: vscode.l10n.t("Receipts"), strings: receiptsStrings() });
   }
 }

@@ -14,26 +14,17 @@ import { WorkspaceSnapshot } from "../../server/router/planSchema";
 import { buildSnapshot, nodeFs, SnapshotCache, type SnapshotFs, type WalkEntry } from "../../server/router/snapshot";
 import { tempFolder, tempRepo } from "../support/gitRepo";
 import { generateWorkspace, memoryWorkspaceFs, workspaceEntries } from "../support/routerWorkspace";
+import { seededShuffle } from "../support/shuffle";
 
 function withoutSource(snapshot: WorkspaceSnapshot): string {
   const { source: _source, snapshotSha256: _hash, ...rest } = snapshot;
   return canonicalize(rest);
 }
 
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const result = [...items];
-  let state = seed >>> 0;
-  for (let index = result.length - 1; index > 0; index -= 1) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    const other = state % (index + 1);
-    [result[index], result[other]] = [result[other] as T, result[index] as T];
-  }
-  return result;
-}
 
 function shufflingFs(seed: number): SnapshotFs {
   let calls = 0;
-  return { ...nodeFs, readdir: async (dir) => shuffled(await nodeFs.readdir(dir), seed + (calls += 1)) as readonly WalkEntry[] };
+  return { ...nodeFs, readdir: async (dir) => seededShuffle(await nodeFs.readdir(dir), seed + (calls += 1)) as readonly WalkEntry[] };
 }
 
 const PLAIN_TREE: Record<string, string> = {

@@ -11,6 +11,7 @@ import { PLAN_FORMAT, Plan, type Catalogue, type PlanOptions, type ReviewerId, t
 import { plan } from "../../server/router/plan";
 import { catalogueFromSources, type SkillSource } from "../../server/router/catalogue";
 import { snapshotFromFiles } from "../../server/router/snapshot/snapshot";
+import { seededShuffle } from "../support/shuffle";
 
 const encoder = new TextEncoder();
 
@@ -54,17 +55,6 @@ function catalogueOf(order: readonly SkillSource[] = SOURCES): Catalogue {
   return catalogueFromSources(order);
 }
 
-/** A deterministic shuffle (a fixed LCG), so the test itself stays reproducible. */
-function shuffle<T>(values: readonly T[], seed: number): T[] {
-  const result = [...values];
-  let state = seed;
-  for (let index = result.length - 1; index > 0; index -= 1) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    const other = state % (index + 1);
-    [result[index], result[other]] = [result[other] as T, result[index] as T];
-  }
-  return result;
-}
 
 test("plan(): seven stages, schema-valid, planSha256 covers every other field", () => {
   const result = plan(TASK, snapshotOf(), catalogueOf(), none);
@@ -90,22 +80,22 @@ test("plan(): the same inputs in any list order give byte-identical plans", () =
   const reference = canonicalize(plan(TASK, snapshotOf(), catalogueOf(), none));
   for (const seed of [1, 2, 3, 42]) {
     // Shuffled inputs to the pure builders …
-    const viaBuilders = plan(TASK, snapshotOf(shuffle(Object.keys(WORKSPACE), seed)), catalogueOf(shuffle(SOURCES, seed)), none);
+    const viaBuilders = plan(TASK, snapshotOf(seededShuffle(Object.keys(WORKSPACE), seed)), catalogueOf(seededShuffle(SOURCES, seed)), none);
     assert.equal(canonicalize(viaBuilders), reference, `builders, seed ${seed}`);
     // … and the built values' own lists shuffled.
     const snapshot = snapshotOf();
     const shuffledSnapshot: WorkspaceSnapshot = {
       ...snapshot,
-      files: shuffle(snapshot.files, seed),
-      directories: shuffle(snapshot.directories, seed),
-      modules: shuffle(snapshot.modules, seed),
-      technologies: shuffle(snapshot.technologies, seed),
-      ruleFiles: shuffle(snapshot.ruleFiles, seed),
-      hotPaths: shuffle(snapshot.hotPaths, seed),
-      imports: shuffle(snapshot.imports, seed),
+      files: seededShuffle(snapshot.files, seed),
+      directories: seededShuffle(snapshot.directories, seed),
+      modules: seededShuffle(snapshot.modules, seed),
+      technologies: seededShuffle(snapshot.technologies, seed),
+      ruleFiles: seededShuffle(snapshot.ruleFiles, seed),
+      hotPaths: seededShuffle(snapshot.hotPaths, seed),
+      imports: seededShuffle(snapshot.imports, seed),
     };
     const catalogue = catalogueOf();
-    const viaValues = plan(TASK, shuffledSnapshot, { entries: shuffle(catalogue.entries, seed) }, none);
+    const viaValues = plan(TASK, shuffledSnapshot, { entries: seededShuffle(catalogue.entries, seed) }, none);
     assert.equal(canonicalize(viaValues), reference, `values, seed ${seed}`);
   }
 });
@@ -170,6 +160,8 @@ test("plan(): golden planSha256 for one fixed small plan", () => {
   const result = plan(TASK, snapshotOf(), catalogueOf(), none);
   // Pinned: a change here means the plan's bytes changed — intended changes update it (and say why).
   assert.equal(result.planSha256, GOLDEN_PLAN_SHA256);
+  // The fixture's package.json declares a test script: the plan requires `npm test`.
+  assert.ok(result.verification.required.some((check) => check.command === "npm test"), JSON.stringify(result.verification.required));
 });
 
-const GOLDEN_PLAN_SHA256 = "f5ce5c33b7e756385c0f257424e2fb955dd5c180fea4f3960c3a3ef52fe46dbe";
+const GOLDEN_PLAN_SHA256 = "9776bfaeb6450ff507917abfe3fc2dd15472a000dc4e235248e70516b6af4031";

@@ -13,6 +13,7 @@ import { findHotPaths } from "../../server/router/snapshot/hotPaths";
 import { readManifest } from "../../server/router/snapshot/manifests";
 import { relativeSpecifiers, resolveSpecifier } from "../../server/router/snapshot/importGraph";
 import { readToml } from "../../server/router/snapshot/toml";
+import { seededShuffle } from "../support/shuffle";
 
 function fromRecord(record: Readonly<Record<string, string | Buffer>>, options: Parameters<typeof snapshotFromFiles>[3] = {}) {
   const read = (file: string): Buffer | null => {
@@ -145,7 +146,7 @@ test("listing order never changes the bytes, and snapshotSha256 covers every oth
   const reference = fromRecord(MONOREPO);
   const keys = Object.keys(MONOREPO);
   for (let seed = 1; seed <= 5; seed += 1) {
-    const shuffled = shuffle(keys, seed);
+    const shuffled = seededShuffle(keys, seed);
     const record: Record<string, string> = {};
     for (const key of shuffled) record[key] = MONOREPO[key] as string;
     assert.equal(canonicalize(fromRecord(record)), canonicalize(reference));
@@ -230,16 +231,6 @@ function memoryTree(files: Readonly<Record<string, string | Buffer>>, links: Rea
   return root;
 }
 
-function shuffle<T>(items: readonly T[], seed: number): T[] {
-  const result = [...items];
-  let state = seed >>> 0;
-  for (let index = result.length - 1; index > 0; index -= 1) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    const other = state % (index + 1);
-    [result[index], result[other]] = [result[other] as T, result[index] as T];
-  }
-  return result;
-}
 
 const MEMORY_ROOT = path.resolve("/memory/workspace");
 
@@ -258,7 +249,7 @@ function memoryFs(tree: Node, seed: number): SnapshotFs {
       const node = find(absolute);
       if (node?.kind !== "dir") throw missing();
       const entries: WalkEntry[] = [...node.children.entries()].map(([name, child]) => ({ name: Buffer.from(name, "latin1"), kind: kind(child) }));
-      return shuffle(entries, seed);
+      return seededShuffle(entries, seed);
     },
     async lstat(absolute) {
       const node = find(absolute);

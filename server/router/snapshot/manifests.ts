@@ -3,6 +3,7 @@
 // Monorepo members (npm/yarn/pnpm workspaces, Cargo `[workspace] members`, Maven `<modules>`) are
 // found through their own manifests, which the file list already contains; Gradle's
 // `settings.gradle` `include` is the exception, since members need not have a build file.
+import { compareCodeUnits } from "../../ledger/canonicalJson";
 import * as z from "zod";
 import type { SnapshotModule } from "../planSchema";
 import {
@@ -91,6 +92,7 @@ const PackageJson = z.looseObject({
   peerDependencies: z.record(z.string(), z.unknown()).optional().catch(undefined),
   optionalDependencies: z.record(z.string(), z.unknown()).optional().catch(undefined),
   engines: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  scripts: z.record(z.string(), z.unknown()).optional().catch(undefined),
 });
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -116,7 +118,9 @@ function packageJson(path: string, text: string): ManifestFacts {
   if (value.engines !== undefined && Object.prototype.hasOwnProperty.call(value.engines, "node")) technologies.push("Node.js");
   // A root package without a name is only a workspace container; a nested one is named by its folder.
   const name = value.name !== undefined && value.name.length > 0 ? value.name : folder(path) === "." ? null : base(folder(path));
-  return { modules: name === null ? [] : [module(path, name, "npm-package", path)], technologies, problem: null };
+  // Script names tell the plan which checks the project declares (npm test, npm run lint, …).
+  const scripts = Object.keys(value.scripts ?? {}).sort(compareCodeUnits);
+  return { modules: name === null ? [] : [{ ...module(path, name, "npm-package", path), scripts }], technologies, problem: null };
 }
 
 function goMod(path: string, text: string): ManifestFacts {
