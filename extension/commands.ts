@@ -7,6 +7,9 @@ import type { Backend } from "./backend";
 import { backendInitOptions, hasFolder } from "./config";
 import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
 import { registerEvidenceDocuments } from "./evidenceDocuments";
+import { registerNotebookCommands } from "./notebookCommands";
+import type { ProposalDocuments } from "./proposalDocuments";
+import type { ProposalTreeProvider } from "./proposalTree";
 import { InputCancelled } from "./inputFlow";
 import { registerOperationCommands } from "./operationCommands";
 import { registerPlanCommand } from "./planPanel";
@@ -34,6 +37,8 @@ interface Dependencies {
   readonly receipts: ReceiptsViewProvider;
   /** Where the webview scripts and bundled skills are (the Plan panel). */
   readonly extensionUri: vscode.Uri;
+  /** The Observer view's notebook and proposals, and the proposal documents its diffs show. */
+  readonly notebook: { readonly tree: ProposalTreeProvider; readonly documents: ProposalDocuments };
 }
 
 /** Codes whose backend message is an expected answer rather than a failure. */
@@ -63,7 +68,7 @@ const WARNINGS = new Set<string>([
   ClientErrorCodes.backendUnavailable,
 ]);
 
-export function registerCommands({ backend, log, receipts, extensionUri }: Dependencies): vscode.Disposable[] {
+export function registerCommands({ backend, log, receipts, extensionUri, notebook }: Dependencies): vscode.Disposable[] {
   const showOutput = vscode.l10n.t("Show Output");
   const restart = vscode.l10n.t("Restart Backend");
   const manageTrust = vscode.l10n.t("Manage Workspace Trust");
@@ -210,11 +215,13 @@ export function registerCommands({ backend, log, receipts, extensionUri }: Depen
   const operations = registerOperationCommands({ backend, log, register, requireWritableWorkspace, refreshStatus: refreshedStatus });
   const evidence = registerEvidenceDocuments(backend, register);
   const plan = registerPlanCommand({ extensionUri, backend, log, register });
+  const notebookCommands = registerNotebookCommands({ backend, log, register, tree: notebook.tree, documents: notebook.documents });
 
   return [
     ...operations,
     ...evidence,
     ...plan,
+    ...notebookCommands,
     register(CommandIds.turnOn, async () => {
       requireWritableWorkspace();
       const result = await backend.request(Requests.turnOn, {});

@@ -7,6 +7,7 @@ import { CommandIds, registerCommands } from "./commands";
 import { backendInitOptions, onDidChangeBackendInputs, sameInitOptions, workspaceState } from "./config";
 import { updateContextKeys } from "./contextKeys";
 import { ObserverTreeProvider } from "./observerTree";
+import { ProposalDocuments } from "./proposalDocuments";
 import { registerPiSessionCommands } from "./piSessionCommands";
 import { registerAgents } from "./agentCommands";
 import { registerMcpServer } from "./mcpRegistration";
@@ -24,6 +25,8 @@ export function activate(context: vscode.ExtensionContext): void {
   backend = current;
   const workTree = new WorkTreeProvider(() => current.request(Requests.workState, {}));
   const statusBar = new DocketStatusBar();
+  const observerTree = new ObserverTreeProvider(current);
+  const proposalDocuments = new ProposalDocuments(current);
   const receipts = new ReceiptsViewProvider(context.extensionUri, current, log, () =>
     vscode.commands.executeCommand(CommandIds.verifyLedger),
   );
@@ -33,10 +36,12 @@ export function activate(context: vscode.ExtensionContext): void {
     workTree,
     statusBar,
     receipts,
+    observerTree,
+    proposalDocuments,
     vscode.window.createTreeView(VIEW_IDS.work, { treeDataProvider: workTree }),
-    vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: new ObserverTreeProvider() }),
+    vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: observerTree }),
     vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),
-    ...registerCommands({ backend: current, log, receipts, extensionUri: context.extensionUri }),
+    ...registerCommands({ backend: current, log, receipts, extensionUri: context.extensionUri, notebook: { tree: observerTree, documents: proposalDocuments } }),
     ...registerPiSessionCommands({ backend: current, log }),
     ...registerAgents(current, log),
     registerMcpServer(context, log),
@@ -70,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): void {
       render();
       // A restarted backend may answer differently for the same ledger revision.
       if (current.state === "ready") workTree.reload();
+      void observerTree.refresh();
     }),
     current.onDidChangeStatus(render),
     onDidChangeBackendInputs(onInputsChanged),

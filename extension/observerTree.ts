@@ -1,13 +1,3 @@
-// The Observer view. Empty for now: its welcome text (package.json `viewsWelcome`) says the
-// Observer arrives in a later version.
-import * as vscode from "vscode";
-
-export class ObserverTreeProvider implements vscode.TreeDataProvider<never> {
-  getTreeItem(element: never): vscode.TreeItem {
-    return element;
-  }
-
-  getChildren(): never[] {
-    return [];
-  }
-}
+// The Observer view (`docket.observer`). Today it shows the Notebook and its pending proposals
+// (extension/proposalTree.ts); the Observer's episodes will join them here.
+export { ProposalTreeProvider as ObserverTreeProvider } from "./proposalTree";

@@ -31,6 +31,7 @@ import { agentsStatus } from "../agents/agentsStatus";
 import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type Installation } from "../agents/installerFiles";
 import { findPackageRoot } from "../developer/operations/skillCatalog";
 import { WorkspacePlanner } from "../router/workspacePlanner";
+import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -66,6 +67,11 @@ export class Backend {
   private readonly piSessions = new PiSessionHost(
     () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
     () => this.publishIfChanged(),
+  );
+  /** Notebook setup, proposals and publication; proposals live in the workspace folder's `.docket/`. */
+  private readonly notebook = new NotebookRpc(
+    () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
+    createNotebookPorts(),
   );
 
   constructor(private readonly connection: Connection) {}
@@ -118,6 +124,12 @@ export class Backend {
     this.handle(Requests.agentsDisconnect, (params) => applyDisconnect(this.agentInstallation(params.host, true)));
     this.handle(Requests.agentsStatus, () => agentsStatus(this.requireWorkspaceFolder()));
     this.handle(Requests.plan, (params) => this.workspacePlanner().plan(params.task, params.mode ?? null));
+    this.handle(Requests.notebookStatus, (params) => this.notebook.status(params));
+    this.handle(Requests.notebookSetup, (params) => this.notebook.setup(params));
+    this.handle(Requests.notebookProposals, () => this.notebook.proposals());
+    this.handle(Requests.notebookProposal, (params) => this.notebook.proposal(params.proposalId));
+    this.handle(Requests.notebookPublish, (params) => this.notebook.publish(params));
+    this.handle(Requests.notebookDiscard, (params) => this.notebook.discard(params.proposalId));
     connection.listen();
   }
 

@@ -46,6 +46,11 @@ Usage:
   docket hook --host claude|codex|vscode EVENT
                                            answer one agent hook call (JSON on stdin, the host's
                                            dialect on stdout; exit 1 = no decision). See docs/hooks.md
+  docket notebook validate|status DIR [--json]
+                                           check a Notebook's records (exit 0 valid, 1 invalid,
+                                           2 not a usable Notebook) or show its health
+  docket notebook setup DIR [--language en|ko] [--yes]
+                                           create or adopt a Notebook folder. See docs/notebook.md
   docket --help | --version
 
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
@@ -262,6 +267,11 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
       // Loaded only here: the Router (snapshot, catalogue, YAML) is large and no other command needs it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return (require("../router/planCli") as typeof import("../router/planCli")).runPlanCommand(rest, io);
+    }
+    if (command === "notebook") {
+      // Loaded only here: record validation (YAML, JSON Schema) is large and no other command needs it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require("../notebook/notebookCli") as typeof import("../notebook/notebookCli")).dispatchNotebookCommand(rest, io);
     }
     if (command === "hook") {
       // Loaded only here, and answered asynchronously: the hook reads stdin and sets the exit code.

@@ -566,6 +566,133 @@ export const PlanParams = z.strictObject({
 });
 export type PlanParams = z.infer<typeof PlanParams>;
 
+// Notebook (docs/notebook.md): setup, health, pending proposals and their all-or-nothing publication.
+// The backend answers from server/notebook; the extension only shows what it says.
+export const NotebookLanguage = z.enum(["en", "ko"]);
+export type NotebookLanguage = z.infer<typeof NotebookLanguage>;
+
+/** The notebook path exactly as the user gave it (setting or picker); the backend applies the path rules. */
+const notebookPathInput = z.string().min(1).max(4096);
+
+export const NotebookStatusParams = z.strictObject({ notebookPath: notebookPathInput.nullable() });
+export type NotebookStatusParams = z.infer<typeof NotebookStatusParams>;
+
+export const NotebookProblem = z.strictObject({ code: z.string(), message: z.string() });
+export type NotebookProblem = z.infer<typeof NotebookProblem>;
+
+export const NotebookStatus = z.strictObject({
+  /** `not-configured`: no path set; `missing`: no notebook there yet; `unusable`: see `problem`. */
+  health: z.enum(["ok", "not-configured", "missing", "unusable", "recovery-required"]),
+  /** Absolute, canonical root when the path could be resolved. */
+  root: z.string().nullable(),
+  notebookId: z.string().nullable(),
+  language: NotebookLanguage.nullable(),
+  records: nonNegativeInt,
+  problem: NotebookProblem.nullable(),
+});
+export type NotebookStatus = z.infer<typeof NotebookStatus>;
+
+/** `apply: false` only resolves the path and says what setup would do, so the UI can ask first. */
+export const NotebookSetupParams = z.strictObject({
+  notebookPath: notebookPathInput,
+  language: NotebookLanguage,
+  apply: z.boolean(),
+});
+export type NotebookSetupParams = z.infer<typeof NotebookSetupParams>;
+
+export const NotebookSetupResult = z.strictObject({
+  root: z.string(),
+  /** `create`: no manifest yet; `adopt`: an existing notebook with the same language. */
+  action: z.enum(["create", "adopt"]),
+  applied: z.boolean(),
+  notebookId: z.string().nullable(),
+  language: NotebookLanguage,
+});
+export type NotebookSetupResult = z.infer<typeof NotebookSetupResult>;
+
+export const NotebookDiagnosticInfo = z.strictObject({
+  phase: z.enum(["markdown", "schema", "record", "graph"]),
+  code: z.string(),
+  path: z.string(),
+  pointer: z.string().optional(),
+  recordId: z.string().optional(),
+  relatedId: z.string().optional(),
+  message: z.string(),
+});
+export type NotebookDiagnosticInfo = z.infer<typeof NotebookDiagnosticInfo>;
+
+export const ProposalOperation = z.enum(["create", "update"]);
+export type ProposalOperation = z.infer<typeof ProposalOperation>;
+
+export const ProposalRecordSummary = z.strictObject({
+  recordId: z.string(),
+  operation: ProposalOperation,
+  /** Relative to the notebook root, e.g. `records/x.md`. */
+  path: z.string(),
+  validation: z.enum(["valid", "invalid"]),
+  /** The target's bytes on disk no longer match what the proposal was made against. */
+  stale: z.boolean(),
+});
+export type ProposalRecordSummary = z.infer<typeof ProposalRecordSummary>;
+
+export const ProposalSummary = z.strictObject({
+  proposalId: z.string(),
+  notebookId: z.string(),
+  root: z.string(),
+  stale: z.boolean(),
+  valid: z.boolean(),
+  records: z.array(ProposalRecordSummary),
+});
+export type ProposalSummary = z.infer<typeof ProposalSummary>;
+
+export const ProposalList = z.strictObject({ proposals: z.array(ProposalSummary) });
+export type ProposalList = z.infer<typeof ProposalList>;
+
+export const ProposalParams = z.strictObject({ proposalId: z.string().min(1).max(200) });
+export type ProposalParams = z.infer<typeof ProposalParams>;
+
+export const ProposalRecordDetail = z.strictObject({
+  ...ProposalRecordSummary.shape,
+  /** The bytes on disk now (UTF-8 text), or null for a create. */
+  before: z.string().nullable(),
+  beforeSha256: sha256.nullable(),
+  after: z.string(),
+  afterSha256: sha256,
+  diagnostics: z.array(NotebookDiagnosticInfo),
+});
+export type ProposalRecordDetail = z.infer<typeof ProposalRecordDetail>;
+
+export const ProposalDetail = z.strictObject({
+  ...ProposalSummary.shape,
+  records: z.array(ProposalRecordDetail),
+  diagnostics: z.array(NotebookDiagnosticInfo),
+});
+export type ProposalDetail = z.infer<typeof ProposalDetail>;
+
+/** Approval is bound to one proposal and its exact size: a count that differs is refused. */
+export const NotebookPublishParams = z.strictObject({
+  proposalId: z.string().min(1).max(200),
+  approvedCount: nonNegativeInt,
+});
+export type NotebookPublishParams = z.infer<typeof NotebookPublishParams>;
+
+export const NotebookReceipt = z.strictObject({
+  observer_receipt: z.literal("observer-save-receipt/v1"),
+  receipt_id: z.string(),
+  proposal_id: z.string(),
+  notebook_id: z.string(),
+  records: z.array(
+    z.strictObject({ operation: ProposalOperation, record_id: z.string(), path: z.string(), sha256 }),
+  ),
+});
+export type NotebookReceipt = z.infer<typeof NotebookReceipt>;
+
+export const NotebookPublishResult = z.strictObject({ receipt: NotebookReceipt });
+export type NotebookPublishResult = z.infer<typeof NotebookPublishResult>;
+
+export const NotebookDiscardResult = z.strictObject({ proposalId: z.string(), discarded: z.literal(true) });
+export type NotebookDiscardResult = z.infer<typeof NotebookDiscardResult>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -605,6 +732,12 @@ export const Requests = {
   agentsDisconnect: request("docket/agents/disconnect", AgentHostParams, AgentPlan),
   agentsStatus: request("docket/agents/status", Empty, AgentsStatus),
   plan: request("docket/plan", PlanParams, Plan),
+  notebookStatus: request("docket/notebook/status", NotebookStatusParams, NotebookStatus),
+  notebookSetup: request("docket/notebook/setup", NotebookSetupParams, NotebookSetupResult),
+  notebookProposals: request("docket/notebook/proposals", Empty, ProposalList),
+  notebookProposal: request("docket/notebook/proposal", ProposalParams, ProposalDetail),
+  notebookPublish: request("docket/notebook/publish", NotebookPublishParams, NotebookPublishResult),
+  notebookDiscard: request("docket/notebook/discard", ProposalParams, NotebookDiscardResult),
 } as const;
 
 export const Notifications = {
@@ -679,6 +812,15 @@ export const ErrorCodes = {
   taskInvalid: "docket.task-invalid",
   snapshotUnavailable: "docket.snapshot-unavailable",
   reviewReportInvalid: "docket.review-report-invalid",
+  // Notebook (server/notebook): the reference's own codes travel in the message; these say what the UI does next.
+  notebookUnusable: "docket.notebook-unusable",
+  notebookSetupRefused: "docket.notebook-setup-refused",
+  proposalNotFound: "docket.proposal-not-found",
+  proposalStale: "docket.proposal-stale",
+  proposalInvalid: "docket.proposal-invalid",
+  approvalMismatch: "docket.proposal-approval-mismatch",
+  publicationFailed: "docket.publication-failed",
+  publicationRecoveryRequired: "docket.publication-recovery-required",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

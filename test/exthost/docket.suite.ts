@@ -25,6 +25,11 @@ const COMMANDS = [
   "docket.connectCodex",
   "docket.disconnectAgent",
   "docket.explainPlan",
+  "docket.notebook.setup",
+  "docket.notebook.openRecordDiff",
+  "docket.notebook.saveAll",
+  "docket.notebook.discard",
+  "docket.notebook.refresh",
 ];
 
 interface LedgerLine {

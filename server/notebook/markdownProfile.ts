@@ -1,0 +1,224 @@
+// Phase A of observer-record/v1 (observer.md §5.5): one file's bytes to a typed record, or the
+// diagnostics of the first step that failed. Never throws, whatever the bytes.
+import { createHash } from "node:crypto";
+import { parseDocument } from "yaml";
+import { notebookDiagnostic, sortDiagnostics, type NotebookDiagnostic } from "./diagnostics";
+import { recordRuleDiagnostics } from "./recordRules";
+import { OBSERVER_RECORD_SCHEMA, schemaDiagnostics, type ObserverRecord, type RecordType } from "./recordSchema";
+
+export interface ParsedRecord {
+  readonly path: string;
+  readonly recordId: string;
+  readonly type: RecordType;
+  readonly status: string;
+  readonly title: string;
+  /** The whole decoded frontmatter, custom keys included (deep-frozen). */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** The same object, typed by the schema it passed. */
+  readonly record: ObserverRecord;
+  readonly h1: string;
+  readonly body: string;
+  /** Lowercase hex SHA-256 of the file's bytes. */
+  readonly sha256: string;
+}
+
+export type ParseRecordResult = { ok: true; record: ParsedRecord } | { ok: false; diagnostics: NotebookDiagnostic[] };
+
+type Step<T> = { ok: true; value: T } | { ok: false; diagnostics: NotebookDiagnostic[] };
+
+function markdownFailure(path: string, code: string, message: string): { ok: false; diagnostics: NotebookDiagnostic[] } {
+  return { ok: false, diagnostics: [notebookDiagnostic({ phase: "markdown", code, path, message })] };
+}
+
+// fatal: a record must be real UTF-8 (the reference would silently turn bad bytes into U+FFFD and
+// then hash different bytes than the file holds). ignoreBOM keeps a BOM as text, as Node's
+// readFile does for the reference, so a BOM-prefixed file fails the delimiter check the same way.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(path: string, bytes: Uint8Array): Step<string> {
+  try {
+    return { ok: true, value: utf8.decode(bytes) };
+  } catch {
+    return markdownFailure(path, "markdown.encoding.invalid", "The record is not valid UTF-8 text.");
+  }
+}
+
+interface Sections {
+  readonly frontmatterText: string;
+  readonly markdownLines: readonly string[];
+}
+
+/** Index of the closing delimiter line, or -1; line 0 must be the opening one. */
+function closingDelimiter(lines: readonly string[]): number {
+  if (lines[0] !== "---") return -1;
+  for (let index = 1; index < lines.length; index += 1) if (lines[index] === "---") return index;
+  return -1;
+}
+
+function splitSections(path: string, text: string): Step<Sections> {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  if (lines[0] !== "---") return markdownFailure(path, "markdown.frontmatter.missing", 'A record must start with a "---" frontmatter line.');
+  const closing = closingDelimiter(lines);
+  if (closing === -1) return markdownFailure(path, "markdown.frontmatter.missing", 'The frontmatter has no closing "---" line.');
+  return { ok: true, value: { frontmatterText: lines.slice(1, closing).join("\n"), markdownLines: lines.slice(closing + 1) } };
+}
+
+/**
+ * The frontmatter exactly as written (original line endings kept): every character after the
+ * opening `---` line's line break and before the closing `---` line. A rewrite that puts this text
+ * back between the same delimiters preserves custom frontmatter byte for byte. Undefined when the
+ * text has no complete frontmatter block.
+ */
+export function frontmatterSource(markdown: string): string | undefined {
+  const lineStarts: number[] = [0];
+  const lineTexts: string[] = [];
+  const breaks = /\r\n|\r|\n/g;
+  let cursor = 0;
+  for (let match = breaks.exec(markdown); match !== null; match = breaks.exec(markdown)) {
+    lineTexts.push(markdown.slice(cursor, match.index));
+    cursor = match.index + match[0].length;
+    lineStarts.push(cursor);
+  }
+  lineTexts.push(markdown.slice(cursor));
+  const closing = closingDelimiter(lineTexts);
+  if (closing === -1) return undefined;
+  return markdown.slice(lineStarts[1], lineStarts[closing]);
+}
+
+function isPlainMapping(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function parseFrontmatter(path: string, text: string): Step<Record<string, unknown>> {
+  let value: unknown;
+  try {
+    // Core schema so unquoted timestamps stay strings; `<<` is an ordinary key; duplicate keys are
+    // errors; maxAliasCount 0 makes any alias an error, so no value is shared or expanded.
+    const document = parseDocument(text, { schema: "core", merge: false, uniqueKeys: true, prettyErrors: false });
+    const first = document.errors[0];
+    if (first !== undefined) return markdownFailure(path, "markdown.frontmatter.invalid", `Invalid YAML frontmatter: ${first.message}`);
+    value = document.toJS({ maxAliasCount: 0 });
+  } catch (error) {
+    return markdownFailure(path, "markdown.frontmatter.invalid", `Invalid YAML frontmatter: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!isPlainMapping(value)) return markdownFailure(path, "markdown.frontmatter.invalid", "The YAML frontmatter must be one mapping.");
+  return { ok: true, value };
+}
+
+type Fence = { readonly char: string; readonly size: number };
+
+function fenceOpening(line: string): Fence | undefined {
+  const match = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+  const marker = match?.[1];
+  return marker === undefined ? undefined : { char: marker.charAt(0), size: marker.length };
+}
+
+function closesFence(line: string, open: Fence): boolean {
+  const match = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+  const marker = match?.[1];
+  return marker !== undefined && marker.charAt(0) === open.char && marker.length >= open.size;
+}
+
+/** A second `# text` heading outside fenced code; headings inside ``` or ~~~ fences are content. */
+function hasSecondH1(lines: readonly string[]): boolean {
+  let open: Fence | undefined;
+  for (const line of lines) {
+    if (open !== undefined) {
+      if (closesFence(line, open)) open = undefined;
+      continue;
+    }
+    const opening = fenceOpening(line);
+    if (opening !== undefined) open = opening;
+    else if (/^#\s+\S/.test(line)) return true;
+  }
+  return false;
+}
+
+function parseBody(path: string, lines: readonly string[]): Step<{ h1: string; body: string }> {
+  const first = lines.findIndex((line) => line.trim() !== "");
+  const heading = first === -1 ? null : /^#\s+(.+?)\s*$/.exec(lines[first] ?? "");
+  const h1 = heading?.[1]?.trim() ?? "";
+  if (h1 === "") return markdownFailure(path, "markdown.h1.missing", 'The first non-blank line after the frontmatter must be a "# Title" heading.');
+  const rest = lines.slice(first + 1);
+  if (hasSecondH1(rest)) return markdownFailure(path, "markdown.h1.multiple", "A record has exactly one level-1 heading outside fenced code.");
+  const body = rest.join("\n").trim();
+  if (body === "") return markdownFailure(path, "markdown.body.empty", "A record needs content after its heading.");
+  return { ok: true, value: { h1, body } };
+}
+
+/** Freezes a decoded YAML tree without recursion, so deep nesting cannot overflow the stack. */
+function deepFreeze(root: object): void {
+  const pending: object[] = [root];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const child of Object.values(next)) if (typeof child === "object" && child !== null) pending.push(child as object);
+  }
+}
+
+function checkRecord(path: string, text: string): Step<{ frontmatter: Record<string, unknown>; h1: string; body: string }> {
+  const sections = splitSections(path, text);
+  if (!sections.ok) return sections;
+  const frontmatter = parseFrontmatter(path, sections.value.frontmatterText);
+  if (!frontmatter.ok) return frontmatter;
+  const body = parseBody(path, sections.value.markdownLines);
+  if (!body.ok) return body;
+  const fields = frontmatter.value;
+  const recordId = typeof fields.id === "string" ? fields.id : undefined;
+  const version = fields.observer_schema;
+  // A future version is reported as such instead of as a pile of v1 schema errors.
+  if (version !== undefined && version !== OBSERVER_RECORD_SCHEMA) {
+    const shown = typeof version === "string" ? version : JSON.stringify(version) ?? String(version);
+    return {
+      ok: false,
+      diagnostics: [
+        notebookDiagnostic({
+          phase: "schema",
+          code: "schema.unsupported-version",
+          path,
+          pointer: "/observer_schema",
+          recordId,
+          message: `Unsupported record schema ${shown}; this Notebook reads ${OBSERVER_RECORD_SCHEMA}.`,
+        }),
+      ],
+    };
+  }
+  const schemaProblems = schemaDiagnostics(path, fields);
+  if (schemaProblems.length > 0) return { ok: false, diagnostics: sortDiagnostics(schemaProblems) };
+  const ruleProblems = recordRuleDiagnostics(path, fields as unknown as ObserverRecord);
+  if (ruleProblems.length > 0) return { ok: false, diagnostics: sortDiagnostics(ruleProblems) };
+  return { ok: true, value: { frontmatter: fields, ...body.value } };
+}
+
+/** Phase A for one record file: decode, split, parse, check headings, schema, then record rules. */
+export function parseRecordMarkdown(path: string, bytes: Uint8Array): ParseRecordResult {
+  try {
+    const text = decodeUtf8(path, bytes);
+    if (!text.ok) return text;
+    const checked = checkRecord(path, text.value);
+    if (!checked.ok) return checked;
+    const { frontmatter, h1, body } = checked.value;
+    deepFreeze(frontmatter);
+    const record = frontmatter as unknown as ObserverRecord;
+    return {
+      ok: true,
+      record: Object.freeze({
+        path,
+        recordId: record.id,
+        type: record.observer_type,
+        status: record.observer_status,
+        title: record.title,
+        frontmatter,
+        record,
+        h1,
+        body,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+      }),
+    };
+  } catch (error) {
+    // Defensive: a library fault on hostile input must still come back as a diagnostic.
+    return markdownFailure(path, "markdown.frontmatter.invalid", `The record could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,283 @@
+// `docket notebook <subcommand>`: the Notebook from a terminal or a script. The subcommands are a
+// table so others can join it with one line (proposals and publication live in proposalCli.ts);
+// each one gets the raw arguments and the same io, and returns its exit code.
+import os from "node:os";
+import { createInterface } from "node:readline/promises";
+import type { NotebookDiagnostic } from "./diagnostics";
+import { NotebookLanguage, type NotebookIssue } from "./manifest";
+import { describeNotebookPathKind, resolveNotebookPath } from "./notebookPath";
+import { notebookStatus, planNotebookSetup, readNotebook, setupNotebook, type NotebookSetupPlan, type NotebookStatus } from "./notebookStore";
+
+export interface NotebookCliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+  /** Defaults to os.homedir(); `~` and `~/…` expand against it. */
+  readonly home?: string;
+  /** Whether a person can answer a question; defaults to stdin and stdout both being terminals. */
+  readonly interactive?: boolean;
+  /** Asks a yes/no question; defaults to a readline prompt on the terminal. */
+  readonly confirm?: (question: string) => Promise<boolean>;
+}
+
+/** 0 valid / done; 1 the Notebook answered but is invalid or unhealthy; 2 usage error, refusal or not a usable Notebook. */
+export const NotebookExit = { ok: 0, invalid: 1, unusable: 2 } as const;
+
+export class NotebookUsageError extends Error {
+  constructor(
+    message: string,
+    readonly code = "docket.usage",
+  ) {
+    super(message);
+    this.name = "NotebookUsageError";
+  }
+}
+
+export interface NotebookArgs {
+  readonly positionals: readonly string[];
+  readonly flags: ReadonlyMap<string, string | true>;
+}
+
+/** `--name value`, `--name=value` for value flags, bare `--name` for boolean flags; anything else is a usage error. */
+export function parseNotebookArgs(args: readonly string[], valueFlags: readonly string[], booleanFlags: readonly string[]): NotebookArgs {
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === "--") {
+      positionals.push(...args.slice(index + 1));
+      break;
+    }
+    if (!arg.startsWith("--")) {
+      positionals.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/su, 2) as [string, string | undefined];
+    if (valueFlags.includes(name)) {
+      const value = inline ?? args[index + 1];
+      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new NotebookUsageError(`--${name} needs a value`);
+      if (inline === undefined) index += 1;
+      flags.set(name, value);
+    } else if (booleanFlags.includes(name) && inline === undefined) {
+      flags.set(name, true);
+    } else {
+      throw new NotebookUsageError(`unknown option --${name}`);
+    }
+  }
+  return { positionals, flags };
+}
+
+/** The one folder argument, read with the Notebook path rules (observer.md §5.1). */
+export function notebookFolderArgument(parsed: NotebookArgs, io: NotebookCliIo, subcommand: string): { readonly path: string; readonly kind: string } {
+  if (parsed.positionals.length !== 1) throw new NotebookUsageError(`notebook ${subcommand} needs exactly one Notebook folder`);
+  const resolved = resolveNotebookPath(parsed.positionals[0] as string, io.cwd, io.home ?? os.homedir());
+  if (!resolved.ok) throw new NotebookUsageError(resolved.message, resolved.code);
+  return { path: resolved.path, kind: describeNotebookPathKind(resolved.kind) };
+}
+
+function reportIssue(issue: NotebookIssue, io: NotebookCliIo): number {
+  io.stderr(`docket: ${issue.code}: ${issue.message} (${issue.path})\n`);
+  return NotebookExit.unusable;
+}
+
+// ---- validate ----
+
+/** The documented key order: phase, code, path, pointer?, recordId?, relatedId?, message; absent keys are omitted. */
+function diagnosticJson(diagnostic: NotebookDiagnostic): Record<string, string> {
+  return {
+    phase: diagnostic.phase,
+    code: diagnostic.code,
+    path: diagnostic.path,
+    ...(diagnostic.pointer !== undefined ? { pointer: diagnostic.pointer } : {}),
+    ...(diagnostic.recordId !== undefined ? { recordId: diagnostic.recordId } : {}),
+    ...(diagnostic.relatedId !== undefined ? { relatedId: diagnostic.relatedId } : {}),
+    message: diagnostic.message,
+  };
+}
+
+function diagnosticLine(diagnostic: NotebookDiagnostic): string {
+  const where = diagnostic.pointer !== undefined && diagnostic.pointer !== "" ? `${diagnostic.path} ${diagnostic.pointer}` : diagnostic.path;
+  const related = diagnostic.relatedId !== undefined ? ` (→ ${diagnostic.relatedId})` : "";
+  return `  ${where}: ${diagnostic.code}${related}: ${diagnostic.message}\n`;
+}
+
+function runValidate(args: readonly string[], io: NotebookCliIo): number {
+  const parsed = parseNotebookArgs(args, [], ["json"]);
+  const folder = notebookFolderArgument(parsed, io, "validate");
+  const read = readNotebook(folder.path);
+  if (!read.ok) return reportIssue(read.issue, io);
+  const { validation } = read.value;
+  if (parsed.flags.has("json")) {
+    const report = { valid: validation.valid, graphEvaluated: validation.graphEvaluated, records: validation.records, diagnostics: validation.diagnostics.map(diagnosticJson) };
+    io.stdout(`${JSON.stringify(report)}\n`);
+  } else {
+    io.stdout(`Notebook ${read.value.root} (${read.value.manifest.notebook_id}, ${read.value.manifest.default_language})\n`);
+    if (validation.valid) {
+      io.stdout(`valid: ${validation.records} record(s), whole graph checked\n`);
+    } else {
+      const graph = validation.graphEvaluated ? "whole graph checked" : "graph not checked: a record failed its own checks first";
+      io.stdout(`invalid: ${validation.diagnostics.length} diagnostic(s), ${read.value.files.length} record file(s), ${graph}\n`);
+      for (const diagnostic of validation.diagnostics) io.stdout(diagnosticLine(diagnostic));
+    }
+  }
+  return validation.valid ? NotebookExit.ok : NotebookExit.invalid;
+}
+
+// ---- status ----
+
+/** Issues without their (possibly 100) diagnostics: `validate` lists those; status gives the count. */
+function statusJson(status: NotebookStatus): Record<string, unknown> {
+  return {
+    root: status.root,
+    notebookId: status.notebookId,
+    language: status.language,
+    health: status.health,
+    records: status.records,
+    types: { source: status.types.source, inquiry: status.types.inquiry, memo: status.types.memo, zettel: status.types.zettel },
+    activeTransaction: status.activeTransaction,
+    issues: status.issues.map((issue) => ({
+      code: issue.code,
+      path: issue.path,
+      message: issue.message,
+      ...(issue.diagnostics !== undefined ? { diagnostics: issue.diagnostics.length } : {}),
+    })),
+  };
+}
+
+function runStatus(args: readonly string[], io: NotebookCliIo): number {
+  const parsed = parseNotebookArgs(args, [], ["json"]);
+  const folder = notebookFolderArgument(parsed, io, "status");
+  const result = notebookStatus(folder.path);
+  if (!result.ok) return reportIssue(result.issue, io);
+  const status = result.value;
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify(statusJson(status))}\n`);
+  } else {
+    const { source, inquiry, memo, zettel } = status.types;
+    io.stdout(`Notebook: ${status.root}\n`);
+    io.stdout(`id: ${status.notebookId}\n`);
+    io.stdout(`language: ${status.language}\n`);
+    io.stdout(`records: ${status.records} (source ${source}, inquiry ${inquiry}, memo ${memo}, zettel ${zettel})\n`);
+    io.stdout(`health: ${status.health}\n`);
+    for (const issue of status.issues) {
+      const count = issue.diagnostics !== undefined ? ` — run docket notebook validate for the ${issue.diagnostics.length} diagnostic(s)` : "";
+      io.stdout(`  ${issue.code}: ${issue.message}${count}\n`);
+    }
+    if (status.activeTransaction) io.stdout("recovery needed: no publication can start until the interrupted one is settled or rolled back.\n");
+  }
+  return status.health === "healthy" ? NotebookExit.ok : NotebookExit.invalid;
+}
+
+// ---- setup ----
+
+async function defaultConfirm(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^(y|yes)$/iu.test((await prompt.question(`${question} [y/N] `)).trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+function planWithLanguage(root: string, requested: NotebookLanguage | undefined): ReturnType<typeof planNotebookSetup> {
+  if (requested !== undefined) return planNotebookSetup(root, requested);
+  // No --language: an existing Notebook keeps its own; a new one is English.
+  const english = planNotebookSetup(root, "en");
+  return !english.ok && english.issue.code === "notebook.language-conflict" ? planNotebookSetup(root, "ko") : english;
+}
+
+function describePlan(plan: NotebookSetupPlan): string {
+  return plan.create.map((entry) => (entry === "." ? "the folder itself" : entry.endsWith(".json") ? entry : `${entry}/`)).join(", ");
+}
+
+async function runSetup(args: readonly string[], io: NotebookCliIo): Promise<number> {
+  const parsed = parseNotebookArgs(args, ["language"], ["yes"]);
+  const folder = notebookFolderArgument(parsed, io, "setup");
+  const languageFlag = parsed.flags.get("language");
+  let language: NotebookLanguage | undefined;
+  if (languageFlag !== undefined) {
+    const checked = NotebookLanguage.safeParse(languageFlag);
+    if (!checked.success) throw new NotebookUsageError("--language must be en or ko");
+    language = checked.data;
+  }
+  const planned = planWithLanguage(folder.path, language);
+  if (!planned.ok) return reportIssue(planned.issue, io);
+  const plan = planned.value;
+  // The absolute path comes first, before anything is written, so a mistyped folder is caught.
+  io.stdout(`Notebook folder: ${plan.root} (${folder.kind})\n`);
+  if (plan.create.length === 0 && plan.existingManifest !== null) {
+    io.stdout(`Already a Notebook (${plan.existingManifest.notebook_id}, language ${plan.existingManifest.default_language}); nothing to create.\n`);
+    return NotebookExit.ok;
+  }
+  io.stdout(`Will create: ${describePlan(plan)} (language ${plan.language}). Existing files are never rewritten.\n`);
+  if (!parsed.flags.has("yes")) {
+    const interactive = io.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true);
+    if (!interactive) {
+      io.stderr(`docket: notebook.confirmation-required: setup writes to ${plan.root}; nobody is here to confirm, so re-run with --yes to create it\n`);
+      return NotebookExit.unusable;
+    }
+    if (!(await (io.confirm ?? defaultConfirm)(`Create a Notebook at ${plan.root}?`))) {
+      io.stderr("docket: notebook.setup-declined: nothing was written\n");
+      return NotebookExit.unusable;
+    }
+  }
+  const done = setupNotebook(plan.root, plan.language);
+  if (!done.ok) return reportIssue(done.issue, io);
+  const { notebook, created } = done.value;
+  io.stdout(
+    created.length === 0
+      ? `Already a Notebook (${notebook.manifest.notebook_id}); nothing was created.\n`
+      : `Created Notebook ${notebook.manifest.notebook_id} (language ${notebook.manifest.default_language}) at ${notebook.root}\n`,
+  );
+  return NotebookExit.ok;
+}
+
+// ---- dispatch ----
+
+export interface NotebookSubcommand {
+  /** One help line: the arguments after `docket notebook`. */
+  readonly usage: string;
+  readonly run: (args: readonly string[], io: NotebookCliIo) => number | Promise<number>;
+}
+
+/** Keeps a subcommand's module unloaded until it is used. */
+export function lazySubcommand(usage: string, load: () => NotebookSubcommand["run"]): NotebookSubcommand {
+  return { usage, run: (args, io) => load()(args, io) };
+}
+
+export const NOTEBOOK_SUBCOMMANDS: Readonly<Record<string, NotebookSubcommand>> = {
+  validate: { usage: "validate DIR [--json]", run: runValidate },
+  status: { usage: "status DIR [--json]", run: runStatus },
+  setup: { usage: "setup DIR [--language en|ko] [--yes]", run: runSetup },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  propose: lazySubcommand("propose FILE.json [--notebook DIR] [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPropose),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  publish: lazySubcommand("publish PROPOSAL_ID --yes [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPublish),
+};
+
+function usageText(): string {
+  return Object.values(NOTEBOOK_SUBCOMMANDS)
+    .map((subcommand) => `  docket notebook ${subcommand.usage}\n`)
+    .join("");
+}
+
+/** Runs `docket notebook …`; usage errors and coded refusals print `docket: CODE: message` on stderr and exit 2. */
+export async function dispatchNotebookCommand(args: readonly string[], io: NotebookCliIo): Promise<number> {
+  const [name, ...rest] = args;
+  try {
+    if (name === undefined || name === "--help" || name === "-h") {
+      (name === undefined ? io.stderr : io.stdout)(`Usage:\n${usageText()}See docs/notebook.md.\n`);
+      return name === undefined ? NotebookExit.unusable : NotebookExit.ok;
+    }
+    const subcommand = Object.hasOwn(NOTEBOOK_SUBCOMMANDS, name) ? NOTEBOOK_SUBCOMMANDS[name] : undefined;
+    if (subcommand === undefined) throw new NotebookUsageError(`unknown notebook subcommand ${name}; one of ${Object.keys(NOTEBOOK_SUBCOMMANDS).join(", ")}`);
+    return await subcommand.run(rest, io);
+  } catch (error) {
+    if (error instanceof NotebookUsageError) {
+      io.stderr(`docket: ${error.code}: ${error.message}\nUsage:\n${usageText()}`);
+      return NotebookExit.unusable;
+    }
+    io.stderr(`docket: docket.internal: ${error instanceof Error ? error.message : String(error)}\n`);
+    return NotebookExit.unusable;
+  }
+}

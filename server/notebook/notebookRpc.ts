@@ -1,0 +1,306 @@
+// The backend's `docket/notebook/*` handlers. Thin on purpose: the path rules, the notebook store,
+// proposals and the publication transaction live in their own modules (reached through
+// NotebookPorts); this file only checks who may write, binds the approval to the proposal, and
+// turns the reference's result codes into the Docket codes the UI acts on.
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DocketError } from "../errors";
+import {
+  ErrorCodes,
+  type NotebookDiscardResult,
+  type NotebookLanguage,
+  type NotebookPublishParams,
+  type NotebookPublishResult,
+  type NotebookReceipt,
+  type NotebookSetupParams,
+  type NotebookSetupResult,
+  type NotebookStatus,
+  type NotebookStatusParams,
+  type NotebookDiagnosticInfo,
+  type ProposalDetail,
+  type ProposalList,
+  type ProposalSummary,
+} from "../protocol/messages";
+import type { NotebookDiagnostic } from "./diagnostics";
+import { OBSERVER_DIRECTORY } from "./manifest";
+import { parseRecordMarkdown } from "./markdownProfile";
+import { resolveNotebookPath } from "./notebookPath";
+import { notebookStatus, openNotebook, planNotebookSetup, setupNotebook } from "./notebookStore";
+import { assessFreshness, notebookView, preflight } from "./preflight";
+import { discardProposal, listPendingProposalIds, readProposal, readReceipt } from "./proposalStore";
+import { publishProposal } from "./publication";
+import { recoverNotebook } from "./recovery";
+
+/** A failure reported by a notebook module, with the reference's own code (e.g. `notebook.manifest-invalid`). */
+export interface PortFailure {
+  readonly ok: false;
+  readonly code: string;
+  readonly message: string;
+}
+
+export type PublishOutcome =
+  | { readonly ok: true; readonly receipt: NotebookReceipt }
+  /** `reason` is the transaction step's own code (e.g. `publication-transaction.drift`), or null. */
+  | (PortFailure & { readonly reason: string | null; readonly recoveryRequired: boolean; readonly advice: string });
+
+/** What the handlers need from the notebook modules; every method is synchronous file work. */
+export interface NotebookPorts {
+  status(root: string): NotebookStatus;
+  setup(root: string, language: NotebookLanguage, apply: boolean): NotebookSetupResult | PortFailure;
+  listProposals(workspaceFolder: string): ProposalSummary[];
+  /** Null when no pending proposal has this id. */
+  readProposal(workspaceFolder: string, proposalId: string): ProposalDetail | null;
+  publish(workspaceFolder: string, proposalId: string): PublishOutcome;
+  /** False when no pending proposal has this id. */
+  discard(workspaceFolder: string, proposalId: string): boolean;
+  /**
+   * Settles or clears an interrupted publication (crash recovery, observer.md §6.3): never
+   * republishes, never rolls back, writes nothing for a mixed state.
+   */
+  recover(root: string, workspaceFolder: string): void;
+}
+
+export interface NotebookRpcContext {
+  readonly workspaceFolder: string | null;
+  readonly trusted: boolean;
+}
+
+function isFailure(value: object): value is PortFailure {
+  return "ok" in value && value.ok === false;
+}
+
+export class NotebookRpc {
+  constructor(
+    private readonly context: () => NotebookRpcContext,
+    private readonly ports: NotebookPorts,
+    private readonly home: string = os.homedir(),
+  ) {}
+
+  status(params: NotebookStatusParams): NotebookStatus {
+    if (params.notebookPath === null || params.notebookPath.trim() === "") {
+      return { health: "not-configured", root: null, notebookId: null, language: null, records: 0, problem: null };
+    }
+    const resolved = this.resolve(params.notebookPath);
+    if (!resolved.ok) {
+      return { health: "unusable", root: null, notebookId: null, language: null, records: 0, problem: { code: resolved.code, message: resolved.message } };
+    }
+    const status = this.ports.status(resolved.path);
+    // The view asks for status when it starts: that is the "next start" an interrupted
+    // publication is recovered on (only where Docket may write).
+    const folder = this.context().workspaceFolder;
+    if (status.health !== "recovery-required" || !this.context().trusted || folder === null) return status;
+    this.ports.recover(resolved.path, folder);
+    return this.ports.status(resolved.path);
+  }
+
+  setup(params: NotebookSetupParams): NotebookSetupResult {
+    if (params.apply) this.requireTrusted();
+    const resolved = this.resolve(params.notebookPath);
+    if (!resolved.ok) throw new DocketError(ErrorCodes.notebookSetupRefused, `${resolved.message} (${resolved.code})`);
+    const result = this.ports.setup(resolved.path, params.language, params.apply);
+    if (isFailure(result)) throw new DocketError(ErrorCodes.notebookSetupRefused, `${result.message} (${result.code})`);
+    return result;
+  }
+
+  proposals(): ProposalList {
+    const folder = this.context().workspaceFolder;
+    // Proposals are workspace state: without a folder there are none to list.
+    return { proposals: folder === null ? [] : this.ports.listProposals(folder) };
+  }
+
+  proposal(proposalId: string): ProposalDetail {
+    return this.find(this.requireFolder(), proposalId);
+  }
+
+  publish(params: NotebookPublishParams): NotebookPublishResult {
+    this.requireTrusted();
+    const folder = this.requireFolder();
+    const proposal = this.find(folder, params.proposalId);
+    if (params.approvedCount !== proposal.records.length) {
+      throw new DocketError(
+        ErrorCodes.approvalMismatch,
+        `Proposal ${proposal.proposalId} has ${proposal.records.length} records, but ${params.approvedCount} were approved: nothing was saved. Review the proposal again.`,
+      );
+    }
+    if (proposal.stale) {
+      throw new DocketError(
+        ErrorCodes.proposalStale,
+        `Proposal ${proposal.proposalId} is stale: a target record changed on disk after it was made. Nothing was saved; discard it and propose again.`,
+      );
+    }
+    if (!proposal.valid) {
+      throw new DocketError(ErrorCodes.proposalInvalid, `Proposal ${proposal.proposalId} does not validate: nothing was saved. Open its records to see the diagnostics.`);
+    }
+    const outcome = this.ports.publish(folder, proposal.proposalId);
+    if (outcome.ok) return { receipt: outcome.receipt };
+    const detail = `(${outcome.reason === null ? outcome.code : `${outcome.code}, ${outcome.reason}`}): ${outcome.message}. ${outcome.advice}`;
+    if (outcome.recoveryRequired) {
+      throw new DocketError(ErrorCodes.publicationRecoveryRequired, `Publication of ${proposal.proposalId} needs recovery ${detail}`);
+    }
+    if (outcome.code === "save.concurrent-change") {
+      throw new DocketError(ErrorCodes.proposalStale, `Proposal ${proposal.proposalId} is stale ${detail}`);
+    }
+    if (outcome.code.startsWith("notebook.")) {
+      throw new DocketError(ErrorCodes.notebookUnusable, `The notebook ${proposal.root} cannot be used ${detail}`);
+    }
+    throw new DocketError(ErrorCodes.publicationFailed, `Publication of ${proposal.proposalId} failed ${detail}`);
+  }
+
+  discard(proposalId: string): NotebookDiscardResult {
+    this.requireTrusted();
+    if (!this.ports.discard(this.requireFolder(), proposalId)) throw this.notFound(proposalId);
+    return { proposalId, discarded: true };
+  }
+
+  private find(folder: string, proposalId: string): ProposalDetail {
+    const proposal = this.ports.readProposal(folder, proposalId);
+    if (proposal === null) throw this.notFound(proposalId);
+    return proposal;
+  }
+
+  private notFound(proposalId: string): DocketError {
+    return new DocketError(ErrorCodes.proposalNotFound, `No pending proposal ${proposalId}: it was saved or discarded already.`);
+  }
+
+  /** Relative paths are read against the workspace folder, as `docket.ledgerPath` is. */
+  private resolve(input: string): ReturnType<typeof resolveNotebookPath> {
+    return resolveNotebookPath(input, this.context().workspaceFolder ?? process.cwd(), this.home);
+  }
+
+  private requireFolder(): string {
+    const folder = this.context().workspaceFolder;
+    if (folder === null) throw new DocketError(ErrorCodes.noWorkspace, "Open a folder: Docket keeps notebook proposals in the workspace folder.");
+    return folder;
+  }
+
+  private requireTrusted(): void {
+    if (!this.context().trusted) {
+      throw new DocketError(ErrorCodes.untrusted, "This workspace is in Restricted Mode: Docket does not write the notebook. Trust the workspace to continue.");
+    }
+  }
+}
+
+/** The ports backed by the notebook modules (server/notebook). */
+export function createNotebookPorts(): NotebookPorts {
+  return {
+    status: storeStatus,
+    setup: storeSetup,
+    listProposals: (workspace) =>
+      listPendingProposalIds(workspace).flatMap((id) => {
+        const detail = proposalDetail(workspace, id);
+        if (detail === null) return [];
+        const { diagnostics: _diagnostics, records, ...summary } = detail;
+        return [{ ...summary, records: records.map(({ recordId, operation, path, validation, stale }) => ({ recordId, operation, path, validation, stale })) }];
+      }),
+    readProposal: proposalDetail,
+    publish: (workspace, proposalId) => {
+      const result = publishProposal({ workspace, proposalId, approved: true });
+      if (result.ok) return { ok: true, receipt: result.receipt };
+      const issue = result.issue;
+      return {
+        ok: false,
+        code: issue.code,
+        reason: issue.reason,
+        message: issue.message,
+        recoveryRequired: issue.recoveryRequired,
+        advice: issue.advice,
+      };
+    },
+    discard: discardProposal,
+    recover: (root, workspace) => {
+      try {
+        recoverNotebook({ root: fs.realpathSync(root), workspace, receiptId: () => `receipt-${randomUUID()}` });
+      } catch {
+        // Best effort: the status that follows still says recovery is required, and publishing says why.
+      }
+    },
+  };
+}
+
+function storeStatus(root: string): NotebookStatus {
+  const result = notebookStatus(root);
+  if (!result.ok) {
+    // Not a notebook yet (nothing there, or a folder setup has not touched) rather than a broken one.
+    const missing =
+      result.issue.code === "notebook.manifest-missing" ||
+      result.issue.code === "notebook.path-missing" ||
+      (result.issue.code === "notebook.layout-invalid" && !fs.existsSync(path.join(root, OBSERVER_DIRECTORY)));
+    return {
+      health: missing ? "missing" : "unusable",
+      root,
+      notebookId: null,
+      language: null,
+      records: 0,
+      problem: { code: result.issue.code, message: result.issue.message },
+    };
+  }
+  const status = result.value;
+  const first = status.issues[0];
+  return {
+    health: status.health === "healthy" ? "ok" : status.health === "recovery-required" ? "recovery-required" : "unusable",
+    root: status.root,
+    notebookId: status.notebookId,
+    language: status.language,
+    records: status.records,
+    problem: first === undefined ? null : { code: first.code, message: first.message },
+  };
+}
+
+function storeSetup(root: string, language: NotebookLanguage, apply: boolean): NotebookSetupResult | PortFailure {
+  const plan = planNotebookSetup(root, language);
+  if (!plan.ok) return { ok: false, code: plan.issue.code, message: plan.issue.message };
+  const action = plan.value.existingManifest === null ? "create" : "adopt";
+  if (!apply) {
+    return { root: plan.value.root, action, applied: false, notebookId: plan.value.existingManifest?.notebook_id ?? null, language };
+  }
+  const done = setupNotebook(root, language);
+  if (!done.ok) return { ok: false, code: done.issue.code, message: done.issue.message };
+  return { root: done.value.notebook.root, action, applied: true, notebookId: done.value.notebook.manifest.notebook_id, language };
+}
+
+const decoder = new TextDecoder("utf-8");
+
+function diagnosticInfo(list: readonly NotebookDiagnostic[]): NotebookDiagnosticInfo[] {
+  return list.map((diagnostic) => ({ ...diagnostic }));
+}
+
+/** A stored proposal against the notebook as it is now: current bytes, validation and staleness. */
+function proposalDetail(workspace: string, proposalId: string): ProposalDetail | null {
+  // Settled proposals keep their file beside the receipt; only pending ones are shown or published.
+  if (readReceipt(workspace, proposalId) !== null) return null;
+  const stored = readProposal(workspace, proposalId);
+  if (stored.status !== "found") return null;
+  const { prepared, plan } = stored.proposal;
+  const opened = openNotebook(prepared.root);
+  const view = opened.ok ? notebookView(opened.value) : null;
+  // A notebook that cannot be opened cannot take the proposal either: every target counts as changed.
+  const freshness = view === null ? null : assessFreshness(plan, view);
+  const staleIds = new Set(freshness === null ? plan.records.map((entry) => entry.record_id) : freshness.records.filter((entry) => entry.stale).map((entry) => entry.recordId));
+  const current = new Map((view?.inventory ?? []).map((file) => [file.path, file]));
+  const markdown = new Map(prepared.records.map((record) => [record.record_id, record.markdown]));
+  const records = plan.records.map((entry) => {
+    const after = markdown.get(entry.record_id) ?? "";
+    const parsed = parseRecordMarkdown(entry.path, new TextEncoder().encode(after));
+    const before = entry.operation === "update" ? current.get(entry.path) : undefined;
+    return {
+      recordId: entry.record_id,
+      operation: entry.operation,
+      path: entry.path,
+      validation: parsed.ok ? ("valid" as const) : ("invalid" as const),
+      stale: staleIds.has(entry.record_id),
+      before: before === undefined ? null : decoder.decode(before.bytes),
+      beforeSha256: before === undefined ? null : before.sha256,
+      after,
+      afterSha256: entry.next_sha256,
+      diagnostics: parsed.ok ? [] : diagnosticInfo(parsed.diagnostics),
+    };
+  });
+  const stale = freshness === null || freshness.stale;
+  // The whole-graph check only means something against the bytes the proposal was made for.
+  const checked = stale || view === null ? null : preflight(prepared, view);
+  const diagnostics = checked === null || checked.ok ? [] : diagnosticInfo(checked.issue.diagnostics);
+  const valid = records.every((record) => record.validation === "valid") && (checked === null || checked.ok);
+  return { proposalId: prepared.proposal_id, notebookId: prepared.notebook_id, root: prepared.root, stale, valid, records, diagnostics };
+}

@@ -1,0 +1,437 @@
+// The Notebook on disk (observer.md §5.1): `<root>/.observer/notebook.json` plus `<root>/records/`
+// holding only regular `*.md` files. This adapter is the one place that touches those folders for
+// reading and setup; everything it returns is checked, so callers never see a symlinked folder, a
+// record that points outside the Notebook, or a half-written manifest.
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { compareCodeUnits } from "../ledger/canonicalJson";
+import {
+  ACTIVE_TRANSACTION_PATH,
+  failNotebook,
+  MANIFEST_FILENAME,
+  newManifest,
+  notebookIssue,
+  NotebookIssueError,
+  OBSERVER_DIRECTORY,
+  parseManifestBytes,
+  RECORDS_DIRECTORY,
+  serializeManifest,
+  type NotebookIssue,
+  type NotebookLanguage,
+  type NotebookManifest,
+  type NotebookResult,
+} from "./manifest";
+import type { ParsedRecord } from "./markdownProfile";
+import { validateRecordSet, type RecordSetValidation } from "./recordSet";
+
+export type { RecordSetValidation };
+export type NotebookRecord = ParsedRecord;
+export type RecordType = ParsedRecord["type"];
+
+export interface NotebookFile {
+  /** Relative to the Notebook root with `/` separators, e.g. `records/memo-….md`. */
+  readonly path: string;
+  readonly absolutePath: string;
+  /** Lowercase hex SHA-256 of the exact bytes on disk. */
+  readonly sha256: string;
+  readonly bytes: Uint8Array;
+}
+
+export interface InventoryEntry extends NotebookFile {
+  readonly recordId: string;
+  readonly record: NotebookRecord;
+}
+
+export interface NotebookLocation {
+  /** Absolute and canonical (realpath): the identity a proposal binds. */
+  readonly root: string;
+  readonly observerDir: string;
+  readonly recordsDir: string;
+  readonly manifestPath: string;
+}
+
+/** A Notebook whose layout and manifest are sound; its records may still be invalid. */
+export interface NotebookSnapshot extends NotebookLocation {
+  readonly manifest: NotebookManifest;
+  /** Sorted by path (code units). */
+  readonly files: readonly NotebookFile[];
+  readonly validation: RecordSetValidation;
+}
+
+/** A Notebook whose every record passed Phase A and Phase B. */
+export interface OpenNotebook extends NotebookLocation {
+  readonly manifest: NotebookManifest;
+  /** Sorted by path (code units). */
+  readonly inventory: readonly InventoryEntry[];
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function errnoOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function ioFailure(at: string, doing: string, error: unknown): never {
+  return failNotebook("notebook.io", at, `${doing}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+function lstatOrNull(at: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(at);
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return null;
+    return ioFailure(at, "cannot inspect", error);
+  }
+}
+
+function requireAbsolute(root: string): void {
+  if (!path.isAbsolute(root)) failNotebook("notebook.path-unsupported", root, "a Notebook root must be an absolute path");
+}
+
+function canonicalRoot(root: string): string {
+  requireAbsolute(root);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(root);
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT" || errnoOf(error) === "ENOTDIR") failNotebook("notebook.path-missing", root, "there is no folder here");
+    return ioFailure(root, "cannot inspect the Notebook folder", error);
+  }
+  if (!stat.isDirectory()) failNotebook("notebook.path-not-directory", root, "the Notebook path is not a folder");
+  try {
+    return fs.realpathSync.native(root);
+  } catch (error) {
+    return ioFailure(root, "cannot resolve the Notebook folder", error);
+  }
+}
+
+/** `.observer` and `records` must be real folders: a symlink could lead reads and writes outside the Notebook. */
+function requireRealDirectory(at: string, name: string): void {
+  const stat = lstatOrNull(at);
+  if (stat === null) failNotebook("notebook.layout-invalid", at, `the Notebook has no ${name}/ folder (is this a Notebook? docket notebook setup creates one)`);
+  if (stat.isSymbolicLink()) failNotebook("notebook.layout-invalid", at, `${name}/ is a symbolic link; it must be a real folder inside the Notebook`);
+  if (!stat.isDirectory()) failNotebook("notebook.layout-invalid", at, `${name} must be a folder`);
+}
+
+/** Opens without following a final symlink, then re-checks the opened file, so a swap between list and read is caught. */
+function readRegularFile(at: string, onNotRegular: () => never): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(at, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    if (errnoOf(error) === "ELOOP") return onNotRegular();
+    return ioFailure(at, "cannot read", error);
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return onNotRegular();
+    return fs.readFileSync(fd);
+  } catch (error) {
+    if (error instanceof NotebookIssueError) throw error;
+    return ioFailure(at, "cannot read", error);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function readManifest(manifestPath: string): NotebookManifest {
+  const stat = lstatOrNull(manifestPath);
+  if (stat === null) failNotebook("notebook.manifest-missing", manifestPath, "the Notebook has no .observer/notebook.json manifest");
+  const notRegular = (): never => failNotebook("notebook.manifest-invalid", manifestPath, "the Notebook manifest must be a regular file, not a link or folder");
+  if (!stat.isFile()) notRegular();
+  const decoded = parseManifestBytes(readRegularFile(manifestPath, notRegular), manifestPath);
+  if (!decoded.ok) throw new NotebookIssueError(decoded.issue);
+  return decoded.value;
+}
+
+function readRecordFiles(recordsDir: string): NotebookFile[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(recordsDir, { withFileTypes: true });
+  } catch (error) {
+    return ioFailure(recordsDir, "cannot list the records", error);
+  }
+  const sorted = [...entries].sort((left, right) => compareCodeUnits(left.name, right.name));
+  return sorted.map((entry) => {
+    const absolutePath = path.join(recordsDir, entry.name);
+    const notRegular = (): never =>
+      failNotebook(
+        "notebook.layout-invalid",
+        absolutePath,
+        entry.isSymbolicLink()
+          ? `records/${entry.name} is a symbolic link; records must be regular files inside the Notebook`
+          : `records/ may hold only regular *.md files; records/${entry.name} is not one`,
+      );
+    if (!entry.isFile() || !entry.name.endsWith(".md")) notRegular();
+    const bytes = readRegularFile(absolutePath, notRegular);
+    return { path: `${RECORDS_DIRECTORY}/${entry.name}`, absolutePath, sha256: sha256Hex(bytes), bytes };
+  });
+}
+
+function locate(root: string): NotebookLocation {
+  const canonical = canonicalRoot(root);
+  const observerDir = path.join(canonical, OBSERVER_DIRECTORY);
+  return { root: canonical, observerDir, recordsDir: path.join(canonical, RECORDS_DIRECTORY), manifestPath: path.join(observerDir, MANIFEST_FILENAME) };
+}
+
+function snapshotOrThrow(root: string): NotebookSnapshot {
+  const location = locate(root);
+  requireRealDirectory(location.observerDir, OBSERVER_DIRECTORY);
+  requireRealDirectory(location.recordsDir, RECORDS_DIRECTORY);
+  const manifest = readManifest(location.manifestPath);
+  const files = readRecordFiles(location.recordsDir);
+  const validation = validateRecordSet(files.map((file) => ({ path: file.path, bytes: file.bytes })));
+  return { ...location, manifest, files, validation };
+}
+
+function inventoryOf(snapshot: NotebookSnapshot): InventoryEntry[] {
+  const byPath = new Map(snapshot.validation.parsed.map((record) => [record.path, record]));
+  return snapshot.files.map((file) => {
+    const record = byPath.get(file.path);
+    if (record === undefined) failNotebook("notebook.records-invalid", file.absolutePath, "a valid record set is missing one of its files");
+    return { ...file, recordId: record.recordId, record };
+  });
+}
+
+function openOrThrow(root: string): OpenNotebook {
+  const snapshot = snapshotOrThrow(root);
+  if (!snapshot.validation.valid) {
+    throw new NotebookIssueError(
+      notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${snapshot.validation.diagnostics.length} record diagnostic(s); run docket notebook validate`, snapshot.validation.diagnostics),
+    );
+  }
+  const { files: _files, validation: _validation, ...rest } = snapshot;
+  return { ...rest, inventory: inventoryOf(snapshot) };
+}
+
+function attempt<Value>(run: () => Value, at: string): NotebookResult<Value> {
+  try {
+    return { ok: true, value: run() };
+  } catch (error) {
+    if (error instanceof NotebookIssueError) return { ok: false, issue: error.issue };
+    return { ok: false, issue: notebookIssue("notebook.io", at, error instanceof Error ? error.message : String(error)) };
+  }
+}
+
+/** Layout, manifest and record bytes, with the record-set verdict but without failing on it (for `validate`). */
+export function readNotebook(root: string): NotebookResult<NotebookSnapshot> {
+  return attempt(() => snapshotOrThrow(root), root);
+}
+
+/** A usable Notebook: sound layout and manifest and every record valid (else `notebook.records-invalid`). */
+export function openNotebook(root: string): NotebookResult<OpenNotebook> {
+  return attempt(() => openOrThrow(root), root);
+}
+
+/** The publication lock is present: a publication is running or was interrupted and needs recovery. */
+export function hasActiveTransaction(root: string): boolean {
+  return lstatOrNull(path.join(root, ...ACTIVE_TRANSACTION_PATH.split("/"))) !== null;
+}
+
+// ---- setup ----
+
+export interface NotebookSetupPlan {
+  /** Absolute and canonical, also for a folder that does not exist yet (its nearest existing ancestor is resolved). */
+  readonly root: string;
+  /** What setup would create, relative to the root (`.` is the root itself), in creation order. Empty = already set up. */
+  readonly create: readonly string[];
+  readonly existingManifest: NotebookManifest | null;
+  readonly language: NotebookLanguage;
+}
+
+export interface NotebookSetupOutcome {
+  readonly notebook: OpenNotebook;
+  readonly created: readonly string[];
+}
+
+function canonicalTarget(root: string): { readonly root: string; readonly exists: boolean } {
+  requireAbsolute(root);
+  const missing: string[] = [];
+  let probe = path.resolve(root);
+  for (;;) {
+    let stat: fs.Stats | null;
+    try {
+      stat = fs.statSync(probe);
+    } catch (error) {
+      // ENOTDIR: a parent is a file; walking up reports that parent as not a folder.
+      if (errnoOf(error) !== "ENOENT" && errnoOf(error) !== "ENOTDIR") return ioFailure(probe, "cannot inspect", error);
+      stat = null;
+    }
+    if (stat !== null) {
+      if (!stat.isDirectory()) failNotebook("notebook.path-not-directory", probe, missing.length === 0 ? "the Notebook path is not a folder" : "a parent of the Notebook path is not a folder");
+      const resolved = canonicalRoot(probe);
+      return { root: path.join(resolved, ...missing.reverse()), exists: missing.length === 0 };
+    }
+    const parent = path.dirname(probe);
+    if (parent === probe) failNotebook("notebook.path-missing", root, "no part of this path exists");
+    missing.push(path.basename(probe));
+    probe = parent;
+  }
+}
+
+function planOrThrow(root: string, language: NotebookLanguage): NotebookSetupPlan {
+  const target = canonicalTarget(root);
+  const create: string[] = target.exists ? [] : ["."];
+  const observerDir = path.join(target.root, OBSERVER_DIRECTORY);
+  const recordsDir = path.join(target.root, RECORDS_DIRECTORY);
+  const manifestPath = path.join(observerDir, MANIFEST_FILENAME);
+  let existingManifest: NotebookManifest | null = null;
+  if (target.exists && lstatOrNull(observerDir) !== null) requireRealDirectory(observerDir, OBSERVER_DIRECTORY);
+  else create.push(OBSERVER_DIRECTORY);
+  const hasRecords = target.exists && lstatOrNull(recordsDir) !== null;
+  if (hasRecords) requireRealDirectory(recordsDir, RECORDS_DIRECTORY);
+  else create.push(RECORDS_DIRECTORY);
+  if (!create.includes(OBSERVER_DIRECTORY) && lstatOrNull(manifestPath) !== null) {
+    existingManifest = readManifest(manifestPath);
+    if (existingManifest.default_language !== language) {
+      failNotebook("notebook.language-conflict", manifestPath, `this Notebook's language is ${existingManifest.default_language}, not ${language}; setup never changes it`);
+    }
+  } else {
+    create.push(`${OBSERVER_DIRECTORY}/${MANIFEST_FILENAME}`);
+  }
+  // Adopting a folder that already has records: they must be valid before anything is written.
+  if (hasRecords) {
+    const validation = validateRecordSet(readRecordFiles(recordsDir).map((file) => ({ path: file.path, bytes: file.bytes })));
+    if (!validation.valid) {
+      throw new NotebookIssueError(
+        notebookIssue("notebook.records-invalid", recordsDir, `the existing records are not a valid Notebook (${validation.diagnostics.length} diagnostic(s)); nothing was written`, validation.diagnostics),
+      );
+    }
+  }
+  return { root: target.root, create, existingManifest, language };
+}
+
+/** What `setupNotebook` would do, without writing anything. */
+export function planNotebookSetup(root: string, language: NotebookLanguage): NotebookResult<NotebookSetupPlan> {
+  return attempt(() => planOrThrow(root, language), root);
+}
+
+function makeDirectory(at: string, name: string, recursive: boolean): void {
+  try {
+    fs.mkdirSync(at, { recursive });
+  } catch (error) {
+    if (errnoOf(error) !== "EEXIST") ioFailure(at, `cannot create ${name}`, error);
+  }
+  requireRealDirectory(at, name);
+}
+
+/** Exclusive create through a hard link, so the manifest appears whole or not at all and never replaces one a concurrent setup wrote. */
+function createManifest(manifestPath: string, manifest: NotebookManifest): boolean {
+  const temporary = path.join(path.dirname(manifestPath), `.${MANIFEST_FILENAME}.${randomUUID()}.tmp`);
+  try {
+    fs.writeFileSync(temporary, serializeManifest(manifest), { encoding: "utf8", flag: "wx" });
+    try {
+      fs.linkSync(temporary, manifestPath);
+      return true;
+    } catch (error) {
+      if (errnoOf(error) === "EEXIST") return false;
+      throw error;
+    }
+  } catch (error) {
+    return ioFailure(manifestPath, "cannot create the Notebook manifest", error);
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+function setupOrThrow(root: string, language: NotebookLanguage): NotebookSetupOutcome {
+  const plan = planOrThrow(root, language);
+  const created: string[] = [];
+  if (plan.create.includes(".")) {
+    makeDirectory(plan.root, "the Notebook folder", true);
+    created.push(".");
+  }
+  const location = locate(plan.root);
+  if (plan.create.includes(OBSERVER_DIRECTORY)) {
+    makeDirectory(location.observerDir, OBSERVER_DIRECTORY, false);
+    created.push(OBSERVER_DIRECTORY);
+  }
+  if (plan.create.includes(RECORDS_DIRECTORY)) {
+    makeDirectory(location.recordsDir, RECORDS_DIRECTORY, false);
+    created.push(RECORDS_DIRECTORY);
+  }
+  if (plan.existingManifest === null) {
+    if (createManifest(location.manifestPath, newManifest(language))) {
+      created.push(`${OBSERVER_DIRECTORY}/${MANIFEST_FILENAME}`);
+    } else {
+      // Another setup won the race: accept its manifest only if it agrees on the language.
+      const winner = readManifest(location.manifestPath);
+      if (winner.default_language !== language) {
+        failNotebook("notebook.language-conflict", location.manifestPath, `this Notebook's language is ${winner.default_language}, not ${language}; setup never changes it`);
+      }
+    }
+  }
+  return { notebook: openOrThrow(location.root), created };
+}
+
+/**
+ * Creates whatever of the layout is missing and the manifest; never rewrites an existing file, so a
+ * second setup with the same language leaves every byte as it was, and a different language is
+ * refused (`notebook.language-conflict`). Problems found before writing leave the disk untouched.
+ */
+export function setupNotebook(root: string, language: NotebookLanguage): NotebookResult<NotebookSetupOutcome> {
+  return attempt(() => setupOrThrow(root, language), root);
+}
+
+// ---- status ----
+
+export type NotebookHealth = "healthy" | "unhealthy" | "recovery-required";
+
+export interface NotebookStatus {
+  readonly root: string;
+  readonly notebookId: string;
+  readonly language: NotebookLanguage;
+  readonly health: NotebookHealth;
+  /** Number of files under records/. */
+  readonly records: number;
+  /** Records that parsed (Phase A), per type. */
+  readonly types: Readonly<Record<RecordType, number>>;
+  readonly activeTransaction: boolean;
+  /** Why the Notebook is not healthy, most urgent first: the active transaction, then invalid records (with diagnostics). */
+  readonly issues: readonly NotebookIssue[];
+}
+
+/** Health never mutates anything; only a Notebook that cannot be read at all is a failure. */
+export function notebookStatus(root: string): NotebookResult<NotebookStatus> {
+  const result = statusOf(root);
+  if (result.ok || result.issue.code !== "notebook.layout-invalid") return result;
+  // An interrupted publication can leave a temporary file in records/; say so, or the advice would be "repair" instead of "recover".
+  const interrupted = attempt(() => hasActiveTransaction(canonicalRoot(root)), root);
+  if (!interrupted.ok || !interrupted.value) return result;
+  return { ok: false, issue: { ...result.issue, message: `${result.issue.message}; a publication was interrupted (.observer/transactions/active exists): recovery needed` } };
+}
+
+function statusOf(root: string): NotebookResult<NotebookStatus> {
+  return attempt(() => {
+    const snapshot = snapshotOrThrow(root);
+    const types: Record<RecordType, number> = { source: 0, inquiry: 0, memo: 0, zettel: 0 };
+    for (const record of snapshot.validation.parsed) types[record.type] += 1;
+    const activeTransaction = hasActiveTransaction(snapshot.root);
+    const issues: NotebookIssue[] = [];
+    if (activeTransaction) {
+      issues.push(
+        notebookIssue(
+          "publication-transaction.active",
+          path.join(snapshot.root, ...ACTIVE_TRANSACTION_PATH.split("/")),
+          "a publication is in progress or was interrupted (.observer/transactions/active exists); recovery must settle or roll it back before the next publication",
+        ),
+      );
+    }
+    if (!snapshot.validation.valid) {
+      issues.push(notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${snapshot.validation.diagnostics.length} record diagnostic(s)`, snapshot.validation.diagnostics));
+    }
+    const health: NotebookHealth = activeTransaction ? "recovery-required" : snapshot.validation.valid ? "healthy" : "unhealthy";
+    return {
+      root: snapshot.root,
+      notebookId: snapshot.manifest.notebook_id,
+      language: snapshot.manifest.default_language,
+      health,
+      records: snapshot.files.length,
+      types,
+      activeTransaction,
+      issues,
+    };
+  }, root);
+}

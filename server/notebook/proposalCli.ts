@@ -1,0 +1,169 @@
+// `docket notebook propose FILE.json [--notebook DIR]` and `docket notebook publish PROPOSAL_ID --yes`:
+// proposals and their publication for scripts. `propose` preflights a file of proposed records
+// and stores the sealed proposal in the workspace; `publish` runs the transaction for one stored
+// proposal, only with --yes (the approval of all its records).
+//
+// Exit codes. propose: 0 stored; 1 refused by preflight (save.invalid-plan, save.target-mismatch;
+// nothing stored); 2 usage error, unreadable input or unusable notebook. publish: 0 published (or an
+// interrupted publication of it settled); 1 refused or rolled back, the notebook unchanged
+// (save.declined without --yes, save.invalid-plan, save.concurrent-change, save.persistence,
+// save.lifecycle); 2 usage error, unknown or damaged proposal, unusable notebook; 3 recovery required.
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as z from "zod";
+import { findWorkspaceRoot } from "../workspace/ledgerPaths";
+import type { NotebookDiagnostic } from "./diagnostics";
+import { NotebookUsageError, parseNotebookArgs, type NotebookCliIo } from "./notebookCli";
+import { resolveNotebookPath } from "./notebookPath";
+import { openNotebook } from "./notebookStore";
+import { notebookView, prepareProposal } from "./preflight";
+import { decodePreparedSave, OBSERVER_SAVE_SCHEMA, type NotebookProposal } from "./proposal";
+import { writeProposal } from "./proposalStore";
+import { publishProposal, type PublicationIssue } from "./publication";
+
+export const ProposeExit = { stored: 0, refused: 1, unusable: 2 } as const;
+export const PublishExit = { published: 0, refused: 1, unusable: 2, recoveryRequired: 3 } as const;
+
+const RecordInput = z.union([
+  z.strictObject({ operation: z.literal("create"), record_id: z.string(), markdown: z.string() }),
+  z.strictObject({ operation: z.literal("create"), record_id: z.string(), markdown_file: z.string().min(1) }),
+  z.strictObject({ operation: z.literal("update"), record_id: z.string(), expected_sha256: z.string(), markdown: z.string() }),
+  z.strictObject({ operation: z.literal("update"), record_id: z.string(), expected_sha256: z.string(), markdown_file: z.string().min(1) }),
+]);
+
+/** The file `propose` reads (documented in docs/notebook.md). */
+export const ProposalInput = z.strictObject({
+  notebook: z.string().min(1).optional(),
+  episode_language: z.enum(["en", "ko"]).optional(),
+  records: z.array(RecordInput),
+});
+
+function workspaceOf(parsed: ReturnType<typeof parseNotebookArgs>, io: NotebookCliIo): string {
+  const flag = parsed.flags.get("workspace");
+  return typeof flag === "string" ? path.resolve(io.cwd, flag) : findWorkspaceRoot(io.cwd);
+}
+
+function readText(file: string, what: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new NotebookUsageError(`cannot read ${what} ${file}: ${(error as Error).message}`, "docket.input-unreadable");
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new NotebookUsageError(`${what} ${file} is not UTF-8 text`, "docket.input-unreadable");
+  }
+}
+
+function printDiagnostics(diagnostics: readonly NotebookDiagnostic[], io: NotebookCliIo): void {
+  for (const diagnostic of diagnostics) {
+    const at = [diagnostic.path, diagnostic.pointer ?? ""].filter((part) => part !== "").join(" ");
+    io.stdout(`  ${diagnostic.phase} ${diagnostic.code} ${at}: ${diagnostic.message}\n`);
+  }
+}
+
+function summary(proposal: NotebookProposal): object {
+  return {
+    proposalId: proposal.prepared.proposal_id,
+    notebookId: proposal.prepared.notebook_id,
+    root: proposal.prepared.root,
+    proposalSha256: proposal.proposal_sha256,
+    records: proposal.plan.records,
+  };
+}
+
+export function runPropose(args: readonly string[], io: NotebookCliIo): number {
+  const parsed = parseNotebookArgs(args, ["notebook", "workspace"], ["json"]);
+  if (parsed.positionals.length !== 1) throw new NotebookUsageError("notebook propose needs exactly one FILE.json of proposed records");
+  const file = path.resolve(io.cwd, parsed.positionals[0] as string);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readText(file, "proposal input"));
+  } catch (error) {
+    if (error instanceof NotebookUsageError) throw error;
+    throw new NotebookUsageError(`${file} is not JSON`, "docket.input-unreadable");
+  }
+  const input = ProposalInput.safeParse(raw);
+  if (!input.success) {
+    const first = input.error.issues[0];
+    throw new NotebookUsageError(`${file}: ${first === undefined ? "invalid" : `${first.path.join("/") || "/"}: ${first.message}`} (expected {"notebook"?, "episode_language"?, "records": [...]})`, "save-profile.shape");
+  }
+  const folderFlag = parsed.flags.get("notebook");
+  const folderInput = typeof folderFlag === "string" ? folderFlag : input.data.notebook;
+  if (folderInput === undefined) throw new NotebookUsageError("name the notebook: --notebook DIR or \"notebook\" in the file");
+  // A folder named in the file is read relative to the file, so the file can move with its notebook.
+  const base = typeof folderFlag === "string" ? io.cwd : path.dirname(file);
+  const resolved = resolveNotebookPath(folderInput, base, io.home ?? os.homedir());
+  if (!resolved.ok) throw new NotebookUsageError(resolved.message, resolved.code);
+  const opened = openNotebook(resolved.path);
+  if (!opened.ok) {
+    io.stderr(`docket: ${opened.issue.code}: ${opened.issue.message} (${opened.issue.path})\n`);
+    if (opened.issue.diagnostics !== undefined) printDiagnostics(opened.issue.diagnostics, { ...io, stdout: io.stderr });
+    return ProposeExit.unusable;
+  }
+  const records = input.data.records.map((record) => {
+    const markdown = "markdown" in record ? record.markdown : readText(path.resolve(path.dirname(file), record.markdown_file), "record Markdown");
+    return record.operation === "create"
+      ? { operation: record.operation, record_id: record.record_id, markdown }
+      : { operation: record.operation, record_id: record.record_id, expected_sha256: record.expected_sha256, markdown };
+  });
+  const prepared = decodePreparedSave({
+    observer_save: OBSERVER_SAVE_SCHEMA,
+    proposal_id: `proposal-${randomUUID()}`,
+    notebook_id: opened.value.manifest.notebook_id,
+    root: opened.value.root,
+    episode_language: input.data.episode_language ?? opened.value.manifest.default_language,
+    records,
+  });
+  if (!prepared.ok) throw new NotebookUsageError(`${file}: ${prepared.issue.message} at ${prepared.issue.pointer || "/"}`, prepared.issue.code);
+  const checked = prepareProposal(prepared.value, notebookView(opened.value));
+  if (!checked.ok) {
+    if (parsed.flags.has("json")) {
+      io.stdout(`${JSON.stringify({ ok: false, code: checked.issue.code, reason: checked.issue.reason, message: checked.issue.message, recordId: checked.issue.recordId ?? null, diagnostics: checked.issue.diagnostics })}\n`);
+    } else {
+      io.stdout(`refused: ${checked.issue.code} (${checked.issue.reason}): ${checked.issue.message}\n`);
+      printDiagnostics(checked.issue.diagnostics, io);
+    }
+    return ProposeExit.refused;
+  }
+  const stored = writeProposal(workspaceOf(parsed, io), checked.proposal);
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify({ ok: true, ...summary(checked.proposal), file: stored })}\n`);
+  } else {
+    io.stdout(`Proposal ${checked.proposal.prepared.proposal_id} for notebook ${checked.proposal.prepared.notebook_id} at ${checked.proposal.prepared.root}:\n`);
+    for (const entry of checked.proposal.plan.records) io.stdout(`  ${entry.operation} ${entry.path} (${entry.record_id})\n`);
+    const count = checked.proposal.plan.records.length;
+    io.stdout(`Stored in ${stored}. Publish ${count === 1 ? "its record" : `all ${count} records`} with: docket notebook publish ${checked.proposal.prepared.proposal_id} --yes\n`);
+  }
+  return ProposeExit.stored;
+}
+
+function exitFor(issue: PublicationIssue): number {
+  if (issue.recoveryRequired) return PublishExit.recoveryRequired;
+  if (issue.code.startsWith("notebook.") || issue.code.startsWith("save-profile.")) return PublishExit.unusable;
+  if (issue.reason === "proposal.not-found") return PublishExit.unusable;
+  return PublishExit.refused;
+}
+
+export function runPublish(args: readonly string[], io: NotebookCliIo): number {
+  const parsed = parseNotebookArgs(args, ["workspace"], ["yes", "json"]);
+  if (parsed.positionals.length !== 1) throw new NotebookUsageError("notebook publish needs exactly one PROPOSAL_ID");
+  const result = publishProposal({ workspace: workspaceOf(parsed, io), proposalId: parsed.positionals[0] as string, approved: parsed.flags.has("yes") });
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify(result.ok ? { ok: true, settled: result.settled, receipt: result.receipt } : { ok: false, ...result.issue })}\n`);
+    return result.ok ? PublishExit.published : exitFor(result.issue);
+  }
+  if (result.ok) {
+    io.stdout(`${JSON.stringify(result.receipt, null, 2)}\n`);
+    return PublishExit.published;
+  }
+  const issue = result.issue;
+  io.stderr(`docket: ${issue.code}${issue.reason === null ? "" : ` (${issue.reason})`}: ${issue.message}\n`);
+  if (issue.diagnostics.length > 0) printDiagnostics(issue.diagnostics, { ...io, stdout: io.stderr });
+  io.stderr(`${issue.recoveryRequired ? "recovery required: " : ""}${issue.advice}\n`);
+  return exitFor(issue);
+}

@@ -1,0 +1,346 @@
+// The publication transaction on real folders (observer.md §6.3–§6.4): exact bytes and receipt,
+// every row of the failure table with "inventory unchanged and no active dir" where it applies,
+// injected faults at every step, and the CLI (`docket notebook propose` / `publish`) as a child process.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sha256Hex } from "../../server/ledger/canonicalJson";
+import { openNotebook, setupNotebook } from "../../server/notebook/notebookStore";
+import { notebookView, prepareProposal } from "../../server/notebook/preflight";
+import { OBSERVER_SAVE_SCHEMA, type PreparedRecord } from "../../server/notebook/proposal";
+import { readReceipt, writeProposal } from "../../server/notebook/proposalStore";
+import { publishProposal, type FaultPoint, type PublicationIds, type PublicationResult } from "../../server/notebook/publication";
+import { BASELINE, EXTERNAL_SOURCE, SOURCE_NEW, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
+
+const CLI = path.join(__dirname, "..", "..", "server", "cli", "main.js");
+
+let counter = 0;
+function nextId(prefix: string): string {
+  counter += 1;
+  return `${prefix}-00000000-0000-4000-8000-${counter.toString(16).padStart(12, "0")}`;
+}
+const ids: PublicationIds = { transactionId: () => nextId("transaction"), receiptId: () => nextId("receipt") };
+
+interface Fixture {
+  readonly root: string;
+  readonly workspace: string;
+  readonly notebookId: string;
+}
+
+function tempDir(prefix: string): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+function fixture(withBaseline = true): Fixture {
+  const workspace = tempDir("docket-publication-");
+  const setup = setupNotebook(path.join(workspace, "notebook"), "en");
+  assert.ok(setup.ok, JSON.stringify(setup));
+  const root = setup.value.notebook.root;
+  if (withBaseline) for (const name of fs.readdirSync(BASELINE)) fs.copyFileSync(path.join(BASELINE, name), path.join(root, "records", name));
+  return { root, workspace, notebookId: setup.value.notebook.manifest.notebook_id };
+}
+
+function propose(fx: Fixture, records: readonly PreparedRecord[]): string {
+  const opened = openNotebook(fx.root);
+  assert.ok(opened.ok, JSON.stringify(opened));
+  const proposalId = nextId("proposal");
+  const made = prepareProposal({ observer_save: OBSERVER_SAVE_SCHEMA, proposal_id: proposalId, notebook_id: fx.notebookId, root: fx.root, episode_language: "en", records: [...records] }, notebookView(opened.value));
+  assert.ok(made.ok, JSON.stringify(made));
+  writeProposal(fx.workspace, made.proposal);
+  return proposalId;
+}
+
+function newSource(id = SOURCE_NEW): string {
+  return fs.readFileSync(EXTERNAL_SOURCE, "utf8").replace("source-00000000-0000-4000-8000-000000000101", id);
+}
+
+
+function memoPath(fx: Fixture): string {
+  return path.join(fx.root, "records", "memo-incubating.md");
+}
+
+/** Update memo …004 to promoted and create the zettel promoted from it: two records, both needed for a valid graph. */
+function pairedBatch(fx: Fixture): PreparedRecord[] {
+  const memo = fs.readFileSync(memoPath(fx), "utf8");
+  return [
+    { operation: "update", record_id: MEMO_ONE, expected_sha256: sha256Hex(memo), markdown: memo.replace("observer_status: incubating", "observer_status: promoted") },
+    { operation: "create", record_id: ZETTEL_NEW, markdown: promotedZettel() },
+  ];
+}
+
+function inventory(root: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const name of fs.readdirSync(path.join(root, "records")).sort()) result[name] = fs.readFileSync(path.join(root, "records", name), "utf8");
+  return result;
+}
+
+const activeDir = (root: string): string => path.join(root, ".observer", "transactions", "active");
+
+function assertUntouched(fx: Fixture, before: Record<string, string>): void {
+  assert.deepEqual(inventory(fx.root), before, "inventory unchanged");
+  assert.equal(fs.existsSync(activeDir(fx.root)), false, "no active transaction dir");
+}
+
+function failure(result: PublicationResult): Extract<PublicationResult, { ok: false }>["issue"] {
+  assert.equal(result.ok, false, JSON.stringify(result));
+  if (result.ok) throw new Error("unreachable");
+  return result.issue;
+}
+
+test("publishes a create and an update with exact bytes, the receipt sorted by record id, and refuses a second commit", () => {
+  const fx = fixture();
+  const batch = pairedBatch(fx);
+  const proposalId = propose(fx, batch);
+  const result = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.equal(result.settled, "published");
+  assert.deepEqual(result.receipt, {
+    observer_receipt: "observer-save-receipt/v1",
+    receipt_id: result.receipt.receipt_id,
+    proposal_id: proposalId,
+    notebook_id: fx.notebookId,
+    records: [
+      { operation: "update", record_id: MEMO_ONE, path: "records/memo-incubating.md", sha256: sha256Hex((batch[0] as PreparedRecord).markdown) },
+      { operation: "create", record_id: ZETTEL_NEW, path: `records/${ZETTEL_NEW}.md`, sha256: sha256Hex(promotedZettel()) },
+    ],
+  });
+  assert.match(result.receipt.receipt_id, /^receipt-/u);
+  assert.equal(fs.readFileSync(memoPath(fx), "utf8"), (batch[0] as PreparedRecord).markdown, "update keeps its path");
+  assert.equal(fs.readFileSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`), "utf8"), promotedZettel());
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+  assert.deepEqual(fs.readdirSync(path.join(fx.root, "records")).filter((name) => name.endsWith(".tmp")), [], "no temp files left");
+  assert.deepEqual(readReceipt(fx.workspace, proposalId), result.receipt);
+  const opened = openNotebook(fx.root);
+  assert.ok(opened.ok && opened.value.inventory.length === 7);
+  const before = inventory(fx.root);
+  const again = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(again.code, "save.lifecycle");
+  assertUntouched(fx, before);
+});
+
+test("an approved empty batch validates, writes nothing and settles", () => {
+  const fx = fixture();
+  const before = inventory(fx.root);
+  const proposalId = propose(fx, []);
+  const result = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.deepEqual(result.receipt.records, []);
+  assertUntouched(fx, before);
+});
+
+test("§6.4 refusals before staging: unknown, malformed or tampered proposal, declined, target mismatch, invalid notebook, stale target, busy", () => {
+  const fx = fixture();
+  const source = newSource();
+  const proposalId = propose(fx, [{ operation: "create", record_id: SOURCE_NEW, markdown: source }]);
+  const before = inventory(fx.root);
+  const proposalFile = path.join(fx.workspace, ".docket", "notebook", "proposals", `${proposalId}.json`);
+  const original = fs.readFileSync(proposalFile, "utf8");
+
+  assert.equal(failure(publishProposal({ workspace: fx.workspace, proposalId: nextId("proposal"), approved: true, ids })).code, "save.lifecycle");
+  assertUntouched(fx, before);
+  assert.equal(failure(publishProposal({ workspace: fx.workspace, proposalId, approved: false, ids })).code, "save.declined");
+  assertUntouched(fx, before);
+
+  fs.writeFileSync(proposalFile, original.replace("Version 4.2", "Version 9.9"));
+  assert.equal(failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids })).code, "save-profile.digest");
+  fs.writeFileSync(proposalFile, "[]");
+  assert.equal(failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids })).code, "save-profile.object");
+  fs.writeFileSync(proposalFile, original);
+  assertUntouched(fx, before);
+
+  const manifestPath = path.join(fx.root, ".observer", "notebook.json");
+  const manifest = fs.readFileSync(manifestPath, "utf8");
+  fs.writeFileSync(manifestPath, manifest.replace(fx.notebookId, "notebook-00000000-0000-4000-8000-00000000ffff"));
+  const mismatch = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(mismatch.code, "save.target-mismatch");
+  assert.equal(mismatch.recoveryRequired, false);
+  fs.writeFileSync(manifestPath, manifest);
+  assertUntouched(fx, before);
+
+  fs.writeFileSync(path.join(fx.root, "records", "broken.md"), "# no frontmatter\n");
+  const invalid = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(invalid.code, "notebook.records-invalid");
+  assert.ok(invalid.diagnostics.some((diagnostic) => diagnostic.code === "markdown.frontmatter.missing"));
+  fs.unlinkSync(path.join(fx.root, "records", "broken.md"));
+  assertUntouched(fx, before);
+
+  fs.mkdirSync(activeDir(fx.root), { recursive: true });
+  const busy = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(busy.code, "save.busy");
+  assert.equal(busy.recoveryRequired, true);
+  assert.deepEqual(inventory(fx.root), before);
+  fs.rmSync(activeDir(fx.root), { recursive: true });
+
+  // A target (or any file) that changed after the proposal: the proposal is stale, nothing is written.
+  fs.appendFileSync(memoPath(fx), "\nEdited elsewhere.\n");
+  const changed = inventory(fx.root);
+  const stale = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(stale.code, "save.concurrent-change");
+  assert.equal(stale.recoveryRequired, false);
+  assertUntouched(fx, changed);
+  fs.writeFileSync(memoPath(fx), before["memo-incubating.md"] as string);
+
+  const ok = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(ok.ok, JSON.stringify(ok));
+});
+
+test("injected faults at every step roll back to the exact old bytes, with no active dir and recoveryRequired false", () => {
+  const points: [FaultPoint, string][] = [
+    ["after-stage", "save.persistence"],
+    ["before-drift-check", "save.concurrent-change"],
+    ["before-publish", "save.persistence"],
+    ["mid-publish", "save.persistence"],
+    ["after-publish", "save.persistence"],
+    ["before-readback", "save.persistence"],
+  ];
+  for (const [at, code] of points) {
+    const fx = fixture();
+    const proposalId = propose(fx, pairedBatch(fx));
+    const before = inventory(fx.root);
+    let reached = false;
+    const issue = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, fault: { at, run: () => (reached = true) } }));
+    assert.ok(reached, at);
+    assert.equal(issue.code, code, at);
+    assert.equal(issue.recoveryRequired, false, at);
+    assertUntouched(fx, before);
+    assert.equal(readReceipt(fx.workspace, proposalId), null);
+    // The proposal is still good: the same approval publishes it afterwards.
+    const retry = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+    assert.ok(retry.ok, `${at}: ${JSON.stringify(retry)}`);
+  }
+});
+
+test("drift of a non-target file after staging is save.concurrent-change and leaves the targets alone", () => {
+  const fx = fixture();
+  const proposalId = propose(fx, pairedBatch(fx));
+  const sourcePath = path.join(fx.root, "records", "source-external.md");
+  const memoBefore = fs.readFileSync(memoPath(fx), "utf8");
+  const issue = failure(
+    publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, fault: { at: "before-drift-check", run: () => fs.appendFileSync(sourcePath, "\n") } }),
+  );
+  assert.equal(issue.code, "save.concurrent-change");
+  assert.equal(fs.readFileSync(memoPath(fx), "utf8"), memoBefore);
+  assert.equal(fs.existsSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`)), false);
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+});
+
+test("rollback refuses to overwrite foreign bytes: recovery required, foreign bytes and active dir kept, next publish blocked with diagnostics", () => {
+  const fx = fixture();
+  const proposalId = propose(fx, pairedBatch(fx));
+  const issue = failure(
+    publishProposal({
+      workspace: fx.workspace,
+      proposalId,
+      approved: true,
+      ids,
+      fault: { at: "mid-publish", run: () => fs.writeFileSync(memoPath(fx), "external concurrent edit") },
+    }),
+  );
+  assert.equal(issue.code, "save.persistence");
+  assert.equal(issue.reason, "publication-transaction.rollback");
+  assert.equal(issue.recoveryRequired, true);
+  assert.match(issue.advice, /Recovery required/u);
+  assert.equal(fs.readFileSync(memoPath(fx), "utf8"), "external concurrent edit");
+  assert.ok(fs.existsSync(path.join(activeDir(fx.root), "transaction.json")));
+  const blocked = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(blocked.code, "save.busy");
+  assert.equal(blocked.recoveryRequired, true);
+  assert.ok(blocked.diagnostics.some((diagnostic) => diagnostic.code === "publication-transaction.mixed" && diagnostic.recordId === MEMO_ONE));
+  assert.equal(fs.readFileSync(memoPath(fx), "utf8"), "external concurrent edit", "recovery wrote nothing");
+});
+
+test("a failing cleanup after a failure keeps the active dir and requires recovery; after a success it keeps the new bytes", () => {
+  const failing = (): void => {
+    throw new Error("injected: cannot remove the active folder");
+  };
+  const fx = fixture();
+  const proposalId = propose(fx, pairedBatch(fx));
+  const before = inventory(fx.root);
+  const afterFault = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, fault: { at: "before-readback" }, removeTree: failing }));
+  assert.equal(afterFault.code, "save.persistence");
+  assert.equal(afterFault.reason, "publication-transaction.cleanup");
+  assert.equal(afterFault.recoveryRequired, true);
+  assert.deepEqual(inventory(fx.root), before, "rolled back before the cleanup failed");
+  assert.ok(fs.existsSync(activeDir(fx.root)));
+  // Next publish: recovery finds every record in its before state, clears the folder, and publishes.
+  const next = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, removeTree: failing });
+  const issue = failure(next);
+  assert.equal(issue.reason, "publication-transaction.cleanup");
+  assert.equal(issue.recoveryRequired, true);
+  assert.equal(fs.readFileSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`), "utf8"), promotedZettel(), "published bytes kept");
+  // And the publish after that settles from the journal without republishing.
+  const settled = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(settled.ok && settled.settled === "recovered", JSON.stringify(settled));
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+});
+
+test("published but the receipt cannot be written: save.lifecycle with recovery; publishing again settles without republishing", () => {
+  const fx = fixture();
+  const proposalId = propose(fx, pairedBatch(fx));
+  fs.writeFileSync(path.join(fx.workspace, ".docket", "notebook", "receipts"), "not a folder");
+  const issue = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(issue.code, "save.lifecycle");
+  assert.equal(issue.recoveryRequired, true);
+  const published = inventory(fx.root);
+  assert.equal(published[`${ZETTEL_NEW}.md`], promotedZettel());
+  fs.unlinkSync(path.join(fx.workspace, ".docket", "notebook", "receipts"));
+  const inode = fs.statSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`)).ino;
+  const settled = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(settled.ok && settled.settled === "already-published", JSON.stringify(settled));
+  assert.equal(fs.statSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`)).ino, inode, "not republished");
+  assert.deepEqual(inventory(fx.root), published);
+});
+
+function docket(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test("CLI: propose FILE.json stores a proposal; publish refuses without --yes, publishes with it, and reports codes with exit codes", () => {
+  const fx = fixture();
+  const memo = fs.readFileSync(memoPath(fx), "utf8");
+  fs.writeFileSync(path.join(fx.workspace, "zettel.md"), promotedZettel());
+  const input = {
+    notebook: "./notebook",
+    records: [
+      { operation: "update", record_id: MEMO_ONE, expected_sha256: sha256Hex(memo), markdown: memo.replace("observer_status: incubating", "observer_status: promoted") },
+      { operation: "create", record_id: ZETTEL_NEW, markdown_file: "zettel.md" },
+    ],
+  };
+  fs.writeFileSync(path.join(fx.workspace, "proposal.json"), JSON.stringify(input));
+  const proposed = docket(["notebook", "propose", "proposal.json", "--workspace", ".", "--json"], fx.workspace);
+  assert.equal(proposed.status, 0, proposed.stderr);
+  const summary = JSON.parse(proposed.stdout) as { ok: boolean; proposalId: string; records: { path: string }[] };
+  assert.match(summary.proposalId, /^proposal-[0-9a-f-]{36}$/u);
+  assert.deepEqual(summary.records.map((record) => record.path), ["records/memo-incubating.md", `records/${ZETTEL_NEW}.md`]);
+  const before = inventory(fx.root);
+
+  const unapproved = docket(["notebook", "publish", summary.proposalId, "--workspace", "."], fx.workspace);
+  assert.equal(unapproved.status, 1);
+  assert.match(unapproved.stderr, /save\.declined/u);
+  assertUntouched(fx, before);
+
+  const published = docket(["notebook", "publish", summary.proposalId, "--yes", "--workspace", "."], fx.workspace);
+  assert.equal(published.status, 0, published.stderr);
+  const receipt = JSON.parse(published.stdout) as { observer_receipt: string; records: unknown[] };
+  assert.equal(receipt.observer_receipt, "observer-save-receipt/v1");
+  assert.equal(receipt.records.length, 2);
+  assert.equal(fs.readFileSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`), "utf8"), promotedZettel());
+
+  const unknown = docket(["notebook", "publish", "proposal-00000000-0000-4000-8000-00000000dead", "--yes", "--workspace", "."], fx.workspace);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /save\.lifecycle/u);
+
+  // A stale expected hash is refused by preflight: exit 1, save.invalid-plan, nothing stored.
+  fs.writeFileSync(path.join(fx.workspace, "stale.json"), JSON.stringify({ notebook: "./notebook", records: [{ operation: "update", record_id: MEMO_ONE, expected_sha256: "0".repeat(64), markdown: memo }] }));
+  const stale = docket(["notebook", "propose", "stale.json", "--workspace", "."], fx.workspace);
+  assert.equal(stale.status, 1);
+  assert.match(stale.stdout, /save\.invalid-plan \(publication-preflight\.update-stale\)/u);
+  fs.writeFileSync(path.join(fx.workspace, "bad.json"), JSON.stringify({ records: [], extra: true }));
+  assert.equal(docket(["notebook", "propose", "bad.json", "--notebook", "notebook"], fx.workspace).status, 2);
+  const proposals = fs.readdirSync(path.join(fx.workspace, ".docket", "notebook", "proposals"));
+  assert.deepEqual(proposals, [`${summary.proposalId}.json`]);
+});

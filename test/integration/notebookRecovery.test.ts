@@ -1,0 +1,234 @@
+// Crash recovery and concurrent publishers (observer.md §6.3): a publishing child process is killed
+// (SIGKILL) at each step and the next start leaves the notebook fully old, fully new (settled
+// without republishing) or reports `mixed` with diagnostics while writing nothing. Two processes
+// publishing different proposals to one notebook at once: exactly one wins.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sha256Hex } from "../../server/ledger/canonicalJson";
+import { openNotebook, setupNotebook } from "../../server/notebook/notebookStore";
+import { notebookView, prepareProposal } from "../../server/notebook/preflight";
+import { OBSERVER_SAVE_SCHEMA, type PreparedRecord } from "../../server/notebook/proposal";
+import { readReceipt, writeProposal } from "../../server/notebook/proposalStore";
+import { publishProposal, type PublicationResult } from "../../server/notebook/publication";
+import { OWNER_FILE, recoverNotebook } from "../../server/notebook/recovery";
+import { BASELINE, EXTERNAL_SOURCE, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
+
+const PUBLICATION_MODULE = path.join(__dirname, "..", "..", "server", "notebook", "publication.js");
+
+let counter = 0;
+function nextId(prefix: string): string {
+  counter += 1;
+  return `${prefix}-00000000-0000-4000-8000-${counter.toString(16).padStart(12, "0")}`;
+}
+
+interface Fixture {
+  readonly root: string;
+  readonly workspace: string;
+  readonly notebookId: string;
+}
+
+function fixture(): Fixture {
+  const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "docket-recovery-")));
+  const setup = setupNotebook(path.join(workspace, "notebook"), "en");
+  assert.ok(setup.ok, JSON.stringify(setup));
+  const root = setup.value.notebook.root;
+  for (const name of fs.readdirSync(BASELINE)) fs.copyFileSync(path.join(BASELINE, name), path.join(root, "records", name));
+  return { root, workspace, notebookId: setup.value.notebook.manifest.notebook_id };
+}
+
+function propose(fx: Fixture, records: readonly PreparedRecord[]): string {
+  const opened = openNotebook(fx.root);
+  assert.ok(opened.ok, JSON.stringify(opened));
+  const proposalId = nextId("proposal");
+  const made = prepareProposal({ observer_save: OBSERVER_SAVE_SCHEMA, proposal_id: proposalId, notebook_id: fx.notebookId, root: fx.root, episode_language: "en", records: [...records] }, notebookView(opened.value));
+  assert.ok(made.ok, JSON.stringify(made));
+  writeProposal(fx.workspace, made.proposal);
+  return proposalId;
+}
+
+
+function pairedBatch(fx: Fixture): PreparedRecord[] {
+  const memo = fs.readFileSync(path.join(fx.root, "records", "memo-incubating.md"), "utf8");
+  return [
+    { operation: "update", record_id: MEMO_ONE, expected_sha256: sha256Hex(memo), markdown: memo.replace("observer_status: incubating", "observer_status: promoted") },
+    { operation: "create", record_id: ZETTEL_NEW, markdown: promotedZettel() },
+  ];
+}
+
+function source(id: string): string {
+  return fs.readFileSync(EXTERNAL_SOURCE, "utf8").replace("source-00000000-0000-4000-8000-000000000101", id);
+}
+
+function inventory(root: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const name of fs.readdirSync(path.join(root, "records")).sort()) result[name] = fs.readFileSync(path.join(root, "records", name), "utf8");
+  return result;
+}
+
+const activeDir = (root: string): string => path.join(root, ".observer", "transactions", "active");
+const receiptIds = (): string => nextId("receipt");
+
+/** A child node process that publishes; with a kill point it SIGKILLs itself there, as a crash would. */
+const CHILD = `
+const { publishProposal } = require(process.argv[1]);
+const [workspace, proposalId, killAt] = process.argv.slice(2);
+const fault = killAt === "-" ? undefined : { at: killAt, run: () => process.kill(process.pid, "SIGKILL") };
+const result = publishProposal({ workspace, proposalId, approved: true, fault });
+process.stdout.write(JSON.stringify(result));
+`;
+
+function publishInChild(fx: Fixture, proposalId: string, killAt: string): { status: number | null; signal: NodeJS.Signals | null; stdout: string } {
+  const result = spawnSync(process.execPath, ["-e", CHILD, PUBLICATION_MODULE, fx.workspace, proposalId, killAt], { encoding: "utf8" });
+  return { status: result.status, signal: result.signal, stdout: result.stdout };
+}
+
+test("killed before anything was published: the next start clears the staging folder and the notebook is fully old", () => {
+  for (const killAt of ["after-stage", "before-drift-check", "before-publish"]) {
+    const fx = fixture();
+    const before = inventory(fx.root);
+    const proposalId = propose(fx, pairedBatch(fx));
+    const child = publishInChild(fx, proposalId, killAt);
+    assert.equal(child.signal, "SIGKILL", killAt);
+    assert.ok(fs.existsSync(path.join(activeDir(fx.root), OWNER_FILE)), "the crash left the lock");
+    assert.deepEqual(inventory(fx.root), before, killAt);
+    // A kill between writing a create's temp file and linking it leaves a stray that recovery removes.
+    const stray = path.join(fx.root, "records", `.${ZETTEL_NEW}.md.00000000-0000-4000-8000-000000000000.tmp`);
+    fs.writeFileSync(stray, promotedZettel());
+    const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
+    assert.equal(recovered.status, "not-published", killAt);
+    assert.equal(fs.existsSync(activeDir(fx.root)), false);
+    assert.equal(fs.existsSync(stray), false);
+    assert.deepEqual(inventory(fx.root), before);
+    // And the same approval can be published now.
+    const retry = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
+    assert.ok(retry.ok, JSON.stringify(retry));
+  }
+});
+
+test("killed mid-publish (after the first of two records): recovery reports mixed with diagnostics and writes nothing", () => {
+  const fx = fixture();
+  const proposalId = propose(fx, pairedBatch(fx));
+  const batch = pairedBatch(fx);
+  const child = publishInChild(fx, proposalId, "mid-publish");
+  assert.equal(child.signal, "SIGKILL");
+  const crashed = inventory(fx.root);
+  assert.equal(crashed["memo-incubating.md"], (batch[0] as PreparedRecord).markdown, "first record published");
+  assert.equal(crashed[`${ZETTEL_NEW}.md`], undefined, "second record not published");
+  const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
+  assert.equal(recovered.status, "mixed");
+  if (recovered.status !== "mixed") return;
+  assert.equal(recovered.proposalId, proposalId);
+  assert.deepEqual(
+    recovered.records.map((record) => [record.recordId, record.state]),
+    [
+      [MEMO_ONE, "final"],
+      [ZETTEL_NEW, "before"],
+    ],
+  );
+  assert.deepEqual(
+    recovered.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.recordId, diagnostic.path]),
+    [["publication-transaction.mixed", ZETTEL_NEW, `records/${ZETTEL_NEW}.md`]],
+  );
+  assert.deepEqual(inventory(fx.root), crashed, "nothing written");
+  assert.ok(fs.existsSync(activeDir(fx.root)), "the lock stays");
+  const blocked = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
+  assert.ok(!blocked.ok && blocked.issue.code === "save.busy" && blocked.issue.recoveryRequired);
+  assert.deepEqual(inventory(fx.root), crashed);
+});
+
+test("killed before readback (everything published): the next start settles with a receipt and does not republish", () => {
+  const fx = fixture();
+  const proposalId = propose(fx, pairedBatch(fx));
+  const child = publishInChild(fx, proposalId, "before-readback");
+  assert.equal(child.signal, "SIGKILL");
+  const published = inventory(fx.root);
+  const inodes = fs.readdirSync(path.join(fx.root, "records")).map((name) => fs.statSync(path.join(fx.root, "records", name)).ino);
+  const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
+  assert.equal(recovered.status, "settled");
+  if (recovered.status !== "settled") return;
+  assert.equal(recovered.receipt.proposal_id, proposalId);
+  assert.deepEqual(
+    recovered.receipt.records.map((record) => record.record_id),
+    [MEMO_ONE, ZETTEL_NEW],
+  );
+  assert.deepEqual(readReceipt(fx.workspace, proposalId), recovered.receipt);
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+  assert.deepEqual(inventory(fx.root), published);
+  assert.deepEqual(
+    fs.readdirSync(path.join(fx.root, "records")).map((name) => fs.statSync(path.join(fx.root, "records", name)).ino),
+    inodes,
+    "no file was rewritten",
+  );
+  const again = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
+  assert.ok(!again.ok && again.issue.code === "save.lifecycle");
+});
+
+test("recovery never touches a live or unknown lock, and never trusts a malformed journal", () => {
+  const fx = fixture();
+  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds }).status, "clean");
+  fs.mkdirSync(activeDir(fx.root), { recursive: true });
+  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds }).status, "busy", "no owner, no journal: do not guess");
+  fs.writeFileSync(path.join(activeDir(fx.root), OWNER_FILE), JSON.stringify({ pid: 999999, hostname: os.hostname() }));
+  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => true }).status, "busy", "a running publisher");
+  fs.writeFileSync(path.join(activeDir(fx.root), "transaction.json"), "{}");
+  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false }).status, "unreadable");
+  fs.writeFileSync(
+    path.join(activeDir(fx.root), "transaction.json"),
+    JSON.stringify({ observer_transaction: "observer-notebook-publication/v1", transaction_id: "transaction-1", proposal_id: "proposal-1", records: [{ operation: "create", record_id: ZETTEL_NEW, path: "../../outside.md", before_sha256: null, next_sha256: "0".repeat(64) }] }),
+  );
+  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false }).status, "unreadable", "a path outside records/ is refused");
+  assert.ok(fs.existsSync(activeDir(fx.root)));
+  fs.rmSync(path.join(activeDir(fx.root), "transaction.json"));
+  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false }).status, "not-published", "dead owner, no journal: nothing was published");
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+});
+
+function publishConcurrently(fx: Fixture, proposalIds: readonly string[]): Promise<PublicationResult[]> {
+  return Promise.all(
+    proposalIds.map(
+      (proposalId) =>
+        new Promise<PublicationResult>((resolve, reject) => {
+          const child = spawn(process.execPath, ["-e", CHILD, PUBLICATION_MODULE, fx.workspace, proposalId, "-"], { stdio: ["ignore", "pipe", "pipe"] });
+          let stdout = "";
+          let stderr = "";
+          child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+          child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+          child.on("error", reject);
+          child.on("close", () => {
+            try {
+              resolve(JSON.parse(stdout) as PublicationResult);
+            } catch {
+              reject(new Error(`child failed: ${stderr}`));
+            }
+          });
+        }),
+    ),
+  );
+}
+
+test("two windows publishing different proposals to one notebook at once: exactly one wins, the other is busy or concurrent-change", async () => {
+  for (let round = 0; round < 4; round += 1) {
+    const fx = fixture();
+    const before = inventory(fx.root);
+    const first = source("source-00000000-0000-4000-8000-000000000020");
+    const second = source("source-00000000-0000-4000-8000-000000000021");
+    const proposals = [
+      propose(fx, [{ operation: "create", record_id: "source-00000000-0000-4000-8000-000000000020", markdown: first }]),
+      propose(fx, [{ operation: "create", record_id: "source-00000000-0000-4000-8000-000000000021", markdown: second }]),
+    ];
+    const results = await publishConcurrently(fx, proposals);
+    const winners = results.filter((result) => result.ok);
+    assert.equal(winners.length, 1, JSON.stringify(results));
+    const loser = results.find((result) => !result.ok);
+    assert.ok(loser !== undefined && !loser.ok && ["save.busy", "save.concurrent-change"].includes(loser.issue.code), JSON.stringify(loser));
+    const winnerIndex = results.findIndex((result) => result.ok);
+    const expected = { ...before, [`source-00000000-0000-4000-8000-00000000002${winnerIndex}.md`]: winnerIndex === 0 ? first : second };
+    assert.deepEqual(inventory(fx.root), expected, "the notebook holds exactly the winner's batch");
+    assert.equal(fs.existsSync(activeDir(fx.root)), false);
+    assert.ok(openNotebook(fx.root).ok);
+  }
+});
