@@ -50,7 +50,12 @@ Usage:
                                            check a Notebook's records (exit 0 valid, 1 invalid,
                                            2 not a usable Notebook) or show its health
   docket notebook setup DIR [--language en|ko] [--yes]
-                                           create or adopt a Notebook folder. See docs/notebook.md
+                                           create or adopt a Notebook folder
+  docket notebook propose FILE.json [--notebook DIR]
+                                           check and store a proposal of records to create/update
+  docket notebook publish PROPOSAL_ID --yes
+                                           publish all of a proposal's records or none (exit 3 =
+                                           recovery required). See docs/notebook.md
   docket --help | --version
 
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
