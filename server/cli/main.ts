@@ -1,5 +1,6 @@
 // The `docket` command line. It also contains the backend (`docket serve --stdio`) so the
 // extension, agents and people in a terminal all run the same code against the same ledger.
+import { UsageError, parseArgs, stringFlag, type ParsedArgs } from "./args";
 import fs from "node:fs";
 import path from "node:path";
 import { replayEntries } from "../ledger/replay";
@@ -68,54 +69,6 @@ connect or disconnect was refused with a coded error (e.g. docket.already-on,
 docket.ledger-locked, docket.agent-config-malformed, docket.agent-config-conflict), printed as
 "docket: CODE: message" on stderr. See docs/agents.md.
 `;
-
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly code = "docket.usage",
-  ) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
-
-interface ParsedArgs {
-  readonly positionals: string[];
-  readonly flags: Map<string, string | true>;
-}
-
-function parseArgs(args: readonly string[], valueFlags: readonly string[], booleanFlags: readonly string[]): ParsedArgs {
-  const positionals: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] as string;
-    if (arg === "--") {
-      positionals.push(...args.slice(index + 1));
-      break;
-    }
-    if (arg.startsWith("--")) {
-      const [name, inline] = arg.slice(2).split(/=(.*)/su, 2) as [string, string | undefined];
-      if (valueFlags.includes(name)) {
-        const value = inline ?? args[index + 1];
-        if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new UsageError(`--${name} needs a value`);
-        if (inline === undefined) index += 1;
-        flags.set(name, value);
-      } else if (booleanFlags.includes(name) && inline === undefined) {
-        flags.set(name, true);
-      } else {
-        throw new UsageError(`unknown option --${name}`);
-      }
-    } else {
-      positionals.push(arg);
-    }
-  }
-  return { positionals, flags };
-}
-
-function stringFlag(parsed: ParsedArgs, name: string): string | undefined {
-  const value = parsed.flags.get(name);
-  return typeof value === "string" ? value : undefined;
-}
 
 interface Io {
   readonly stdout: (text: string) => void;

@@ -1,6 +1,7 @@
 // `docket notebook <subcommand>`: the Notebook from a terminal or a script. The subcommands are a
 // table so others can join it with one line (proposals and publication live in proposalCli.ts);
 // each one gets the raw arguments and the same io, and returns its exit code.
+import { UsageError, parseArgs, type ParsedArgs } from "../cli/args";
 import os from "node:os";
 import { createInterface } from "node:readline/promises";
 import type { NotebookDiagnostic } from "./diagnostics";
@@ -23,55 +24,11 @@ export interface NotebookCliIo {
 /** 0 valid / done; 1 the Notebook answered but is invalid or unhealthy; 2 usage error, refusal or not a usable Notebook. */
 export const NotebookExit = { ok: 0, invalid: 1, unusable: 2 } as const;
 
-export class NotebookUsageError extends Error {
-  constructor(
-    message: string,
-    readonly code = "docket.usage",
-  ) {
-    super(message);
-    this.name = "NotebookUsageError";
-  }
-}
-
-export interface NotebookArgs {
-  readonly positionals: readonly string[];
-  readonly flags: ReadonlyMap<string, string | true>;
-}
-
-/** `--name value`, `--name=value` for value flags, bare `--name` for boolean flags; anything else is a usage error. */
-export function parseNotebookArgs(args: readonly string[], valueFlags: readonly string[], booleanFlags: readonly string[]): NotebookArgs {
-  const positionals: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] as string;
-    if (arg === "--") {
-      positionals.push(...args.slice(index + 1));
-      break;
-    }
-    if (!arg.startsWith("--")) {
-      positionals.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/su, 2) as [string, string | undefined];
-    if (valueFlags.includes(name)) {
-      const value = inline ?? args[index + 1];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new NotebookUsageError(`--${name} needs a value`);
-      if (inline === undefined) index += 1;
-      flags.set(name, value);
-    } else if (booleanFlags.includes(name) && inline === undefined) {
-      flags.set(name, true);
-    } else {
-      throw new NotebookUsageError(`unknown option --${name}`);
-    }
-  }
-  return { positionals, flags };
-}
-
 /** The one folder argument, read with the Notebook path rules (observer.md §5.1). */
-export function notebookFolderArgument(parsed: NotebookArgs, io: NotebookCliIo, subcommand: string): { readonly path: string; readonly kind: string } {
-  if (parsed.positionals.length !== 1) throw new NotebookUsageError(`notebook ${subcommand} needs exactly one Notebook folder`);
+export function notebookFolderArgument(parsed: ParsedArgs, io: NotebookCliIo, subcommand: string): { readonly path: string; readonly kind: string } {
+  if (parsed.positionals.length !== 1) throw new UsageError(`notebook ${subcommand} needs exactly one Notebook folder`);
   const resolved = resolveNotebookPath(parsed.positionals[0] as string, io.cwd, io.home ?? os.homedir());
-  if (!resolved.ok) throw new NotebookUsageError(resolved.message, resolved.code);
+  if (!resolved.ok) throw new UsageError(resolved.message, resolved.code);
   return { path: resolved.path, kind: describeNotebookPathKind(resolved.kind) };
 }
 
@@ -102,7 +59,7 @@ function diagnosticLine(diagnostic: NotebookDiagnostic): string {
 }
 
 function runValidate(args: readonly string[], io: NotebookCliIo): number {
-  const parsed = parseNotebookArgs(args, [], ["json"]);
+  const parsed = parseArgs(args, [], ["json"]);
   const folder = notebookFolderArgument(parsed, io, "validate");
   const read = readNotebook(folder.path);
   if (!read.ok) return reportIssue(read.issue, io);
@@ -145,7 +102,7 @@ function statusJson(status: NotebookStatus): Record<string, unknown> {
 }
 
 function runStatus(args: readonly string[], io: NotebookCliIo): number {
-  const parsed = parseNotebookArgs(args, [], ["json"]);
+  const parsed = parseArgs(args, [], ["json"]);
   const folder = notebookFolderArgument(parsed, io, "status");
   const result = notebookStatus(folder.path);
   if (!result.ok) return reportIssue(result.issue, io);
@@ -191,13 +148,13 @@ function describePlan(plan: NotebookSetupPlan): string {
 }
 
 async function runSetup(args: readonly string[], io: NotebookCliIo): Promise<number> {
-  const parsed = parseNotebookArgs(args, ["language"], ["yes"]);
+  const parsed = parseArgs(args, ["language"], ["yes"]);
   const folder = notebookFolderArgument(parsed, io, "setup");
   const languageFlag = parsed.flags.get("language");
   let language: NotebookLanguage | undefined;
   if (languageFlag !== undefined) {
     const checked = NotebookLanguage.safeParse(languageFlag);
-    if (!checked.success) throw new NotebookUsageError("--language must be en or ko");
+    if (!checked.success) throw new UsageError("--language must be en or ko");
     language = checked.data;
   }
   const planned = planWithLanguage(folder.path, language);
@@ -270,10 +227,10 @@ export async function dispatchNotebookCommand(args: readonly string[], io: Noteb
       return name === undefined ? NotebookExit.unusable : NotebookExit.ok;
     }
     const subcommand = Object.hasOwn(NOTEBOOK_SUBCOMMANDS, name) ? NOTEBOOK_SUBCOMMANDS[name] : undefined;
-    if (subcommand === undefined) throw new NotebookUsageError(`unknown notebook subcommand ${name}; one of ${Object.keys(NOTEBOOK_SUBCOMMANDS).join(", ")}`);
+    if (subcommand === undefined) throw new UsageError(`unknown notebook subcommand ${name}; one of ${Object.keys(NOTEBOOK_SUBCOMMANDS).join(", ")}`);
     return await subcommand.run(rest, io);
   } catch (error) {
-    if (error instanceof NotebookUsageError) {
+    if (error instanceof UsageError) {
       io.stderr(`docket: ${error.code}: ${error.message}\nUsage:\n${usageText()}`);
       return NotebookExit.unusable;
     }

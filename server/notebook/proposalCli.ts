@@ -15,7 +15,8 @@ import path from "node:path";
 import * as z from "zod";
 import { findWorkspaceRoot } from "../workspace/ledgerPaths";
 import type { NotebookDiagnostic } from "./diagnostics";
-import { NotebookUsageError, parseNotebookArgs, type NotebookCliIo } from "./notebookCli";
+import { UsageError, parseArgs } from "../cli/args";
+import type { NotebookCliIo } from "./notebookCli";
 import { resolveNotebookPath } from "./notebookPath";
 import { openNotebook } from "./notebookStore";
 import { notebookView, prepareProposal } from "./preflight";
@@ -40,7 +41,7 @@ export const ProposalInput = z.strictObject({
   records: z.array(RecordInput),
 });
 
-function workspaceOf(parsed: ReturnType<typeof parseNotebookArgs>, io: NotebookCliIo): string {
+function workspaceOf(parsed: ReturnType<typeof parseArgs>, io: NotebookCliIo): string {
   const flag = parsed.flags.get("workspace");
   return typeof flag === "string" ? path.resolve(io.cwd, flag) : findWorkspaceRoot(io.cwd);
 }
@@ -50,12 +51,12 @@ function readText(file: string, what: string): string {
   try {
     bytes = fs.readFileSync(file);
   } catch (error) {
-    throw new NotebookUsageError(`cannot read ${what} ${file}: ${(error as Error).message}`, "docket.input-unreadable");
+    throw new UsageError(`cannot read ${what} ${file}: ${(error as Error).message}`, "docket.input-unreadable");
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new NotebookUsageError(`${what} ${file} is not UTF-8 text`, "docket.input-unreadable");
+    throw new UsageError(`${what} ${file} is not UTF-8 text`, "docket.input-unreadable");
   }
 }
 
@@ -77,28 +78,28 @@ function summary(proposal: NotebookProposal): object {
 }
 
 export function runPropose(args: readonly string[], io: NotebookCliIo): number {
-  const parsed = parseNotebookArgs(args, ["notebook", "workspace"], ["json"]);
-  if (parsed.positionals.length !== 1) throw new NotebookUsageError("notebook propose needs exactly one FILE.json of proposed records");
+  const parsed = parseArgs(args, ["notebook", "workspace"], ["json"]);
+  if (parsed.positionals.length !== 1) throw new UsageError("notebook propose needs exactly one FILE.json of proposed records");
   const file = path.resolve(io.cwd, parsed.positionals[0] as string);
   let raw: unknown;
   try {
     raw = JSON.parse(readText(file, "proposal input"));
   } catch (error) {
-    if (error instanceof NotebookUsageError) throw error;
-    throw new NotebookUsageError(`${file} is not JSON`, "docket.input-unreadable");
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${file} is not JSON`, "docket.input-unreadable");
   }
   const input = ProposalInput.safeParse(raw);
   if (!input.success) {
     const first = input.error.issues[0];
-    throw new NotebookUsageError(`${file}: ${first === undefined ? "invalid" : `${first.path.join("/") || "/"}: ${first.message}`} (expected {"notebook"?, "episode_language"?, "records": [...]})`, "save-profile.shape");
+    throw new UsageError(`${file}: ${first === undefined ? "invalid" : `${first.path.join("/") || "/"}: ${first.message}`} (expected {"notebook"?, "episode_language"?, "records": [...]})`, "save-profile.shape");
   }
   const folderFlag = parsed.flags.get("notebook");
   const folderInput = typeof folderFlag === "string" ? folderFlag : input.data.notebook;
-  if (folderInput === undefined) throw new NotebookUsageError("name the notebook: --notebook DIR or \"notebook\" in the file");
+  if (folderInput === undefined) throw new UsageError("name the notebook: --notebook DIR or \"notebook\" in the file");
   // A folder named in the file is read relative to the file, so the file can move with its notebook.
   const base = typeof folderFlag === "string" ? io.cwd : path.dirname(file);
   const resolved = resolveNotebookPath(folderInput, base, io.home ?? os.homedir());
-  if (!resolved.ok) throw new NotebookUsageError(resolved.message, resolved.code);
+  if (!resolved.ok) throw new UsageError(resolved.message, resolved.code);
   const opened = openNotebook(resolved.path);
   if (!opened.ok) {
     io.stderr(`docket: ${opened.issue.code}: ${opened.issue.message} (${opened.issue.path})\n`);
@@ -119,7 +120,7 @@ export function runPropose(args: readonly string[], io: NotebookCliIo): number {
     episode_language: input.data.episode_language ?? opened.value.manifest.default_language,
     records,
   });
-  if (!prepared.ok) throw new NotebookUsageError(`${file}: ${prepared.issue.message} at ${prepared.issue.pointer || "/"}`, prepared.issue.code);
+  if (!prepared.ok) throw new UsageError(`${file}: ${prepared.issue.message} at ${prepared.issue.pointer || "/"}`, prepared.issue.code);
   const checked = prepareProposal(prepared.value, notebookView(opened.value));
   if (!checked.ok) {
     if (parsed.flags.has("json")) {
@@ -150,8 +151,8 @@ function exitFor(issue: PublicationIssue): number {
 }
 
 export function runPublish(args: readonly string[], io: NotebookCliIo): number {
-  const parsed = parseNotebookArgs(args, ["workspace"], ["yes", "json"]);
-  if (parsed.positionals.length !== 1) throw new NotebookUsageError("notebook publish needs exactly one PROPOSAL_ID");
+  const parsed = parseArgs(args, ["workspace"], ["yes", "json"]);
+  if (parsed.positionals.length !== 1) throw new UsageError("notebook publish needs exactly one PROPOSAL_ID");
   const result = publishProposal({ workspace: workspaceOf(parsed, io), proposalId: parsed.positionals[0] as string, approved: parsed.flags.has("yes") });
   if (parsed.flags.has("json")) {
     io.stdout(`${JSON.stringify(result.ok ? { ok: true, settled: result.settled, receipt: result.receipt } : { ok: false, ...result.issue })}\n`);

@@ -2,6 +2,7 @@
 // from a terminal. A plan is a result whatever its verdict (GO, FIX_REQUIRED and BLOCKED all exit
 // 0); a task, mode or workspace that cannot be planned exits 2 with the coded error on stderr.
 import path from "node:path";
+import { UsageError, parseArgs, stringFlag } from "../cli/args";
 import { DocketError, toDocketError } from "../errors";
 import { canonicalize } from "../ledger/canonicalJson";
 import { findPackageRoot } from "../developer/operations/skillCatalog";
@@ -19,8 +20,6 @@ export interface PlanCliIo {
 
 export const PlanExit = { ok: 0, usage: 2 } as const;
 
-class PlanUsageError extends Error {}
-
 interface PlanArgs {
   readonly task: string;
   readonly workspace: string | undefined;
@@ -29,41 +28,16 @@ interface PlanArgs {
 }
 
 function parse(args: readonly string[]): PlanArgs {
-  const positionals: string[] = [];
-  let workspace: string | undefined;
-  let mode: string | undefined;
-  let json = false;
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] as string;
-    if (arg === "--") {
-      positionals.push(...args.slice(index + 1));
-      break;
-    }
-    if (!arg.startsWith("--")) {
-      positionals.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/su, 2) as [string, string | undefined];
-    if (name === "json" && inline === undefined) {
-      json = true;
-    } else if (name === "workspace" || name === "mode") {
-      const value = inline ?? args[index + 1];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new PlanUsageError(`--${name} needs a value`);
-      if (inline === undefined) index += 1;
-      if (name === "workspace") workspace = value;
-      else mode = value;
-    } else {
-      throw new PlanUsageError(`unknown option --${name}`);
-    }
-  }
-  if (positionals.length !== 1) throw new PlanUsageError('plan needs exactly one task, quoted: docket plan "fix the retry bug in webhook.ts"');
+  const parsed = parseArgs(args, ["workspace", "mode"], ["json"]);
+  if (parsed.positionals.length !== 1) throw new UsageError('plan needs exactly one task, quoted: docket plan "fix the retry bug in webhook.ts"');
+  const mode = stringFlag(parsed, "mode");
   let parsedMode: ExecutionMode | null = null;
   if (mode !== undefined) {
     const checked = ExecutionMode.safeParse(mode);
-    if (!checked.success) throw new PlanUsageError(`--mode must be one of ${ExecutionMode.options.join(", ")}`);
+    if (!checked.success) throw new UsageError(`--mode must be one of ${ExecutionMode.options.join(", ")}`);
     parsedMode = checked.data;
   }
-  return { task: positionals[0] as string, workspace, mode: parsedMode, json };
+  return { task: parsed.positionals[0] as string, workspace: stringFlag(parsed, "workspace"), mode: parsedMode, json: parsed.flags.has("json") };
 }
 
 export async function runPlanCommand(args: readonly string[], io: PlanCliIo, modules?: PlannerModules): Promise<number> {
@@ -76,8 +50,8 @@ export async function runPlanCommand(args: readonly string[], io: PlanCliIo, mod
     io.stdout(parsed.json ? `${canonicalize(plan)}\n` : renderPlanText(plan));
     return PlanExit.ok;
   } catch (error) {
-    if (error instanceof PlanUsageError) {
-      io.stderr(`docket: docket.usage: ${error.message}\nRun 'docket --help' for usage.\n`);
+    if (error instanceof UsageError) {
+      io.stderr(`docket: ${error.code}: ${error.message}\nRun 'docket --help' for usage.\n`);
       return PlanExit.usage;
     }
     const failure = error instanceof DocketError ? error : toDocketError(error);

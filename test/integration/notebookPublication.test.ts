@@ -5,82 +5,26 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { sha256Hex } from "../../server/ledger/canonicalJson";
-import { openNotebook, setupNotebook } from "../../server/notebook/notebookStore";
-import { notebookView, prepareProposal } from "../../server/notebook/preflight";
-import { OBSERVER_SAVE_SCHEMA, type PreparedRecord } from "../../server/notebook/proposal";
-import { readReceipt, writeProposal } from "../../server/notebook/proposalStore";
+import { openNotebook } from "../../server/notebook/notebookStore";
+import type { PreparedRecord } from "../../server/notebook/proposal";
+import { readReceipt } from "../../server/notebook/proposalStore";
 import { publishProposal, type FaultPoint, type PublicationIds, type PublicationResult } from "../../server/notebook/publication";
-import { BASELINE, EXTERNAL_SOURCE, SOURCE_NEW, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
+import { SOURCE_NEW, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
+import { externalSource, nextId, notebookFixture, pairedBatch, proposeRecords, recordFiles, type NotebookFixture } from "../support/notebookFixture";
 
 const CLI = path.join(__dirname, "..", "..", "server", "cli", "main.js");
-
-let counter = 0;
-function nextId(prefix: string): string {
-  counter += 1;
-  return `${prefix}-00000000-0000-4000-8000-${counter.toString(16).padStart(12, "0")}`;
-}
 const ids: PublicationIds = { transactionId: () => nextId("transaction"), receiptId: () => nextId("receipt") };
 
-interface Fixture {
-  readonly root: string;
-  readonly workspace: string;
-  readonly notebookId: string;
-}
-
-function tempDir(prefix: string): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
-
-function fixture(withBaseline = true): Fixture {
-  const workspace = tempDir("docket-publication-");
-  const setup = setupNotebook(path.join(workspace, "notebook"), "en");
-  assert.ok(setup.ok, JSON.stringify(setup));
-  const root = setup.value.notebook.root;
-  if (withBaseline) for (const name of fs.readdirSync(BASELINE)) fs.copyFileSync(path.join(BASELINE, name), path.join(root, "records", name));
-  return { root, workspace, notebookId: setup.value.notebook.manifest.notebook_id };
-}
-
-function propose(fx: Fixture, records: readonly PreparedRecord[]): string {
-  const opened = openNotebook(fx.root);
-  assert.ok(opened.ok, JSON.stringify(opened));
-  const proposalId = nextId("proposal");
-  const made = prepareProposal({ observer_save: OBSERVER_SAVE_SCHEMA, proposal_id: proposalId, notebook_id: fx.notebookId, root: fx.root, episode_language: "en", records: [...records] }, notebookView(opened.value));
-  assert.ok(made.ok, JSON.stringify(made));
-  writeProposal(fx.workspace, made.proposal);
-  return proposalId;
-}
-
-function newSource(id = SOURCE_NEW): string {
-  return fs.readFileSync(EXTERNAL_SOURCE, "utf8").replace("source-00000000-0000-4000-8000-000000000101", id);
-}
-
-
-function memoPath(fx: Fixture): string {
+function memoPath(fx: NotebookFixture): string {
   return path.join(fx.root, "records", "memo-incubating.md");
-}
-
-/** Update memo …004 to promoted and create the zettel promoted from it: two records, both needed for a valid graph. */
-function pairedBatch(fx: Fixture): PreparedRecord[] {
-  const memo = fs.readFileSync(memoPath(fx), "utf8");
-  return [
-    { operation: "update", record_id: MEMO_ONE, expected_sha256: sha256Hex(memo), markdown: memo.replace("observer_status: incubating", "observer_status: promoted") },
-    { operation: "create", record_id: ZETTEL_NEW, markdown: promotedZettel() },
-  ];
-}
-
-function inventory(root: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const name of fs.readdirSync(path.join(root, "records")).sort()) result[name] = fs.readFileSync(path.join(root, "records", name), "utf8");
-  return result;
 }
 
 const activeDir = (root: string): string => path.join(root, ".observer", "transactions", "active");
 
-function assertUntouched(fx: Fixture, before: Record<string, string>): void {
-  assert.deepEqual(inventory(fx.root), before, "inventory unchanged");
+function assertUntouched(fx: NotebookFixture, before: Record<string, string>): void {
+  assert.deepEqual(recordFiles(fx.root), before, "inventory unchanged");
   assert.equal(fs.existsSync(activeDir(fx.root)), false, "no active transaction dir");
 }
 
@@ -91,9 +35,9 @@ function failure(result: PublicationResult): Extract<PublicationResult, { ok: fa
 }
 
 test("publishes a create and an update with exact bytes, the receipt sorted by record id, and refuses a second commit", () => {
-  const fx = fixture();
+  const fx = notebookFixture({ prefix: "docket-publication-" });
   const batch = pairedBatch(fx);
-  const proposalId = propose(fx, batch);
+  const proposalId = proposeRecords(fx, batch);
   const result = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
   assert.ok(result.ok, JSON.stringify(result));
   assert.equal(result.settled, "published");
@@ -115,16 +59,16 @@ test("publishes a create and an update with exact bytes, the receipt sorted by r
   assert.deepEqual(readReceipt(fx.workspace, proposalId), result.receipt);
   const opened = openNotebook(fx.root);
   assert.ok(opened.ok && opened.value.inventory.length === 7);
-  const before = inventory(fx.root);
+  const before = recordFiles(fx.root);
   const again = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
   assert.equal(again.code, "save.lifecycle");
   assertUntouched(fx, before);
 });
 
 test("an approved empty batch validates, writes nothing and settles", () => {
-  const fx = fixture();
-  const before = inventory(fx.root);
-  const proposalId = propose(fx, []);
+  const fx = notebookFixture({ prefix: "docket-publication-" });
+  const before = recordFiles(fx.root);
+  const proposalId = proposeRecords(fx, []);
   const result = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
   assert.ok(result.ok, JSON.stringify(result));
   assert.deepEqual(result.receipt.records, []);
@@ -132,10 +76,10 @@ test("an approved empty batch validates, writes nothing and settles", () => {
 });
 
 test("§6.4 refusals before staging: unknown, malformed or tampered proposal, declined, target mismatch, invalid notebook, stale target, busy", () => {
-  const fx = fixture();
-  const source = newSource();
-  const proposalId = propose(fx, [{ operation: "create", record_id: SOURCE_NEW, markdown: source }]);
-  const before = inventory(fx.root);
+  const fx = notebookFixture({ prefix: "docket-publication-" });
+  const source = externalSource(SOURCE_NEW);
+  const proposalId = proposeRecords(fx, [{ operation: "create", record_id: SOURCE_NEW, markdown: source }]);
+  const before = recordFiles(fx.root);
   const proposalFile = path.join(fx.workspace, ".docket", "notebook", "proposals", `${proposalId}.json`);
   const original = fs.readFileSync(proposalFile, "utf8");
 
@@ -171,12 +115,12 @@ test("§6.4 refusals before staging: unknown, malformed or tampered proposal, de
   const busy = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
   assert.equal(busy.code, "save.busy");
   assert.equal(busy.recoveryRequired, true);
-  assert.deepEqual(inventory(fx.root), before);
+  assert.deepEqual(recordFiles(fx.root), before);
   fs.rmSync(activeDir(fx.root), { recursive: true });
 
   // A target (or any file) that changed after the proposal: the proposal is stale, nothing is written.
   fs.appendFileSync(memoPath(fx), "\nEdited elsewhere.\n");
-  const changed = inventory(fx.root);
+  const changed = recordFiles(fx.root);
   const stale = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
   assert.equal(stale.code, "save.concurrent-change");
   assert.equal(stale.recoveryRequired, false);
@@ -197,9 +141,9 @@ test("injected faults at every step roll back to the exact old bytes, with no ac
     ["before-readback", "save.persistence"],
   ];
   for (const [at, code] of points) {
-    const fx = fixture();
-    const proposalId = propose(fx, pairedBatch(fx));
-    const before = inventory(fx.root);
+    const fx = notebookFixture({ prefix: "docket-publication-" });
+    const proposalId = proposeRecords(fx, pairedBatch(fx));
+    const before = recordFiles(fx.root);
     let reached = false;
     const issue = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, fault: { at, run: () => (reached = true) } }));
     assert.ok(reached, at);
@@ -214,8 +158,8 @@ test("injected faults at every step roll back to the exact old bytes, with no ac
 });
 
 test("drift of a non-target file after staging is save.concurrent-change and leaves the targets alone", () => {
-  const fx = fixture();
-  const proposalId = propose(fx, pairedBatch(fx));
+  const fx = notebookFixture({ prefix: "docket-publication-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
   const sourcePath = path.join(fx.root, "records", "source-external.md");
   const memoBefore = fs.readFileSync(memoPath(fx), "utf8");
   const issue = failure(
@@ -228,8 +172,8 @@ test("drift of a non-target file after staging is save.concurrent-change and lea
 });
 
 test("rollback refuses to overwrite foreign bytes: recovery required, foreign bytes and active dir kept, next publish blocked with diagnostics", () => {
-  const fx = fixture();
-  const proposalId = propose(fx, pairedBatch(fx));
+  const fx = notebookFixture({ prefix: "docket-publication-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
   const issue = failure(
     publishProposal({
       workspace: fx.workspace,
@@ -256,14 +200,14 @@ test("a failing cleanup after a failure keeps the active dir and requires recove
   const failing = (): void => {
     throw new Error("injected: cannot remove the active folder");
   };
-  const fx = fixture();
-  const proposalId = propose(fx, pairedBatch(fx));
-  const before = inventory(fx.root);
+  const fx = notebookFixture({ prefix: "docket-publication-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
+  const before = recordFiles(fx.root);
   const afterFault = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, fault: { at: "before-readback" }, removeTree: failing }));
   assert.equal(afterFault.code, "save.persistence");
   assert.equal(afterFault.reason, "publication-transaction.cleanup");
   assert.equal(afterFault.recoveryRequired, true);
-  assert.deepEqual(inventory(fx.root), before, "rolled back before the cleanup failed");
+  assert.deepEqual(recordFiles(fx.root), before, "rolled back before the cleanup failed");
   assert.ok(fs.existsSync(activeDir(fx.root)));
   // Next publish: recovery finds every record in its before state, clears the folder, and publishes.
   const next = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, removeTree: failing });
@@ -278,20 +222,20 @@ test("a failing cleanup after a failure keeps the active dir and requires recove
 });
 
 test("published but the receipt cannot be written: save.lifecycle with recovery; publishing again settles without republishing", () => {
-  const fx = fixture();
-  const proposalId = propose(fx, pairedBatch(fx));
+  const fx = notebookFixture({ prefix: "docket-publication-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
   fs.writeFileSync(path.join(fx.workspace, ".docket", "notebook", "receipts"), "not a folder");
   const issue = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
   assert.equal(issue.code, "save.lifecycle");
   assert.equal(issue.recoveryRequired, true);
-  const published = inventory(fx.root);
+  const published = recordFiles(fx.root);
   assert.equal(published[`${ZETTEL_NEW}.md`], promotedZettel());
   fs.unlinkSync(path.join(fx.workspace, ".docket", "notebook", "receipts"));
   const inode = fs.statSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`)).ino;
   const settled = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
   assert.ok(settled.ok && settled.settled === "already-published", JSON.stringify(settled));
   assert.equal(fs.statSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`)).ino, inode, "not republished");
-  assert.deepEqual(inventory(fx.root), published);
+  assert.deepEqual(recordFiles(fx.root), published);
 });
 
 function docket(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
@@ -300,7 +244,7 @@ function docket(args: string[], cwd: string): { status: number | null; stdout: s
 }
 
 test("CLI: propose FILE.json stores a proposal; publish refuses without --yes, publishes with it, and reports codes with exit codes", () => {
-  const fx = fixture();
+  const fx = notebookFixture({ prefix: "docket-publication-" });
   const memo = fs.readFileSync(memoPath(fx), "utf8");
   fs.writeFileSync(path.join(fx.workspace, "zettel.md"), promotedZettel());
   const input = {
@@ -316,7 +260,7 @@ test("CLI: propose FILE.json stores a proposal; publish refuses without --yes, p
   const summary = JSON.parse(proposed.stdout) as { ok: boolean; proposalId: string; records: { path: string }[] };
   assert.match(summary.proposalId, /^proposal-[0-9a-f-]{36}$/u);
   assert.deepEqual(summary.records.map((record) => record.path), ["records/memo-incubating.md", `records/${ZETTEL_NEW}.md`]);
-  const before = inventory(fx.root);
+  const before = recordFiles(fx.root);
 
   const unapproved = docket(["notebook", "publish", summary.proposalId, "--workspace", "."], fx.workspace);
   assert.equal(unapproved.status, 1);

@@ -8,66 +8,15 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sha256Hex } from "../../server/ledger/canonicalJson";
-import { openNotebook, setupNotebook } from "../../server/notebook/notebookStore";
-import { notebookView, prepareProposal } from "../../server/notebook/preflight";
-import { OBSERVER_SAVE_SCHEMA, type PreparedRecord } from "../../server/notebook/proposal";
-import { readReceipt, writeProposal } from "../../server/notebook/proposalStore";
+import { openNotebook } from "../../server/notebook/notebookStore";
+import type { PreparedRecord } from "../../server/notebook/proposal";
+import { readReceipt } from "../../server/notebook/proposalStore";
 import { publishProposal, type PublicationResult } from "../../server/notebook/publication";
 import { OWNER_FILE, recoverNotebook } from "../../server/notebook/recovery";
-import { BASELINE, EXTERNAL_SOURCE, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
+import { MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
+import { externalSource, nextId, notebookFixture, pairedBatch, proposeRecords, recordFiles, type NotebookFixture } from "../support/notebookFixture";
 
 const PUBLICATION_MODULE = path.join(__dirname, "..", "..", "server", "notebook", "publication.js");
-
-let counter = 0;
-function nextId(prefix: string): string {
-  counter += 1;
-  return `${prefix}-00000000-0000-4000-8000-${counter.toString(16).padStart(12, "0")}`;
-}
-
-interface Fixture {
-  readonly root: string;
-  readonly workspace: string;
-  readonly notebookId: string;
-}
-
-function fixture(): Fixture {
-  const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "docket-recovery-")));
-  const setup = setupNotebook(path.join(workspace, "notebook"), "en");
-  assert.ok(setup.ok, JSON.stringify(setup));
-  const root = setup.value.notebook.root;
-  for (const name of fs.readdirSync(BASELINE)) fs.copyFileSync(path.join(BASELINE, name), path.join(root, "records", name));
-  return { root, workspace, notebookId: setup.value.notebook.manifest.notebook_id };
-}
-
-function propose(fx: Fixture, records: readonly PreparedRecord[]): string {
-  const opened = openNotebook(fx.root);
-  assert.ok(opened.ok, JSON.stringify(opened));
-  const proposalId = nextId("proposal");
-  const made = prepareProposal({ observer_save: OBSERVER_SAVE_SCHEMA, proposal_id: proposalId, notebook_id: fx.notebookId, root: fx.root, episode_language: "en", records: [...records] }, notebookView(opened.value));
-  assert.ok(made.ok, JSON.stringify(made));
-  writeProposal(fx.workspace, made.proposal);
-  return proposalId;
-}
-
-
-function pairedBatch(fx: Fixture): PreparedRecord[] {
-  const memo = fs.readFileSync(path.join(fx.root, "records", "memo-incubating.md"), "utf8");
-  return [
-    { operation: "update", record_id: MEMO_ONE, expected_sha256: sha256Hex(memo), markdown: memo.replace("observer_status: incubating", "observer_status: promoted") },
-    { operation: "create", record_id: ZETTEL_NEW, markdown: promotedZettel() },
-  ];
-}
-
-function source(id: string): string {
-  return fs.readFileSync(EXTERNAL_SOURCE, "utf8").replace("source-00000000-0000-4000-8000-000000000101", id);
-}
-
-function inventory(root: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const name of fs.readdirSync(path.join(root, "records")).sort()) result[name] = fs.readFileSync(path.join(root, "records", name), "utf8");
-  return result;
-}
 
 const activeDir = (root: string): string => path.join(root, ".observer", "transactions", "active");
 const receiptIds = (): string => nextId("receipt");
@@ -81,20 +30,20 @@ const result = publishProposal({ workspace, proposalId, approved: true, fault })
 process.stdout.write(JSON.stringify(result));
 `;
 
-function publishInChild(fx: Fixture, proposalId: string, killAt: string): { status: number | null; signal: NodeJS.Signals | null; stdout: string } {
+function publishInChild(fx: NotebookFixture, proposalId: string, killAt: string): { status: number | null; signal: NodeJS.Signals | null; stdout: string } {
   const result = spawnSync(process.execPath, ["-e", CHILD, PUBLICATION_MODULE, fx.workspace, proposalId, killAt], { encoding: "utf8" });
   return { status: result.status, signal: result.signal, stdout: result.stdout };
 }
 
 test("killed before anything was published: the next start clears the staging folder and the notebook is fully old", () => {
   for (const killAt of ["after-stage", "before-drift-check", "before-publish"]) {
-    const fx = fixture();
-    const before = inventory(fx.root);
-    const proposalId = propose(fx, pairedBatch(fx));
+    const fx = notebookFixture({ prefix: "docket-recovery-" });
+    const before = recordFiles(fx.root);
+    const proposalId = proposeRecords(fx, pairedBatch(fx));
     const child = publishInChild(fx, proposalId, killAt);
     assert.equal(child.signal, "SIGKILL", killAt);
     assert.ok(fs.existsSync(path.join(activeDir(fx.root), OWNER_FILE)), "the crash left the lock");
-    assert.deepEqual(inventory(fx.root), before, killAt);
+    assert.deepEqual(recordFiles(fx.root), before, killAt);
     // A kill between writing a create's temp file and linking it leaves a stray that recovery removes.
     const stray = path.join(fx.root, "records", `.${ZETTEL_NEW}.md.00000000-0000-4000-8000-000000000000.tmp`);
     fs.writeFileSync(stray, promotedZettel());
@@ -102,7 +51,7 @@ test("killed before anything was published: the next start clears the staging fo
     assert.equal(recovered.status, "not-published", killAt);
     assert.equal(fs.existsSync(activeDir(fx.root)), false);
     assert.equal(fs.existsSync(stray), false);
-    assert.deepEqual(inventory(fx.root), before);
+    assert.deepEqual(recordFiles(fx.root), before);
     // And the same approval can be published now.
     const retry = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
     assert.ok(retry.ok, JSON.stringify(retry));
@@ -110,12 +59,12 @@ test("killed before anything was published: the next start clears the staging fo
 });
 
 test("killed mid-publish (after the first of two records): recovery reports mixed with diagnostics and writes nothing", () => {
-  const fx = fixture();
-  const proposalId = propose(fx, pairedBatch(fx));
+  const fx = notebookFixture({ prefix: "docket-recovery-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
   const batch = pairedBatch(fx);
   const child = publishInChild(fx, proposalId, "mid-publish");
   assert.equal(child.signal, "SIGKILL");
-  const crashed = inventory(fx.root);
+  const crashed = recordFiles(fx.root);
   assert.equal(crashed["memo-incubating.md"], (batch[0] as PreparedRecord).markdown, "first record published");
   assert.equal(crashed[`${ZETTEL_NEW}.md`], undefined, "second record not published");
   const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
@@ -133,19 +82,19 @@ test("killed mid-publish (after the first of two records): recovery reports mixe
     recovered.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.recordId, diagnostic.path]),
     [["publication-transaction.mixed", ZETTEL_NEW, `records/${ZETTEL_NEW}.md`]],
   );
-  assert.deepEqual(inventory(fx.root), crashed, "nothing written");
+  assert.deepEqual(recordFiles(fx.root), crashed, "nothing written");
   assert.ok(fs.existsSync(activeDir(fx.root)), "the lock stays");
   const blocked = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
   assert.ok(!blocked.ok && blocked.issue.code === "save.busy" && blocked.issue.recoveryRequired);
-  assert.deepEqual(inventory(fx.root), crashed);
+  assert.deepEqual(recordFiles(fx.root), crashed);
 });
 
 test("killed before readback (everything published): the next start settles with a receipt and does not republish", () => {
-  const fx = fixture();
-  const proposalId = propose(fx, pairedBatch(fx));
+  const fx = notebookFixture({ prefix: "docket-recovery-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
   const child = publishInChild(fx, proposalId, "before-readback");
   assert.equal(child.signal, "SIGKILL");
-  const published = inventory(fx.root);
+  const published = recordFiles(fx.root);
   const inodes = fs.readdirSync(path.join(fx.root, "records")).map((name) => fs.statSync(path.join(fx.root, "records", name)).ino);
   const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
   assert.equal(recovered.status, "settled");
@@ -157,7 +106,7 @@ test("killed before readback (everything published): the next start settles with
   );
   assert.deepEqual(readReceipt(fx.workspace, proposalId), recovered.receipt);
   assert.equal(fs.existsSync(activeDir(fx.root)), false);
-  assert.deepEqual(inventory(fx.root), published);
+  assert.deepEqual(recordFiles(fx.root), published);
   assert.deepEqual(
     fs.readdirSync(path.join(fx.root, "records")).map((name) => fs.statSync(path.join(fx.root, "records", name)).ino),
     inodes,
@@ -168,7 +117,7 @@ test("killed before readback (everything published): the next start settles with
 });
 
 test("recovery never touches a live or unknown lock, and never trusts a malformed journal", () => {
-  const fx = fixture();
+  const fx = notebookFixture({ prefix: "docket-recovery-" });
   assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds }).status, "clean");
   fs.mkdirSync(activeDir(fx.root), { recursive: true });
   assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds }).status, "busy", "no owner, no journal: do not guess");
@@ -187,7 +136,7 @@ test("recovery never touches a live or unknown lock, and never trusts a malforme
   assert.equal(fs.existsSync(activeDir(fx.root)), false);
 });
 
-function publishConcurrently(fx: Fixture, proposalIds: readonly string[]): Promise<PublicationResult[]> {
+function publishConcurrently(fx: NotebookFixture, proposalIds: readonly string[]): Promise<PublicationResult[]> {
   return Promise.all(
     proposalIds.map(
       (proposalId) =>
@@ -212,13 +161,13 @@ function publishConcurrently(fx: Fixture, proposalIds: readonly string[]): Promi
 
 test("two windows publishing different proposals to one notebook at once: exactly one wins, the other is busy or concurrent-change", async () => {
   for (let round = 0; round < 4; round += 1) {
-    const fx = fixture();
-    const before = inventory(fx.root);
-    const first = source("source-00000000-0000-4000-8000-000000000020");
-    const second = source("source-00000000-0000-4000-8000-000000000021");
+    const fx = notebookFixture({ prefix: "docket-recovery-" });
+    const before = recordFiles(fx.root);
+    const first = externalSource("source-00000000-0000-4000-8000-000000000020");
+    const second = externalSource("source-00000000-0000-4000-8000-000000000021");
     const proposals = [
-      propose(fx, [{ operation: "create", record_id: "source-00000000-0000-4000-8000-000000000020", markdown: first }]),
-      propose(fx, [{ operation: "create", record_id: "source-00000000-0000-4000-8000-000000000021", markdown: second }]),
+      proposeRecords(fx, [{ operation: "create", record_id: "source-00000000-0000-4000-8000-000000000020", markdown: first }]),
+      proposeRecords(fx, [{ operation: "create", record_id: "source-00000000-0000-4000-8000-000000000021", markdown: second }]),
     ];
     const results = await publishConcurrently(fx, proposals);
     const winners = results.filter((result) => result.ok);
@@ -227,7 +176,7 @@ test("two windows publishing different proposals to one notebook at once: exactl
     assert.ok(loser !== undefined && !loser.ok && ["save.busy", "save.concurrent-change"].includes(loser.issue.code), JSON.stringify(loser));
     const winnerIndex = results.findIndex((result) => result.ok);
     const expected = { ...before, [`source-00000000-0000-4000-8000-00000000002${winnerIndex}.md`]: winnerIndex === 0 ? first : second };
-    assert.deepEqual(inventory(fx.root), expected, "the notebook holds exactly the winner's batch");
+    assert.deepEqual(recordFiles(fx.root), expected, "the notebook holds exactly the winner's batch");
     assert.equal(fs.existsSync(activeDir(fx.root)), false);
     assert.ok(openNotebook(fx.root).ok);
   }
