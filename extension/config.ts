@@ -39,6 +39,18 @@ function ledgerPathSetting(folder: vscode.WorkspaceFolder | undefined): string {
   return typeof value === "string" ? value : "";
 }
 
+/**
+ * The raw `docket.notebookPath` value. In Restricted Mode only the user's own (global) value
+ * counts: an untrusted workspace must not point Docket at a folder of its choosing.
+ */
+export function notebookPathSetting(): string | null {
+  const inspected = vscode.workspace.getConfiguration("docket").inspect<string>("notebookPath");
+  const value = vscode.workspace.isTrusted
+    ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue)
+    : inspected?.globalValue;
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
 export function backendInitOptions(): BackendInitOptions {
   const folder = firstFolder();
   const workspaceFolder = folder?.uri.scheme === "file" ? folder.uri.fsPath : null;

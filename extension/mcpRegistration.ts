@@ -1,10 +1,10 @@
 // Announces Docket's MCP server (`dist/docket.js mcp`) to VS Code, so Copilot agent mode sees the
 // Docket tools with no configuration. The definition follows the window: the first folder, its
-// resolved ledger and workspace trust; it is re-announced whenever one of those changes, and
+// resolved ledger, the configured notebook and workspace trust; it is re-announced whenever one of those changes, and
 // nothing is announced without a folder or in an untrusted workspace (the server writes).
 import * as vscode from "vscode";
 import { mcpLaunch, type McpLaunch } from "../server/mcp/launch";
-import { backendInitOptions, onDidChangeBackendInputs } from "./config";
+import { backendInitOptions, notebookPathSetting, onDidChangeBackendInputs } from "./config";
 
 /** Must equal `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = "docket.mcp";
@@ -17,6 +17,7 @@ function currentLaunch(context: vscode.ExtensionContext): McpLaunch | null {
     runtimePath: process.execPath,
     workspaceFolder: options.workspaceFolder,
     ledgerPath: options.ledgerPath,
+    notebookPath: notebookPathSetting(),
     trusted: options.trusted,
     electronRuntime: process.versions.electron !== undefined,
   });
@@ -49,5 +50,9 @@ export function registerMcpServer(context: vscode.ExtensionContext, log: vscode.
     changed,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     onDidChangeBackendInputs(() => changed.fire()),
+    // The notebook the agent's proposals default to is part of the command line.
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration("docket.notebookPath")) changed.fire();
+    }),
   );
 }

@@ -5,10 +5,10 @@
 import * as vscode from "vscode";
 import { ErrorCodes, Requests, type NotebookLanguage, type ProposalDetail } from "../server/protocol/messages";
 import type { Backend } from "./backend";
-import { hasFolder } from "./config";
+import { hasFolder, notebookPathSetting } from "./config";
 import { DocketError, toDocketError } from "./errors";
 import type { ProposalDocuments } from "./proposalDocuments";
-import { notebookPathSetting, OPEN_RECORD_DIFF_COMMAND, SETUP_NOTEBOOK_COMMAND, type ProposalTreeProvider } from "./proposalTree";
+import { OPEN_RECORD_DIFF_COMMAND, SETUP_NOTEBOOK_COMMAND, type ProposalTreeProvider } from "./proposalTree";
 import { parseProposalDocumentPath, PROPOSAL_SCHEME, type ProposalTreeNode } from "./proposalTreeModel";
 import { untrustedMessage } from "./strings";
 
@@ -223,7 +223,7 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
     try {
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Saving {0} records to the Notebook…", count) },
-        () => backend.request(Requests.notebookPublish, { proposalId, approvedCount: count }),
+        () => backend.request(Requests.notebookPublish, { proposalId, approvedCount: count, proposalSha256: proposal.proposalSha256 }),
       );
       const receipt = result.receipt;
       log.info(

@@ -5,23 +5,12 @@
 import * as vscode from "vscode";
 import { Requests, type NotebookStatus, type ProposalSummary } from "../server/protocol/messages";
 import type { Backend } from "./backend";
+import { notebookPathSetting } from "./config";
 import { toDocketError } from "./errors";
 import { buildProposalTree, childrenOf, type ProposalTreeNode } from "./proposalTreeModel";
 
 export const OPEN_RECORD_DIFF_COMMAND = "docket.notebook.openRecordDiff";
 export const SETUP_NOTEBOOK_COMMAND = "docket.notebook.setup";
-
-/**
- * The raw `docket.notebookPath` value. In Restricted Mode only the user's own (global) value
- * counts: an untrusted workspace must not point Docket at a folder of its choosing.
- */
-export function notebookPathSetting(): string | null {
-  const inspected = vscode.workspace.getConfiguration("docket").inspect<string>("notebookPath");
-  const value = vscode.workspace.isTrusted
-    ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue)
-    : inspected?.globalValue;
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
-}
 
 function healthLabel(status: NotebookStatus): string {
   switch (status.health) {

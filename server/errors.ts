@@ -6,6 +6,8 @@ export class DocketError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Structured facts behind the sentence (e.g. a refused proposal's diagnostics) for callers that can show them. */
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = "DocketError";

@@ -37,7 +37,7 @@ Usage:
                                            config (--dry-run prints the exact diff, writes nothing)
   docket disconnect claude|codex [--workspace DIR] [--dry-run] [--json]
                                            remove exactly the entries connect added
-  docket mcp [--workspace DIR] [--ledger PATH]
+  docket mcp [--workspace DIR] [--ledger PATH] [--notebook DIR]
                                            serve Docket's MCP tools over stdio (for Copilot, Claude
                                            Code, Codex or any MCP client). See docs/mcp.md
   docket plan "<task>" [--workspace DIR] [--json] [--mode MODE]
@@ -210,15 +210,17 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
     }
     if (command === "policy") return policy(rest, io);
     if (command === "mcp") {
-      const parsed = parseArgs(rest, ["workspace", "ledger"], []);
+      const parsed = parseArgs(rest, ["workspace", "ledger", "notebook"], []);
       if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
       const located = locateLedger(parsed, io);
+      // Kept as given: the notebook tools apply the path rules (relative to the workspace) on each call.
+      const notebookPath = stringFlag(parsed, "notebook") ?? null;
       if (!fs.statSync(located.workspaceFolder, { throwIfNoEntry: false })?.isDirectory()) {
         throw new UsageError(`no folder at ${located.workspaceFolder}`, "docket.no-workspace");
       }
       // Loaded only here: the MCP SDK is large and no other command needs it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require("../mcp/mcpServer") as typeof import("../mcp/mcpServer")).serveMcpStdio({ ...located, version: VERSION });
+      (require("../mcp/mcpServer") as typeof import("../mcp/mcpServer")).serveMcpStdio({ ...located, notebookPath, version: VERSION });
       return null;
     }
     if (command === "plan") {

@@ -113,6 +113,12 @@ export function errorRemedy(code: string, state: AgentState, tool: string): stri
       return "Send the task as one plain sentence or paragraph: at most 4000 characters, no control characters other than newline and tab.";
     case ErrorCodes.snapshotUnavailable:
       return "The workspace folder cannot be read for a plan. Tell the user.";
+    case ErrorCodes.notebookNotConfigured:
+      return "Ask the user which notebook to use (or to set one up with Docket: Set Up Notebook…), then pass its folder as notebook.";
+    case ErrorCodes.notebookUnusable:
+      return "The folder is not a usable Notebook (the sentence names the reference code). Tell the user; `docket notebook status DIR` and `docket notebook validate DIR` explain it. Do not write record files yourself.";
+    case ErrorCodes.proposalInvalid:
+      return "Nothing was stored. Fix the records the diagnostics name (read the notebook tool again for current sha256 values) and propose the whole batch again.";
     case ErrorCodes.reviewReportInvalid:
       return "Call plan for the task first and report with its contextPack.versions.basisSha256, a reviewer seated on that board, and findings that cite files or ledger events.";
     default:

@@ -9,4 +9,5 @@ export const DOCKET_MCP_INSTRUCTIONS = [
   "4. The landing owes two judgments: open_judgment with purpose \"reroute-decision\" and conclude it, then purpose \"verification-decision\" on route \"route:claim-evidence-assessment\" and conclude it.",
   "Call status first and after any refusal; every result names the next legal operation and refusals say what to do. Only the user turns Docket on or off.",
   "Router: plan turns the task sentence into an explained plan (skills in order, context, checks, review board; writes nothing). Each seat awaiting a report is answered with review_report, one seat at a time, on the plan's basisSha256.",
+  "Notebook: notebook reads the user's records; propose_notebook_records stores a batch for the user to review and approve in VS Code. Only the user saves it.",
 ].join("\n");

@@ -1,5 +1,5 @@
 // How an MCP client starts Docket's server: `<node> <abs dist/docket.js> mcp --workspace DIR
-// [--ledger PATH]`. One builder for the VS Code registration and the installers, so every client
+// [--ledger PATH] [--notebook DIR]`. One builder for the VS Code registration and the installers, so every client
 // runs the same command line. Pure: the caller supplies paths and the runtime.
 import path from "node:path";
 import { resolveLedgerPath } from "../workspace/ledgerPaths";
@@ -12,6 +12,8 @@ export interface McpLaunchInput {
   readonly workspaceFolder: string | null;
   /** The resolved ledger path; null means the default for the folder. */
   readonly ledgerPath: string | null;
+  /** The `docket.notebookPath` setting as the user wrote it; null or empty when none is configured. */
+  readonly notebookPath: string | null;
   readonly trusted: boolean;
   /** True when `runtimePath` is an Electron binary that must behave as plain Node. */
   readonly electronRuntime: boolean;
@@ -35,6 +37,7 @@ export function mcpLaunch(input: McpLaunchInput): McpLaunch | null {
   if (input.ledgerPath !== null && path.resolve(input.ledgerPath) !== resolveLedgerPath(input.workspaceFolder, null)) {
     args.push("--ledger", input.ledgerPath);
   }
+  if (input.notebookPath !== null && input.notebookPath.trim() !== "") args.push("--notebook", input.notebookPath);
   return {
     command: input.runtimePath,
     args,

@@ -17,6 +17,8 @@ import { DOCKET_TOOL_NAMES, DOCKET_TOOLS, findTool, type ToolContext } from "./t
 export interface McpServerOptions {
   readonly workspaceFolder: string;
   readonly ledgerPath: string;
+  /** The notebook folder as the user configured it (`--notebook`), resolved per call; null when none. */
+  readonly notebookPath: string | null;
   readonly version: string;
 }
 
@@ -54,8 +56,8 @@ export function listTools(): Tool[] {
 }
 
 /** Runs one tool call; never throws. */
-export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string, name: string, args: unknown): Promise<CallToolResult> {
-  const context: ToolContext = { ledger, workspaceFolder, state: () => agentState(ledger) };
+export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string, name: string, args: unknown, notebookPath: string | null = null): Promise<CallToolResult> {
+  const context: ToolContext = { ledger, workspaceFolder, notebookPath, state: () => agentState(ledger) };
   const tool = findTool(name);
   if (tool === undefined) {
     const error = new DocketError(ErrorCodes.invalidParams, `Unknown tool ${name}; Docket's tools are ${DOCKET_TOOL_NAMES.join(", ")}.`);
@@ -86,7 +88,9 @@ export function createDocketMcpServer(options: McpServerOptions): { server: Serv
     },
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(ledger, options.workspaceFolder, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(ledger, options.workspaceFolder, request.params.name, request.params.arguments, options.notebookPath),
+  );
   return { server, ledger };
 }
 

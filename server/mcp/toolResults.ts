@@ -42,6 +42,6 @@ export function errorResult(error: DocketError, state: AgentState, tool: string)
   return {
     isError: true,
     content: [{ type: "text", text: `${error.code}: ${error.message}\nNext: ${remedy}` }],
-    structuredContent: { error: { code: error.code, message: error.message, remedy }, state },
+    structuredContent: { error: { code: error.code, message: error.message, remedy, ...(error.details === undefined ? {} : { details: error.details }) }, state },
   };
 }

@@ -1,14 +1,13 @@
-// The Docket MCP tools: the five Developer operations plus `status`. Each tool's input schema is
-// the backend's own zod schema (protocol/messages.ts), converted by inputSchema.ts; its handler
-// calls the same WorkspaceLedger method the `docket/*` request does. Descriptions are written for
+// The Docket MCP tools: `status`, the five Developer operations, the Router's `plan` and
+// `review_report`, and the Notebook's two (notebookTools.ts). Each tool's input schema is the zod
+// schema its handler validates with (for the Developer operations the backend's own, from
+// protocol/messages.ts), converted by inputSchema.ts; a Developer handler calls the same
+// WorkspaceLedger method the `docket/*` request does. Descriptions are written for
 // a model: when to call, what each argument means, what the result says, what comes next.
-import type * as z from "zod";
-import { DocketError } from "../errors";
 import {
   AuthorizeChangeParams,
   ConcludeJudgmentParams,
   Empty,
-  ErrorCodes,
   OpenContextSourcesParams,
   OpenJudgmentParams,
   PlanParams,
@@ -21,60 +20,12 @@ import { findPackageRoot } from "../developer/operations/skillCatalog";
 import { SeatReport, type Plan } from "../router/planSchema";
 import { renderPlanText } from "../router/planText";
 import { WorkspacePlanner } from "../router/workspacePlanner";
-import type { WorkspaceLedger } from "../workspace/workspaceLedger";
-import { describeIssues, toolInputSchema, type ToolInputSchema } from "./inputSchema";
-import type { AgentState } from "./guidance";
+import { NOTEBOOK_TOOLS } from "./notebookTools";
+import { defineTool, type DocketTool } from "./toolDefinition";
 import { recentEvidenceHandles } from "./recentEvidence";
 import { statusReport, statusText } from "./statusReport";
 
-export interface ToolContext {
-  readonly ledger: WorkspaceLedger;
-  readonly workspaceFolder: string;
-  /** The replay-current state (computed after the call, so it names what is legal next). */
-  state(): AgentState;
-}
-
-/** What a handler produced: one line saying what happened, and the structured fields. */
-export interface ToolOutcome {
-  readonly summary: string;
-  readonly fields: Record<string, unknown>;
-  /** The operation's developer/v8-result summary (status has none). */
-  readonly result: WriteResult | null;
-}
-
-export interface DocketTool {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly inputSchema: ToolInputSchema;
-  readonly readOnly: boolean;
-  /** Validates `args` with the zod schema (coded `docket.invalid-params`) and runs the handler. */
-  invoke(context: ToolContext, args: unknown): Promise<ToolOutcome>;
-}
-
-function defineTool<S extends z.ZodType>(definition: {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly params: S;
-  readonly readOnly: boolean;
-  readonly run: (context: ToolContext, params: z.output<S>) => Promise<ToolOutcome>;
-}): DocketTool {
-  return Object.freeze({
-    name: definition.name,
-    title: definition.title,
-    description: definition.description,
-    inputSchema: toolInputSchema(definition.params),
-    readOnly: definition.readOnly,
-    invoke: async (context: ToolContext, args: unknown) => {
-      const parsed = definition.params.safeParse(args ?? {});
-      if (!parsed.success) {
-        throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for ${definition.name}: ${describeIssues(parsed.error)}`);
-      }
-      return definition.run(context, parsed.data);
-    },
-  });
-}
+export type { DocketTool, ToolContext, ToolOutcome } from "./toolDefinition";
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
@@ -275,7 +226,7 @@ const reviewReport = defineTool({
   },
 });
 
-/** In the order a model meets them: status first, then the cycle, then the Router. */
+/** In the order a model meets them: status first, then the cycle, then the Router, then the Notebook. */
 export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([
   status,
   openJudgment,
@@ -285,6 +236,7 @@ export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([
   recordLanding,
   plan,
   reviewReport,
+  ...NOTEBOOK_TOOLS,
 ]);
 
 export const DOCKET_TOOL_NAMES: readonly string[] = Object.freeze(DOCKET_TOOLS.map((tool) => tool.name));

@@ -1,6 +1,6 @@
 // Notebook diagnostics in the observer-record/v1 shape, and the one ordering every report uses so
 // the same notebook always yields the same list, whatever order its files were read in.
-import { compareCodeUnits } from "../ledger/canonicalJson";
+import { compareNotebookText } from "./referenceOrder";
 
 export type NotebookPhase = "markdown" | "schema" | "record" | "graph";
 
@@ -43,19 +43,18 @@ export function notebookDiagnostic(fields: {
 
 function compareDiagnostics(left: NotebookDiagnostic, right: NotebookDiagnostic): number {
   return (
-    compareCodeUnits(left.path, right.path) ||
+    compareNotebookText(left.path, right.path) ||
     PHASE_RANK[left.phase] - PHASE_RANK[right.phase] ||
-    compareCodeUnits(left.pointer ?? "", right.pointer ?? "") ||
-    compareCodeUnits(left.code, right.code) ||
-    compareCodeUnits(left.relatedId ?? "", right.relatedId ?? "")
+    compareNotebookText(left.pointer ?? "", right.pointer ?? "") ||
+    compareNotebookText(left.code, right.code) ||
+    compareNotebookText(left.relatedId ?? "", right.relatedId ?? "")
   );
 }
 
 /**
  * Orders by path, phase, pointer, code and related id (a stable sort, so ties keep the order in
- * which the rules produced them) and keeps the first 100. Code-unit order instead of the
- * reference's localeCompare: identical for the lowercase ids and paths records use, and it does
- * not depend on the machine's locale.
+ * which the rules produced them) and keeps the first 100, comparing text as the reference does
+ * (referenceOrder.ts).
  */
 export function sortDiagnostics(list: readonly NotebookDiagnostic[]): NotebookDiagnostic[] {
   return [...list].sort(compareDiagnostics).slice(0, MAX_NOTEBOOK_DIAGNOSTICS);

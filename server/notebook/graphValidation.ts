@@ -1,7 +1,7 @@
 // Phase B of observer-record/v1 (observer.md §5.6): the rules that need the whole record set.
 // Records are visited in path order and the result is sorted, so the diagnostics depend only on
 // the set of records, never on the order they were read in.
-import { compareCodeUnits } from "../ledger/canonicalJson";
+import { compareNotebookText } from "./referenceOrder";
 import { notebookDiagnostic, sortDiagnostics, type NotebookDiagnostic } from "./diagnostics";
 import type { ParsedRecord } from "./markdownProfile";
 import type { LineageType } from "./recordSchema";
@@ -17,7 +17,7 @@ function graphDiagnostic(record: ParsedRecord, code: string, message: string, po
 
 /** Path order; the byte hash breaks ties so even two inputs claiming one path order the same way. */
 function inPathOrder(records: readonly ParsedRecord[]): ParsedRecord[] {
-  return [...records].sort((left, right) => compareCodeUnits(left.path, right.path) || compareCodeUnits(left.sha256, right.sha256));
+  return [...records].sort((left, right) => compareNotebookText(left.path, right.path) || compareNotebookText(left.sha256, right.sha256));
 }
 
 /** Targets of one edge family, each checked for self-reference and existence. */

@@ -52,7 +52,8 @@ export interface NotebookPorts {
   listProposals(workspaceFolder: string): ProposalSummary[];
   /** Null when no pending proposal has this id. */
   readProposal(workspaceFolder: string, proposalId: string): ProposalDetail | null;
-  publish(workspaceFolder: string, proposalId: string): PublishOutcome;
+  /** Publishes only if the stored proposal still has the approved digest. */
+  publish(workspaceFolder: string, proposalId: string, approvedSha256: string): PublishOutcome;
   /** False when no pending proposal has this id. */
   discard(workspaceFolder: string, proposalId: string): boolean;
   /**
@@ -124,6 +125,7 @@ export class NotebookRpc {
         `Proposal ${proposal.proposalId} has ${proposal.records.length} records, but ${params.approvedCount} were approved: nothing was saved. Review the proposal again.`,
       );
     }
+    if (params.proposalSha256 !== proposal.proposalSha256) throw this.digestMismatch(proposal.proposalId);
     if (proposal.stale) {
       throw new DocketError(
         ErrorCodes.proposalStale,
@@ -133,8 +135,10 @@ export class NotebookRpc {
     if (!proposal.valid) {
       throw new DocketError(ErrorCodes.proposalInvalid, `Proposal ${proposal.proposalId} does not validate: nothing was saved. Open its records to see the diagnostics.`);
     }
-    const outcome = this.ports.publish(folder, proposal.proposalId);
+    const outcome = this.ports.publish(folder, proposal.proposalId, params.proposalSha256);
     if (outcome.ok) return { receipt: outcome.receipt };
+    // The proposal file was replaced between the check above and the transaction's own read.
+    if (outcome.code === "save.declined") throw this.digestMismatch(proposal.proposalId);
     const detail = `(${outcome.reason === null ? outcome.code : `${outcome.code}, ${outcome.reason}`}): ${outcome.message}. ${outcome.advice}`;
     if (outcome.recoveryRequired) {
       throw new DocketError(ErrorCodes.publicationRecoveryRequired, `Publication of ${proposal.proposalId} needs recovery ${detail}`);
@@ -158,6 +162,10 @@ export class NotebookRpc {
     const proposal = this.ports.readProposal(folder, proposalId);
     if (proposal === null) throw this.notFound(proposalId);
     return proposal;
+  }
+
+  private digestMismatch(proposalId: string): DocketError {
+    return new DocketError(ErrorCodes.approvalMismatch, `Proposal ${proposalId} is not the proposal that was approved (its digest differs): nothing was saved. Review the proposal again.`);
   }
 
   private notFound(proposalId: string): DocketError {
@@ -195,8 +203,8 @@ export function createNotebookPorts(): NotebookPorts {
         return [{ ...summary, records: records.map(({ recordId, operation, path, validation, stale }) => ({ recordId, operation, path, validation, stale })) }];
       }),
     readProposal: proposalDetail,
-    publish: (workspace, proposalId) => {
-      const result = publishProposal({ workspace, proposalId, approved: true });
+    publish: (workspace, proposalId, approvedSha256) => {
+      const result = publishProposal({ workspace, proposalId, approved: true, approvedSha256 });
       if (result.ok) return { ok: true, receipt: result.receipt };
       const issue = result.issue;
       return {
@@ -302,5 +310,5 @@ function proposalDetail(workspace: string, proposalId: string): ProposalDetail |
   const checked = stale || view === null ? null : preflight(prepared, view);
   const diagnostics = checked === null || checked.ok ? [] : diagnosticInfo(checked.issue.diagnostics);
   const valid = records.every((record) => record.validation === "valid") && (checked === null || checked.ok);
-  return { proposalId: prepared.proposal_id, notebookId: prepared.notebook_id, root: prepared.root, stale, valid, records, diagnostics };
+  return { proposalId: prepared.proposal_id, proposalSha256: stored.proposal.proposal_sha256, notebookId: prepared.notebook_id, root: prepared.root, stale, valid, records, diagnostics };
 }

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { compareCodeUnits } from "../ledger/canonicalJson";
+import { compareNotebookText } from "./referenceOrder";
 import {
   ACTIVE_TRANSACTION_PATH,
   failNotebook,
@@ -153,7 +153,7 @@ function readRecordFiles(recordsDir: string): NotebookFile[] {
   } catch (error) {
     return ioFailure(recordsDir, "cannot list the records", error);
   }
-  const sorted = [...entries].sort((left, right) => compareCodeUnits(left.name, right.name));
+  const sorted = [...entries].sort((left, right) => compareNotebookText(left.name, right.name));
   return sorted.map((entry) => {
     const absolutePath = path.join(recordsDir, entry.name);
     const notRegular = (): never =>

@@ -2,7 +2,8 @@
 // plan, or refuses it with `save.invalid-plan` (or `save.target-mismatch`) and diagnostics. Pure:
 // the caller reads the notebook; nothing here touches the disk, so running it twice on the same
 // bytes gives the same plan, and a refusal has nothing to undo.
-import { compareCodeUnits, sha256Hex } from "../ledger/canonicalJson";
+import { sha256Hex } from "../ledger/canonicalJson";
+import { compareNotebookText } from "./referenceOrder";
 import type { NotebookDiagnostic } from "./diagnostics";
 import { parseRecordMarkdown } from "./markdownProfile";
 import { sealProposal, type InventoryFingerprint, type NotebookProposal, type PlannedRecord, type PreparedSave, type ProposalPlan } from "./proposal";
@@ -61,7 +62,7 @@ function refuse(reason: PreflightReason, message: string, extra: { recordId?: st
 export function fingerprintInventory(inventory: readonly InventoryFile[]): InventoryFingerprint[] {
   return inventory
     .map((file) => ({ path: file.path, record_id: file.recordId, sha256: file.sha256 }))
-    .sort((left, right) => compareCodeUnits(left.path, right.path));
+    .sort((left, right) => compareNotebookText(left.path, right.path));
 }
 
 export function sameFingerprints(left: readonly InventoryFingerprint[], right: readonly InventoryFingerprint[]): boolean {
@@ -132,14 +133,14 @@ export function preflight(prepared: PreparedSave, notebook: NotebookView): Prefl
       planned.push({ operation: "update", record_id: record.record_id, record_type: type, title, path: existing.path, before_sha256: existing.sha256, next_sha256: nextSha });
     }
   }
-  planned.sort((left, right) => compareCodeUnits(left.record_id, right.record_id));
+  planned.sort((left, right) => compareNotebookText(left.record_id, right.record_id));
 
   const nextById = new Map(decoded.map((entry) => [entry.record.record_id, entry.bytes]));
   const finalFiles = notebook.inventory.map((file) => ({ path: file.path, bytes: nextById.get(file.recordId) ?? file.bytes }));
   for (const entry of planned) {
     if (entry.operation === "create") finalFiles.push({ path: entry.path, bytes: nextById.get(entry.record_id) as Uint8Array });
   }
-  finalFiles.sort((left, right) => compareCodeUnits(left.path, right.path));
+  finalFiles.sort((left, right) => compareNotebookText(left.path, right.path));
   const validation = validateRecordSet(finalFiles);
   if (!validation.valid) {
     return refuse("publication-preflight.final-invalid", "the notebook as it would be after this proposal does not validate", { diagnostics: validation.diagnostics });

@@ -8,7 +8,6 @@
 // interrupted publication of it settled); 1 refused or rolled back, the notebook unchanged
 // (save.declined without --yes, save.invalid-plan, save.concurrent-change, save.persistence,
 // save.lifecycle); 2 usage error, unknown or damaged proposal, unusable notebook; 3 recovery required.
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,10 +17,8 @@ import type { NotebookDiagnostic } from "./diagnostics";
 import { UsageError, parseArgs } from "../cli/args";
 import type { NotebookCliIo } from "./notebookCli";
 import { resolveNotebookPath } from "./notebookPath";
-import { openNotebook } from "./notebookStore";
-import { notebookView, prepareProposal } from "./preflight";
-import { decodePreparedSave, OBSERVER_SAVE_SCHEMA, type NotebookProposal } from "./proposal";
-import { writeProposal } from "./proposalStore";
+import { makeProposal, type MakeProposalOutcome } from "./makeProposal";
+import type { NotebookProposal } from "./proposal";
 import { publishProposal, type PublicationIssue } from "./publication";
 
 export const ProposeExit = { stored: 0, refused: 1, unusable: 2 } as const;
@@ -100,47 +97,41 @@ export function runPropose(args: readonly string[], io: NotebookCliIo): number {
   const base = typeof folderFlag === "string" ? io.cwd : path.dirname(file);
   const resolved = resolveNotebookPath(folderInput, base, io.home ?? os.homedir());
   if (!resolved.ok) throw new UsageError(resolved.message, resolved.code);
-  const opened = openNotebook(resolved.path);
-  if (!opened.ok) {
-    io.stderr(`docket: ${opened.issue.code}: ${opened.issue.message} (${opened.issue.path})\n`);
-    if (opened.issue.diagnostics !== undefined) printDiagnostics(opened.issue.diagnostics, { ...io, stdout: io.stderr });
-    return ProposeExit.unusable;
-  }
   const records = input.data.records.map((record) => {
     const markdown = "markdown" in record ? record.markdown : readText(path.resolve(path.dirname(file), record.markdown_file), "record Markdown");
     return record.operation === "create"
       ? { operation: record.operation, record_id: record.record_id, markdown }
       : { operation: record.operation, record_id: record.record_id, expected_sha256: record.expected_sha256, markdown };
   });
-  const prepared = decodePreparedSave({
-    observer_save: OBSERVER_SAVE_SCHEMA,
-    proposal_id: `proposal-${randomUUID()}`,
-    notebook_id: opened.value.manifest.notebook_id,
-    root: opened.value.root,
-    episode_language: input.data.episode_language ?? opened.value.manifest.default_language,
-    records,
-  });
-  if (!prepared.ok) throw new UsageError(`${file}: ${prepared.issue.message} at ${prepared.issue.pointer || "/"}`, prepared.issue.code);
-  const checked = prepareProposal(prepared.value, notebookView(opened.value));
-  if (!checked.ok) {
-    if (parsed.flags.has("json")) {
-      io.stdout(`${JSON.stringify({ ok: false, code: checked.issue.code, reason: checked.issue.reason, message: checked.issue.message, recordId: checked.issue.recordId ?? null, diagnostics: checked.issue.diagnostics })}\n`);
-    } else {
-      io.stdout(`refused: ${checked.issue.code} (${checked.issue.reason}): ${checked.issue.message}\n`);
-      printDiagnostics(checked.issue.diagnostics, io);
-    }
-    return ProposeExit.refused;
-  }
-  const stored = writeProposal(workspaceOf(parsed, io), checked.proposal);
+  const made = makeProposal({ workspace: workspaceOf(parsed, io), root: resolved.path, episodeLanguage: input.data.episode_language ?? null, records });
+  if (!made.ok) return reportRefusal(made, file, parsed.flags.has("json"), io);
+  const { proposal } = made;
   if (parsed.flags.has("json")) {
-    io.stdout(`${JSON.stringify({ ok: true, ...summary(checked.proposal), file: stored })}\n`);
+    io.stdout(`${JSON.stringify({ ok: true, ...summary(proposal), file: made.file })}\n`);
   } else {
-    io.stdout(`Proposal ${checked.proposal.prepared.proposal_id} for notebook ${checked.proposal.prepared.notebook_id} at ${checked.proposal.prepared.root}:\n`);
-    for (const entry of checked.proposal.plan.records) io.stdout(`  ${entry.operation} ${entry.path} (${entry.record_id})\n`);
-    const count = checked.proposal.plan.records.length;
-    io.stdout(`Stored in ${stored}. Publish ${count === 1 ? "its record" : `all ${count} records`} with: docket notebook publish ${checked.proposal.prepared.proposal_id} --yes\n`);
+    io.stdout(`Proposal ${proposal.prepared.proposal_id} for notebook ${proposal.prepared.notebook_id} at ${proposal.prepared.root}:\n`);
+    for (const entry of proposal.plan.records) io.stdout(`  ${entry.operation} ${entry.path} (${entry.record_id})\n`);
+    const count = proposal.plan.records.length;
+    io.stdout(`Stored in ${made.file}. Publish ${count === 1 ? "its record" : `all ${count} records`} with: docket notebook publish ${proposal.prepared.proposal_id} --yes\n`);
   }
   return ProposeExit.stored;
+}
+
+function reportRefusal(made: Exclude<MakeProposalOutcome, { ok: true }>, file: string, json: boolean, io: NotebookCliIo): number {
+  if (made.stage === "shape") throw new UsageError(`${file}: ${made.issue.message} at ${made.issue.pointer || "/"}`, made.issue.code);
+  if (made.stage === "notebook") {
+    io.stderr(`docket: ${made.issue.code}: ${made.issue.message} (${made.issue.path})\n`);
+    if (made.issue.diagnostics !== undefined) printDiagnostics(made.issue.diagnostics, { ...io, stdout: io.stderr });
+    return ProposeExit.unusable;
+  }
+  const issue = made.issue;
+  if (json) {
+    io.stdout(`${JSON.stringify({ ok: false, code: issue.code, reason: issue.reason, message: issue.message, recordId: issue.recordId ?? null, diagnostics: issue.diagnostics })}\n`);
+  } else {
+    io.stdout(`refused: ${issue.code} (${issue.reason}): ${issue.message}\n`);
+    printDiagnostics(issue.diagnostics, io);
+  }
+  return ProposeExit.refused;
 }
 
 function exitFor(issue: PublicationIssue): number {

@@ -348,6 +348,8 @@ export interface PublishInput {
   readonly proposalId: string;
   /** The person approved all records of this proposal (VS Code's modal, or `--yes`). */
   readonly approved: boolean;
+  /** The digest of the proposal the person approved; a stored proposal with another digest was not approved. */
+  readonly approvedSha256?: string;
   readonly ids?: PublicationIds;
   readonly fault?: PublicationFault;
   readonly removeTree?: (directory: string) => void;
@@ -362,6 +364,9 @@ export function publishProposal(input: PublishInput): PublicationResult {
   const proposal = stored.proposal;
   if (readReceipt(input.workspace, input.proposalId) !== null) return { ok: false, issue: publicationIssue("save.lifecycle", `proposal ${input.proposalId} is already settled`) };
   if (!input.approved) return { ok: false, issue: publicationIssue("save.declined", `proposal ${input.proposalId} was not approved; nothing was written`) };
+  if (input.approvedSha256 !== undefined && input.approvedSha256 !== proposal.proposal_sha256) {
+    return { ok: false, issue: publicationIssue("save.declined", `proposal ${input.proposalId} is not the one approved (digest ${proposal.proposal_sha256}, approved ${input.approvedSha256}); nothing was written`) };
+  }
 
   // An interrupted publication is settled or cleared before anything new is attempted.
   const recovered = recoverNotebook({ root: proposal.prepared.root, workspace: input.workspace, receiptId: ids.receiptId });

@@ -1,6 +1,6 @@
 // A whole record set through both phases: Phase A per file, then Phase B only when every file
 // passed (the reference reports `graphEvaluated: false` and only the file diagnostics otherwise).
-import { compareCodeUnits } from "../ledger/canonicalJson";
+import { compareNotebookText } from "./referenceOrder";
 import { sortDiagnostics, type NotebookDiagnostic } from "./diagnostics";
 import { validateGraph } from "./graphValidation";
 import { parseRecordMarkdown, type ParsedRecord } from "./markdownProfile";
@@ -28,7 +28,7 @@ export function validateRecordSet(files: readonly RecordFile[]): RecordSetValida
     if (result.ok) parsed.push(result.record);
     else fileDiagnostics.push(...result.diagnostics);
   }
-  parsed.sort((left, right) => compareCodeUnits(left.path, right.path) || compareCodeUnits(left.sha256, right.sha256));
+  parsed.sort((left, right) => compareNotebookText(left.path, right.path) || compareNotebookText(left.sha256, right.sha256));
   if (fileDiagnostics.length > 0) {
     return { valid: false, graphEvaluated: false, records: files.length, diagnostics: sortDiagnostics(fileDiagnostics), parsed };
   }

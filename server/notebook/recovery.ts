@@ -9,7 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
-import { compareCodeUnits, sha256Hex } from "../ledger/canonicalJson";
+import { sha256Hex } from "../ledger/canonicalJson";
+import { compareNotebookText } from "./referenceOrder";
 import { notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 import { ACTIVE_TRANSACTION_PATH, parseManifestBytes } from "./manifest";
 import { OBSERVER_SAVE_RECEIPT_SCHEMA, type SaveReceipt } from "./proposal";
@@ -165,7 +166,7 @@ export function recoverNotebook(input: RecoveryInput): RecoveryOutcome {
       notebook_id: manifest.value.notebook_id,
       records: records
         .map(({ record }) => ({ operation: record.operation, record_id: record.record_id, path: record.path, sha256: record.next_sha256 }))
-        .sort((left, right) => compareCodeUnits(left.record_id, right.record_id)),
+        .sort((left, right) => compareNotebookText(left.record_id, right.record_id)),
     };
     removeStrayTemporaries(input.root, journal.data);
     const stored = input.workspace !== null && readProposal(input.workspace, journal.data.proposal_id).status === "found" ? writeReceipt(input.workspace, receipt) : receipt;

@@ -637,6 +637,8 @@ export type ProposalRecordSummary = z.infer<typeof ProposalRecordSummary>;
 
 export const ProposalSummary = z.strictObject({
   proposalId: z.string(),
+  /** The digest sealing the whole proposal (prepared records and plan); approval is bound to it. */
+  proposalSha256: sha256,
   notebookId: z.string(),
   root: z.string(),
   stale: z.boolean(),
@@ -669,10 +671,11 @@ export const ProposalDetail = z.strictObject({
 });
 export type ProposalDetail = z.infer<typeof ProposalDetail>;
 
-/** Approval is bound to one proposal and its exact size: a count that differs is refused. */
+/** Approval is bound to one proposal, its exact size and its digest: anything that differs is refused. */
 export const NotebookPublishParams = z.strictObject({
   proposalId: z.string().min(1).max(200),
   approvedCount: nonNegativeInt,
+  proposalSha256: sha256,
 });
 export type NotebookPublishParams = z.infer<typeof NotebookPublishParams>;
 
@@ -813,6 +816,7 @@ export const ErrorCodes = {
   snapshotUnavailable: "docket.snapshot-unavailable",
   reviewReportInvalid: "docket.review-report-invalid",
   // Notebook (server/notebook): the reference's own codes travel in the message; these say what the UI does next.
+  notebookNotConfigured: "docket.notebook-not-configured",
   notebookUnusable: "docket.notebook-unusable",
   notebookSetupRefused: "docket.notebook-setup-refused",
   proposalNotFound: "docket.proposal-not-found",

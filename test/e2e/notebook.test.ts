@@ -1,8 +1,9 @@
-// Notebook approval in a real VS Code workbench (code-server + Chromium): a notebook set up and a
-// proposal made with the `docket notebook` CLI, the proposal's records in the Observer view, a
+// Notebook approval in a real VS Code workbench (code-server + Chromium): the Notebook set up with
+// "Set Up Notebook…" from the Observer view (folder picker, language, confirmation naming the path),
+// a proposal made with the `docket notebook` CLI, the proposal's records in the Observer view, a
 // record opened in the diff editor (existing ⇄ proposed) with "Save All Records" and "Discard
-// Proposal" in the editor title, Save All confirmed in the one modal (Cancel focused), and the
-// files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
+// Proposal" in the editor title, Save All confirmed in the one modal (Enter and Escape approve
+// nothing), and the files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -10,38 +11,69 @@ import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { repoRoot } from "../support/repoRoot";
-import { runCommand, SIDEBAR_ROWS } from "./support/workbench";
-import { inWorkbench } from "./support/workbench";
+import { inWorkbench, runCommand, SIDEBAR_ROWS } from "./support/workbench";
 import { openDocketContainer } from "./support/docketViews";
+import { OBSERVER_HEADER, readManifest, setUpNotebookThroughUi, workspaceSetting } from "./support/notebookSetup";
+import type { Locator } from "./support/playwright";
 import { sourceMarkdown } from "../support/notebookRecords";
 
 const BUDGET_MS = Number(process.env.DOCKET_E2E_BUDGET_MS ?? 240_000);
 const SOURCE_A = "source-00000000-0000-4000-8000-00000000000a";
 const SOURCE_B = "source-00000000-0000-4000-8000-00000000000b";
 
-
 const EXISTING_A = sourceMarkdown(SOURCE_A, "Handbook chapter on capture", "The chapter recommends capturing context at the moment of writing.");
 const NEXT_A = sourceMarkdown(SOURCE_A, "Handbook chapter on capture", "The chapter recommends capturing context at the moment of writing.\n\nSecond reading: it also asks for the reason behind each note.");
 const NEW_B = sourceMarkdown(SOURCE_B, "Desk observation", "Notes written after the restart were missing their context.");
+const NOTEBOOK_README = "# My notes\n\nNot a record: setup must leave this file as it is.\n";
 
 function docket(args: readonly string[], cwd: string): string {
   return execFileSync(process.execPath, [path.join(repoRoot(), "dist", "docket.js"), ...args], { cwd, encoding: "utf8", timeout: 30_000 });
 }
 
-test("a notebook proposal is reviewed in the diff editor and saved as a whole (code-server)", { timeout: BUDGET_MS + 600_000 }, async (t) => {
+test("a notebook set up in the UI gets a proposal reviewed in the diff editor and saved as a whole (code-server)", { timeout: BUDGET_MS + 600_000 }, async (t) => {
+  // No `docket.notebookPath` yet: the Notebook is set up through the UI. The folder exists with
+  // unrelated content: setup must leave it alone, and the folder picker (which lists folders only)
+  // shows `attachments/` once it has navigated into the folder.
   const files = {
     "README.md": "# Notes\n",
-    ".vscode/settings.json": `${JSON.stringify({ "docket.notebookPath": "notebook" }, null, 2)}\n`,
-    "notebook/records/handbook.md": EXISTING_A,
+    "notebook/README.md": NOTEBOOK_README,
+    "notebook/attachments/scan-001.txt": "scanned page\n",
   };
   await inWorkbench(t, { label: "e2e-notebook", files, budgetMs: BUDGET_MS }, async (workbench) => {
     const { page: p, shot, mark, dirs } = workbench;
     await p.locator(".statusbar-item", { hasText: /Docket: Off/u }).first().waitFor({ timeout: 60_000 });
     mark("backendReady");
 
-    // The notebook and the proposal come from the CLI, as a script or an agent would make them.
+    await openDocketContainer(p);
+    const observerHeader = p.locator(OBSERVER_HEADER, { hasText: /Observer/u }).first();
+    await observerHeader.click();
+    // Room for the Observer: fold the Work and Receipts views.
+    for (const name of [/Work/u, /Receipts/u]) {
+      await p.locator(OBSERVER_HEADER, { hasText: name }).first().click();
+    }
+    await p.locator(SIDEBAR_ROWS, { hasText: /^Notebook[\s\S]*not set up/u }).first().waitFor({ timeout: 30_000 });
+
     const notebook = path.join(dirs.workspace, "notebook");
-    t.diagnostic(docket(["notebook", "setup", notebook, "--language", "en", "--yes"], dirs.workspace).trim());
+    const root = await setUpNotebookThroughUi(workbench, notebook, "attachments");
+    mark("setUp");
+    const manifest = readManifest(notebook);
+    assert.equal(manifest.observer_notebook, "observer-notebook/v1");
+    assert.match(manifest.notebook_id, /^notebook-[0-9a-f-]{36}$/u);
+    assert.equal(manifest.default_language, "en", "the language picked in the UI");
+    assert.ok(fs.statSync(path.join(notebook, "records")).isDirectory(), "records/ is created");
+    assert.deepEqual(fs.readdirSync(path.join(notebook, "records")), []);
+    assert.equal(fs.readFileSync(path.join(notebook, "README.md"), "utf8"), NOTEBOOK_README, "setup leaves unrelated files alone");
+    assert.equal(workspaceSetting(dirs.workspace, "docket.notebookPath"), root, "the workspace setting points at the new Notebook");
+    // Healthy: the record count (not a problem label) and the notebook icon instead of the warning one.
+    // The row also carries the inline Set Up action's notebook icon, so look at the item's own icon only.
+    const healthy = p.locator(SIDEBAR_ROWS, { hasText: `0 records · ${root}` }).first();
+    await healthy.waitFor({ timeout: 30_000 });
+    assert.equal(await healthy.locator(".custom-view-tree-node-item-icon.codicon-notebook").count(), 1, "the Notebook row shows the healthy icon");
+    assert.equal(await healthy.locator(".custom-view-tree-node-item-icon.codicon-warning").count(), 0);
+    await shot("setup-4-view");
+
+    // A record written by hand, then a proposal from the CLI, as a script or an agent would make it.
+    fs.writeFileSync(path.join(notebook, "records", "handbook.md"), EXISTING_A);
     const input = path.join(dirs.tmp, "proposal.json");
     fs.writeFileSync(
       input,
@@ -57,21 +89,13 @@ test("a notebook proposal is reviewed in the diff editor and saved as a whole (c
     assert.match(proposalId, /^proposal-/u);
     mark("proposed");
 
-    await openDocketContainer(p);
-    const observerHeader = p.locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: /Observer/u }).first();
-    await observerHeader.click();
-    // Room for the Observer: fold the Work and Receipts views.
-    for (const name of [/Work/u, /Receipts/u]) {
-      await p.locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: name }).first().click();
-    }
     // The tree picks the proposal file up by itself; refreshing as well keeps a slow watcher from failing the test.
     await runCommand(p, "Docket: Refresh Notebook");
     const recordRow = p.locator(SIDEBAR_ROWS, { hasText: "records/handbook.md" }).first();
     await recordRow.waitFor({ timeout: 30_000 });
     await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().waitFor({ timeout: 10_000 });
     await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).first().waitFor({ timeout: 10_000 });
-    const notebookRow = p.locator(SIDEBAR_ROWS, { hasText: /^Notebook/u }).first();
-    assert.match(await notebookRow.innerText(), /1 record/u);
+    await p.locator(SIDEBAR_ROWS, { hasText: `1 record · ${root}` }).first().waitFor({ timeout: 10_000 });
     assert.match(await recordRow.innerText(), /update · valid/u);
     assert.match(await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().innerText(), /create · valid/u);
     mark("treeShown");
@@ -95,23 +119,47 @@ test("a notebook proposal is reviewed in the diff editor and saved as a whole (c
     await p.locator(".monaco-diff-editor .view-line", { hasText: "Desk observation" }).first().waitFor({ timeout: 20_000 });
     await shot("03-create-diff");
 
-    // One modal names the notebook and the count; "Back to Review" has the focus, so Enter never approves.
-    await p.locator('.editor-actions [aria-label^="Save All Records"]').first().click();
-    const dialog = p.locator(".monaco-dialog-box").first();
-    await dialog.waitFor({ timeout: 15_000 });
-    const dialogText = await dialog.innerText();
-    assert.match(dialogText, /Save all 2 records to the Notebook/u);
-    assert.ok(dialogText.includes(fs.realpathSync(notebook)), `the dialog names ${notebook}`);
-    assert.ok(dialogText.includes(proposalId), "the dialog names the proposal");
-    const approve = dialog.locator(".monaco-button", { hasText: "Save All 2 Records" }).first();
-    await approve.waitFor({ timeout: 5_000 });
+    // One modal names the notebook, the count and the proposal. VS Code focuses the first button that is not
+    // the close affordance, so "Back to Review" must be that button: neither Enter nor Escape may approve.
+    const receipts = path.join(dirs.workspace, ".docket", "notebook", "receipts");
+    const openSaveAllModal = async (): Promise<Locator> => {
+      await p.locator('.editor-actions [aria-label^="Save All Records"]').first().click();
+      const modal = p.locator(".monaco-dialog-box").first();
+      await modal.waitFor({ timeout: 15_000 });
+      const text = await modal.innerText();
+      assert.match(text, /Save all 2 records to the Notebook/u);
+      assert.ok(text.includes(root), `the dialog names ${root}`);
+      assert.ok(text.includes(proposalId), "the dialog names the proposal");
+      await modal.locator(".monaco-button", { hasText: "Save All 2 Records" }).first().waitFor({ timeout: 5_000 });
+      return modal;
+    };
+    const assertNothingSaved = async (after: string): Promise<void> => {
+      assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), EXISTING_A, `${after}: handbook.md is unchanged`);
+      assert.equal(fs.existsSync(path.join(notebook, "records", `${SOURCE_B}.md`)), false, `${after}: the new record is not created`);
+      assert.deepEqual(fs.existsSync(receipts) ? fs.readdirSync(receipts) : [], [], `${after}: no receipt under ${receipts}`);
+      assert.equal(await p.locator(".notification-toast", { hasText: /Saving|Saved/u }).count(), 0, `${after}: no save started`);
+      assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).count(), 1, `${after}: the proposal is still listed`);
+    };
+
+    let dialog = await openSaveAllModal();
     const focused = dialog.locator(".monaco-button:focus");
     const focusedText = (await focused.count()) > 0 ? await focused.first().innerText() : "(none)";
     t.diagnostic(`focused dialog button: ${focusedText}`);
     assert.match(focusedText, /Back to Review/u, "the default button does not approve");
-    await shot("04-save-all-modal");
-    assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), EXISTING_A, "nothing is written before approval");
-    await approve.click();
+    await shot("modal-default-focus");
+    await assertNothingSaved("modal open");
+    await p.keyboard.press("Enter");
+    await dialog.waitFor({ state: "hidden", timeout: 10_000 });
+    // No sleep needed to see that nothing happened: had Enter approved, the publish request would have reached
+    // the backend (one ordered channel, synchronous handlers) before the next Save All's request for the
+    // proposal, so by the time that modal is back any save would show on disk, or the modal would not come back.
+    dialog = await openSaveAllModal();
+    await assertNothingSaved("Enter on the modal");
+    await p.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden", timeout: 10_000 });
+    dialog = await openSaveAllModal();
+    await assertNothingSaved("Escape on the modal");
+    await dialog.locator(".monaco-button", { hasText: "Save All 2 Records" }).first().click();
 
     const toast = p.locator(".notification-toast", { hasText: /Saved 2 records to the Notebook/u }).first();
     await toast.waitFor({ timeout: 30_000 });
@@ -122,6 +170,7 @@ test("a notebook proposal is reviewed in the diff editor and saved as a whole (c
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), NEXT_A);
     assert.equal(fs.readFileSync(path.join(notebook, "records", `${SOURCE_B}.md`), "utf8"), NEW_B);
     assert.equal(fs.existsSync(path.join(notebook, ".observer", "transactions", "active")), false, "no transaction left behind");
+    assert.deepEqual(fs.readdirSync(receipts), [`${proposalId}.json`], "the one approval left one receipt");
     // The proposal is settled: the tree no longer lists it.
     await p.locator(SIDEBAR_ROWS, { hasText: /No pending proposals/u }).first().waitFor({ timeout: 20_000 });
     await shot("06-no-pending-proposals");

@@ -14,42 +14,19 @@ import { AuthorizeChangeParams, OpenJudgmentParams, RecordLandingParams } from "
 import { toolInputSchema } from "../../server/mcp/inputSchema";
 import { captureToolResult } from "../../server/evidence/evidenceStore";
 import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
+import { callTool, callToolOk, connectMcp, DOCKET_CLI, structuredField, type ToolAnswer } from "../support/mcpClient";
 import { repoRoot } from "../support/repoRoot";
 import { runGit, tempRepo, type TempRepo } from "../support/gitRepo";
 
-const cli = path.join(repoRoot(), "dist", "docket.js");
+const cli = DOCKET_CLI;
 
-interface ToolAnswer {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
+function connect(workspace: string, name?: string): Promise<Client> {
+  return connectMcp(workspace, name === undefined ? {} : { name });
 }
 
-async function connect(workspace: string, name = "docket-mcp-test"): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--workspace", workspace], cwd: workspace, stderr: "pipe" });
-  const client = new Client({ name, version: "0.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
-  const result = await client.callTool({ name, arguments: args });
-  const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
-  const text = content.map((part) => part.text ?? "").join("\n");
-  return { isError: result.isError === true, text, structured: (result.structuredContent ?? {}) as Record<string, unknown> };
-}
-
-async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
-  const answer = await call(client, name, args);
-  assert.equal(answer.isError, false, `${name} failed: ${answer.text}`);
-  return answer;
-}
-
-function field<T>(answer: ToolAnswer, ...keys: string[]): T {
-  let value: unknown = answer.structured;
-  for (const key of keys) value = (value as Record<string, unknown> | undefined)?.[key];
-  return value as T;
-}
+const call = callTool;
+const ok = callToolOk;
+const field = structuredField;
 
 /** The user turns Docket on (the MCP tools deliberately cannot). */
 async function turnOn(workspace: string): Promise<void> {
@@ -151,13 +128,24 @@ function verifyLedger(workspace: string): { status: number | null; stdout: strin
 
 const obligations = [{ obligationId: "obligation:greeting", statement: "The greeting wording is decided." }];
 
-test("listTools: the five operations and status, with schemas derived from the backend's zod definitions", async () => {
+test("listTools: status, the five operations, the Router's and the Notebook's tools, with schemas derived from the backend's zod definitions", async () => {
   const repo = tempRepo({ files: { "README.md": "hello\n" } });
   const client = await connect(repo.root);
   try {
     assert.match(client.getInstructions() ?? "", /decide → authorize → edit → land → reroute → verify/u);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["authorize_change", "conclude_judgment", "open_context_sources", "open_judgment", "plan", "record_landing", "review_report", "status"]);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      "authorize_change",
+      "conclude_judgment",
+      "notebook",
+      "open_context_sources",
+      "open_judgment",
+      "plan",
+      "propose_notebook_records",
+      "record_landing",
+      "review_report",
+      "status",
+    ]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object", tool.name);
       assert.ok((tool.description ?? "").length > 200, `${tool.name} is described for a model`);

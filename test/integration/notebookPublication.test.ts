@@ -65,6 +65,23 @@ test("publishes a create and an update with exact bytes, the receipt sorted by r
   assertUntouched(fx, before);
 });
 
+test("an update is published byte for byte: custom frontmatter, comments, quoting and CRLF line ends are never re-serialized", () => {
+  const fx = notebookFixture({ prefix: "docket-publication-custom-" });
+  const memo = fs.readFileSync(memoPath(fx), "utf8");
+  const custom = memo
+    .replace("observer_status: incubating", "observer_status: incubating   # still thinking\neditor_note: 'kept  as   written'\nreview: {by: me, at: \"2026-08-01\"}")
+    .replace(/\n/gu, "\r\n");
+  const proposalId = proposeRecords(fx, [{ operation: "update", record_id: MEMO_ONE, expected_sha256: sha256Hex(memo), markdown: custom }]);
+  const result = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.equal(result.ok, true, JSON.stringify(result));
+  assert.deepEqual(fs.readFileSync(memoPath(fx)), Buffer.from(custom, "utf8"));
+  const reopened = openNotebook(fx.root);
+  assert.ok(reopened.ok);
+  const record = reopened.value.inventory.find((entry) => entry.recordId === MEMO_ONE)?.record;
+  assert.equal(record?.frontmatter["editor_note"], "kept  as   written");
+  assert.deepEqual(record?.frontmatter["review"], { by: "me", at: "2026-08-01" });
+});
+
 test("an approved empty batch validates, writes nothing and settles", () => {
   const fx = notebookFixture({ prefix: "docket-publication-" });
   const before = recordFiles(fx.root);
@@ -86,6 +103,9 @@ test("§6.4 refusals before staging: unknown, malformed or tampered proposal, de
   assert.equal(failure(publishProposal({ workspace: fx.workspace, proposalId: nextId("proposal"), approved: true, ids })).code, "save.lifecycle");
   assertUntouched(fx, before);
   assert.equal(failure(publishProposal({ workspace: fx.workspace, proposalId, approved: false, ids })).code, "save.declined");
+  assertUntouched(fx, before);
+  // Approval of another digest is no approval of this proposal.
+  assert.equal(failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, approvedSha256: "0".repeat(64), ids })).code, "save.declined");
   assertUntouched(fx, before);
 
   fs.writeFileSync(proposalFile, original.replace("Version 4.2", "Version 9.9"));

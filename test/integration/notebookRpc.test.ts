@@ -116,12 +116,16 @@ test("notebook setup, proposals and publication through the backend", async () =
     assert.equal(create?.after, newB);
     assert.equal(create?.afterSha256, sha256Hex(Buffer.from(newB)));
 
-    // Approval is bound to the proposal's size: a different count writes nothing.
-    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId, approvedCount: 1 }), ErrorCodes.approvalMismatch);
+    // Approval is bound to the proposal's size and digest: anything else writes nothing.
+    const proposalSha256 = detail.proposalSha256;
+    assert.equal(summary?.proposalSha256, proposalSha256);
+    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId, approvedCount: 1, proposalSha256 }), ErrorCodes.approvalMismatch);
+    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId, approvedCount: 2, proposalSha256: "0".repeat(64) }), ErrorCodes.approvalMismatch);
+    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId, approvedCount: 2 }), ErrorCodes.invalidParams);
     assert.equal(fs.readFileSync(path.join(root, "records", "handbook.md"), "utf8"), existingA);
-    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId: "proposal-unknown", approvedCount: 2 }), ErrorCodes.proposalNotFound);
+    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId: "proposal-unknown", approvedCount: 2, proposalSha256 }), ErrorCodes.proposalNotFound);
 
-    const published = await backend.request(Requests.notebookPublish, { proposalId, approvedCount: 2 });
+    const published = await backend.request(Requests.notebookPublish, { proposalId, approvedCount: 2, proposalSha256 });
     assert.equal(published.receipt.proposal_id, proposalId);
     assert.equal(published.receipt.notebook_id, setup.notebookId);
     assert.deepEqual(
@@ -145,11 +149,11 @@ test("notebook setup, proposals and publication through the backend", async () =
     const staleSummary = (await backend.request(Requests.notebookProposals, {})).proposals.find((entry) => entry.proposalId === stale);
     assert.equal(staleSummary?.stale, true);
     assert.equal(staleSummary?.records[0]?.stale, true);
-    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId: stale, approvedCount: 1 }), ErrorCodes.proposalStale);
+    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId: stale, approvedCount: 1, proposalSha256: staleSummary?.proposalSha256 }), ErrorCodes.proposalStale);
     assert.equal(fs.readFileSync(path.join(root, "records", `${SOURCE_B}.md`), "utf8"), edited);
     assert.deepEqual(await backend.request(Requests.notebookDiscard, { proposalId: stale }), { proposalId: stale, discarded: true });
     assert.equal(await backend.errorCode(Requests.notebookDiscard.method, { proposalId: stale }), ErrorCodes.proposalNotFound);
-    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId: stale, approvedCount: -1 }), ErrorCodes.invalidParams);
+    assert.equal(await backend.errorCode(Requests.notebookPublish.method, { proposalId: stale, approvedCount: -1, proposalSha256 }), ErrorCodes.invalidParams);
   } finally {
     await backend.stop();
   }
@@ -159,7 +163,7 @@ test("notebook setup, proposals and publication through the backend", async () =
   try {
     assert.equal((await untrusted.request(Requests.notebookStatus, { notebookPath: root })).health, "ok");
     const pending = propose(workspace, root, [{ operation: "create", record_id: "source-00000000-0000-4000-8000-00000000000c", markdown: customSource("source-00000000-0000-4000-8000-00000000000c", "Third", "Body.") }]);
-    assert.equal(await untrusted.errorCode(Requests.notebookPublish.method, { proposalId: pending, approvedCount: 1 }), ErrorCodes.untrusted);
+    assert.equal(await untrusted.errorCode(Requests.notebookPublish.method, { proposalId: pending, approvedCount: 1, proposalSha256: "0".repeat(64) }), ErrorCodes.untrusted);
     assert.equal(await untrusted.errorCode(Requests.notebookDiscard.method, { proposalId: pending }), ErrorCodes.untrusted);
     assert.equal(await untrusted.errorCode(Requests.notebookSetup.method, { notebookPath: path.join(home, "other"), language: "en", apply: true }), ErrorCodes.untrusted);
     assert.equal(fs.existsSync(path.join(root, "records", "source-00000000-0000-4000-8000-00000000000c.md")), false);

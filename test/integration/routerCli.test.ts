@@ -7,11 +7,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { canonicalize } from "../../server/ledger/canonicalJson";
 import { Plan } from "../../server/router/planSchema";
 import { tempRepo } from "../support/gitRepo";
+import { callTool, connectMcp, type ToolAnswer } from "../support/mcpClient";
 import { repoRoot } from "../support/repoRoot";
 
 const cli = path.join(repoRoot(), "dist", "docket.js");
@@ -117,15 +116,9 @@ test("docket plan works outside Git (a .gitignore-honouring walk) and in an empt
 
 test("docket mcp: plan, then review_report on its basis re-evaluates the board; other bases are refused", async () => {
   const repo = shopRepo();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--workspace", repo.root], cwd: repo.root, stderr: "pipe" });
-  const client = new Client({ name: "router-test", version: "0.0.0" });
-  await client.connect(transport);
+  const client = await connectMcp(repo.root, { name: "router-test" });
+  const call = (name: string, args: Record<string, unknown>): Promise<ToolAnswer> => callTool(client, name, args);
   try {
-    const call = async (name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; structured: Record<string, unknown> }> => {
-      const result = await client.callTool({ name, arguments: args });
-      const content = Array.isArray(result.content) ? (result.content as { text?: string }[]) : [];
-      return { isError: result.isError === true, text: content.map((part) => part.text ?? "").join("\n"), structured: (result.structuredContent ?? {}) as Record<string, unknown> };
-    };
     const planned = await call("plan", { task: TASK });
     assert.equal(planned.isError, false, planned.text);
     const plan = Plan.parse(planned.structured["plan"]);

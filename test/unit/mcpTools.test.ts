@@ -68,15 +68,17 @@ test("every tool is listed with a description, annotations and an object schema"
     "record_landing",
     "plan",
     "review_report",
+    "notebook",
+    "propose_notebook_records",
   ]);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, "object");
     assert.ok((tool.description ?? "").includes("Result") || tool.name === "status", tool.name);
-    assert.equal(tool.annotations?.readOnlyHint, tool.name === "status" || tool.name === "plan");
+    assert.equal(tool.annotations?.readOnlyHint, tool.name === "status" || tool.name === "plan" || tool.name === "notebook");
   }
   const openJudgment = tools.find((tool) => tool.name === "open_judgment")?.description ?? "";
   for (const route of ROUTE_CATALOGUE) assert.ok(openJudgment.includes(`"${route.routeDefinitionId}" (${route.sign}): ${route.sense}`), route.routeDefinitionId);
-  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status", "plan", "review_report"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
+  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status", "plan", "review_report", "propose_notebook_records"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
 });
 
 const base: AgentState = {
@@ -135,12 +137,15 @@ test("callTool answers bad arguments, unknown tools and an unusable ledger with 
   }
 });
 
-test("the launch command line: nothing without a folder or trust; the ledger only when not the default", () => {
-  const input = { cliPath: "/ext/dist/docket.js", runtimePath: "/usr/bin/node", workspaceFolder: "/work/repo", ledgerPath: null, trusted: true, electronRuntime: false };
+test("the launch command line: nothing without a folder or trust; the ledger only when not the default; the notebook when configured", () => {
+  const input = { cliPath: "/ext/dist/docket.js", runtimePath: "/usr/bin/node", workspaceFolder: "/work/repo", ledgerPath: null, notebookPath: null, trusted: true, electronRuntime: false };
   assert.equal(mcpLaunch({ ...input, workspaceFolder: null }), null);
   assert.equal(mcpLaunch({ ...input, trusted: false }), null);
   assert.deepEqual(mcpLaunch(input), { command: "/usr/bin/node", args: ["/ext/dist/docket.js", "mcp", "--workspace", "/work/repo"], env: {}, cwd: "/work/repo" });
   assert.deepEqual(mcpLaunch({ ...input, ledgerPath: path.join("/work/repo", ".docket", "ledger.jsonl") })?.args, ["/ext/dist/docket.js", "mcp", "--workspace", "/work/repo"]);
   assert.deepEqual(mcpLaunch({ ...input, ledgerPath: "/elsewhere/l.jsonl" })?.args, ["/ext/dist/docket.js", "mcp", "--workspace", "/work/repo", "--ledger", "/elsewhere/l.jsonl"]);
   assert.deepEqual(mcpLaunch({ ...input, runtimePath: "/opt/code/code", electronRuntime: true })?.env, { ELECTRON_RUN_AS_NODE: "1" });
+  // Passed as written: the server applies the notebook path rules against the workspace on each call.
+  assert.deepEqual(mcpLaunch({ ...input, notebookPath: "notes/research" })?.args, ["/ext/dist/docket.js", "mcp", "--workspace", "/work/repo", "--notebook", "notes/research"]);
+  assert.deepEqual(mcpLaunch({ ...input, notebookPath: "  " })?.args, ["/ext/dist/docket.js", "mcp", "--workspace", "/work/repo"]);
 });

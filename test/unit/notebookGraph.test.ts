@@ -121,6 +121,19 @@ test("a Phase A failure skips the graph and reports only the file's diagnostic",
   assert.deepEqual(validateRecordSet([...files].reverse()), result);
 });
 
+test("diagnostics follow the reference's collation of paths, not code units", () => {
+  const bytes = fs.readFileSync(path.join(fixtures, "records", "invalid", "missing-frontmatter.md"));
+  // Code-unit order would put "Memo-c" (M = 0x4d) and "Zeta" before every lowercase name.
+  const names = ["records/Zeta.md", "records/memo-b.md", "records/Memo-c.md", "records/a-b.md", "records/a_b.md", "records/ab.md"];
+  const result = validateRecordSet(names.map((name) => ({ path: name, bytes })));
+  const expected = ["records/a_b.md", "records/a-b.md", "records/ab.md", "records/memo-b.md", "records/Memo-c.md", "records/Zeta.md"];
+  assert.deepEqual(
+    result.diagnostics.map((d) => d.path),
+    expected,
+  );
+  assert.deepEqual(validateRecordSet(names.reverse().map((name) => ({ path: name, bytes }))).diagnostics.map((d) => d.path), expected);
+});
+
 test("duplicate ids are reported alone, on every later duplicate in path order", () => {
   const files = invalidNotebook("duplicate-id");
   const dangling = fs.readFileSync(path.join(fixtures, "notebooks", "invalid", "dangling-source", "inquiry.md"));

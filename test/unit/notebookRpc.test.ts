@@ -1,4 +1,4 @@
-// The backend's notebook handlers over fake ports: approval bound to the proposal's size, stale and
+// The backend's notebook handlers over fake ports: approval bound to the proposal's size and digest, stale and
 // invalid proposals refused before the transaction, each transaction outcome mapped to the Docket
 // code the UI acts on, and Restricted Mode writing nothing.
 import assert from "node:assert/strict";
@@ -8,10 +8,12 @@ import { ErrorCodes, type ProposalDetail } from "../../server/protocol/messages"
 import { NotebookRpc, type NotebookPorts, type PublishOutcome } from "../../server/notebook/notebookRpc";
 
 const SHA = "a".repeat(64);
+const DIGEST = "d".repeat(64);
 
 function detail(overrides: Partial<ProposalDetail> = {}): ProposalDetail {
   return {
     proposalId: "proposal-1",
+    proposalSha256: DIGEST,
     notebookId: "notebook-1",
     root: "/notes",
     stale: false,
@@ -44,7 +46,8 @@ function rpc(options: { proposal?: ProposalDetail | null; outcome?: PublishOutco
     setup: (root, language, apply) => ({ root, action: "create", applied: apply, notebookId: null, language }),
     listProposals: () => [],
     readProposal: () => (options.proposal === undefined ? detail() : options.proposal),
-    publish: (_workspace, proposalId) => {
+    publish: (_workspace, proposalId, approvedSha256) => {
+      assert.equal(approvedSha256, DIGEST, "the approved digest reaches the transaction");
       published.push(proposalId);
       return options.outcome ?? { ok: true, receipt: { observer_receipt: "observer-save-receipt/v1", receipt_id: "receipt-1", proposal_id: proposalId, notebook_id: "notebook-1", records: [] } };
     },
@@ -77,12 +80,13 @@ function code(run: () => unknown): string {
   return "(succeeded)";
 }
 
-test("publication needs the proposal's exact record count, a fresh and valid proposal, and trust", () => {
+test("publication needs the proposal's exact record count and digest, a fresh and valid proposal, and trust", () => {
   const ok = rpc();
-  assert.equal(code(() => ok.rpc.publish({ proposalId: "proposal-1", approvedCount: 1 })), ErrorCodes.approvalMismatch);
-  assert.equal(code(() => ok.rpc.publish({ proposalId: "proposal-1", approvedCount: 3 })), ErrorCodes.approvalMismatch);
+  assert.equal(code(() => ok.rpc.publish({ proposalId: "proposal-1", approvedCount: 2, proposalSha256: "e".repeat(64) })), ErrorCodes.approvalMismatch);
+  assert.equal(code(() => ok.rpc.publish({ proposalId: "proposal-1", approvedCount: 1, proposalSha256: DIGEST })), ErrorCodes.approvalMismatch);
+  assert.equal(code(() => ok.rpc.publish({ proposalId: "proposal-1", approvedCount: 3, proposalSha256: DIGEST })), ErrorCodes.approvalMismatch);
   assert.deepEqual(ok.published, [], "nothing reaches the transaction");
-  assert.equal(ok.rpc.publish({ proposalId: "proposal-1", approvedCount: 2 }).receipt.receipt_id, "receipt-1");
+  assert.equal(ok.rpc.publish({ proposalId: "proposal-1", approvedCount: 2, proposalSha256: DIGEST }).receipt.receipt_id, "receipt-1");
   assert.deepEqual(ok.published, ["proposal-1"]);
 
   for (const [options, expected] of [
@@ -92,7 +96,7 @@ test("publication needs the proposal's exact record count, a fresh and valid pro
     [{ trusted: false }, ErrorCodes.untrusted],
   ] as const) {
     const refused = rpc(options);
-    assert.equal(code(() => refused.rpc.publish({ proposalId: "proposal-1", approvedCount: 2 })), expected);
+    assert.equal(code(() => refused.rpc.publish({ proposalId: "proposal-1", approvedCount: 2, proposalSha256: DIGEST })), expected);
     assert.deepEqual(refused.published, []);
   }
 });
@@ -107,7 +111,7 @@ test("transaction failures keep their code and advice in the message", () => {
   ];
   for (const [outcome, expected] of cases) {
     try {
-      rpc({ outcome }).rpc.publish({ proposalId: "proposal-1", approvedCount: 2 });
+      rpc({ outcome }).rpc.publish({ proposalId: "proposal-1", approvedCount: 2, proposalSha256: DIGEST });
       assert.fail("publish should fail");
     } catch (error) {
       assert.ok(error instanceof DocketError);
