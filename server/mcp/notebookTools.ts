@@ -18,6 +18,8 @@ import { defineTool, type DocketTool, type ToolContext } from "./toolDefinition"
 
 /** More would make one approval too large to review; split the work into several proposals. */
 export const MAX_PROPOSED_RECORDS = 200;
+/** Records listed when the call names none; a larger notebook is read by `recordIds`. */
+export const MAX_LISTED_RECORDS = 500;
 /** Diagnostics quoted in a refusal's sentence (all of them travel in `error.details`). */
 const QUOTED_DIAGNOSTICS = 10;
 
@@ -27,7 +29,15 @@ const NotebookFolder = z
   .max(4096)
   .describe("The notebook folder (absolute, or relative to the workspace folder). Omit it to use the notebook configured for this workspace.");
 
-export const NotebookReadParams = z.strictObject({ notebook: NotebookFolder.optional() });
+export const NotebookReadParams = z.strictObject({
+  notebook: NotebookFolder.optional(),
+  recordIds: z
+    .array(z.string().min(1).max(200))
+    .min(1)
+    .max(MAX_PROPOSED_RECORDS)
+    .optional()
+    .describe(`Only these records (ids unknown to the notebook are listed in missingRecordIds). Omitted: every record, at most ${MAX_LISTED_RECORDS}.`),
+});
 
 export const NotebookProposeParams = z.strictObject({
   notebook: NotebookFolder.optional(),
@@ -83,8 +93,8 @@ const readNotebookTool = defineTool({
   params: NotebookReadParams,
   description: [
     "Read the user's Notebook (observer-notebook/v1: Markdown records with observer-record/v1 frontmatter under <notebook>/records/); writes nothing. Call it before propose_notebook_records.",
-    "notebook (optional): the notebook folder; omitted, the notebook configured for this workspace (VS Code setting docket.notebookPath) is used.",
-    "Result: root, notebookId, language, health, and every record {recordId, type, status, title, path, sha256} — an update's expected_sha256 is the record's sha256 here — plus the proposals already waiting for the user's review (pendingProposals).",
+    "notebook (optional): the notebook folder; omitted, the notebook configured for this workspace (VS Code setting docket.notebookPath) is used. recordIds (optional): only these records.",
+    `Result: root, notebookId, language, health, recordCount, the records {recordId, type, status, title, path, sha256} (all of them, or the first ${MAX_LISTED_RECORDS} with truncated: true) — an update's expected_sha256 is the record's sha256 here; read the file at path for its Markdown — plus the proposals already waiting for the user's review (pendingProposals).`,
   ].join("\n"),
   run: async (context, params) => {
     const root = notebookRoot(context, params.notebook);
@@ -93,7 +103,11 @@ const readNotebookTool = defineTool({
     const opened = openNotebook(root);
     if (!opened.ok) throw unusable(root, opened.issue);
     const notebook = opened.value;
-    const records = notebook.inventory.map((entry) => ({
+    const wanted = params.recordIds === undefined ? null : new Set(params.recordIds);
+    const selected = wanted === null ? notebook.inventory.slice(0, MAX_LISTED_RECORDS) : notebook.inventory.filter((entry) => wanted.has(entry.recordId));
+    const known = new Set(notebook.inventory.map((entry) => entry.recordId));
+    const missingRecordIds = params.recordIds === undefined ? [] : [...new Set(params.recordIds)].filter((id) => !known.has(id));
+    const records = selected.map((entry) => ({
       recordId: entry.recordId,
       type: entry.record.type,
       status: entry.record.status,
@@ -103,10 +117,23 @@ const readNotebookTool = defineTool({
     }));
     const pendingProposals = pendingFor(context.workspaceFolder, notebook);
     const waiting = pendingProposals.length === 0 ? "no proposal is waiting for review" : `${pendingProposals.length} proposal(s) waiting for the user's review`;
+    const truncated = wanted === null && notebook.inventory.length > MAX_LISTED_RECORDS;
+    const listed = truncated ? `${notebook.inventory.length} records, the first ${MAX_LISTED_RECORDS} listed (name recordIds for others)` : `${records.length} record(s) listed`;
+    const missing = missingRecordIds.length === 0 ? "" : `; not in the notebook: ${missingRecordIds.join(", ")}`;
     return {
-      summary: `Notebook ${notebook.manifest.notebook_id} at ${notebook.root} (${notebook.manifest.default_language}, ${status.value.health}): ${records.length} record(s); ${waiting}.`,
+      summary: `Notebook ${notebook.manifest.notebook_id} at ${notebook.root} (${notebook.manifest.default_language}, ${status.value.health}): ${listed}${missing}; ${waiting}.`,
       fields: {
-        notebook: { root: notebook.root, notebookId: notebook.manifest.notebook_id, language: notebook.manifest.default_language, health: status.value.health, records, pendingProposals },
+        notebook: {
+          root: notebook.root,
+          notebookId: notebook.manifest.notebook_id,
+          language: notebook.manifest.default_language,
+          health: status.value.health,
+          recordCount: notebook.inventory.length,
+          records,
+          truncated,
+          missingRecordIds,
+          pendingProposals,
+        },
       },
       result: null,
     };

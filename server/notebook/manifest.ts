@@ -100,7 +100,8 @@ export function decodeNotebookManifest(value: unknown, at: string): NotebookResu
 export function parseManifestBytes(bytes: Uint8Array, at: string): NotebookResult<NotebookManifest> {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    // ignoreBOM keeps a byte order mark in the text, so JSON.parse refuses it as the reference does.
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
   } catch {
     return { ok: false, issue: notebookIssue("notebook.manifest-invalid", at, "the Notebook manifest is not UTF-8 JSON") };
   }

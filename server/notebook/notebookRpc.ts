@@ -68,6 +68,9 @@ export interface NotebookRpcContext {
   readonly trusted: boolean;
 }
 
+/** Preflight reasons that mean a target changed on disk after the proposal was made: it went stale. */
+const TARGET_CHANGED: ReadonlySet<string> = new Set(["publication-preflight.update-stale", "publication-preflight.update-missing", "publication-preflight.create-collision"]);
+
 function isFailure(value: object): value is PortFailure {
   return "ok" in value && value.ok === false;
 }
@@ -143,7 +146,7 @@ export class NotebookRpc {
     if (outcome.recoveryRequired) {
       throw new DocketError(ErrorCodes.publicationRecoveryRequired, `Publication of ${proposal.proposalId} needs recovery ${detail}`);
     }
-    if (outcome.code === "save.concurrent-change") {
+    if (outcome.code === "save.concurrent-change" || (outcome.reason !== null && TARGET_CHANGED.has(outcome.reason))) {
       throw new DocketError(ErrorCodes.proposalStale, `Proposal ${proposal.proposalId} is stale ${detail}`);
     }
     if (outcome.code.startsWith("notebook.")) {

@@ -225,6 +225,24 @@ export function openNotebook(root: string): NotebookResult<OpenNotebook> {
   return attempt(() => openOrThrow(root), root);
 }
 
+/**
+ * Why publication or recovery must not touch this notebook's files, or null: `.observer/`,
+ * `records/` and (when present) `.observer/transactions/` must be real folders, so nothing staged,
+ * hashed or removed is reached through a link to somewhere else.
+ */
+export function transactionLayoutProblem(root: string): string | null {
+  const transactions = path.dirname(path.join(root, ...ACTIVE_TRANSACTION_PATH.split("/")));
+  for (const [at, required] of [
+    [path.join(root, OBSERVER_DIRECTORY), true],
+    [path.join(root, RECORDS_DIRECTORY), true],
+    [transactions, false],
+  ] as const) {
+    const stat = lstatOrNull(at);
+    if (stat === null ? required : stat.isSymbolicLink() || !stat.isDirectory()) return `${at} must be a real folder inside the Notebook`;
+  }
+  return null;
+}
+
 /** The publication lock is present: a publication is running or was interrupted and needs recovery. */
 export function hasActiveTransaction(root: string): boolean {
   return lstatOrNull(path.join(root, ...ACTIVE_TRANSACTION_PATH.split("/"))) !== null;

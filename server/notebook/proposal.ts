@@ -27,10 +27,14 @@ const BoundedId = z
   .refine((value) => value === value.trim(), "must not start or end with whitespace");
 const Sha256 = z.string().regex(SHA256);
 const Markdown = z.string().min(1);
-const RelativeRecordPath = z
+/**
+ * A file directly in `records/` whose name ends in `.md`: every name the notebook reader accepts as
+ * a record (`a\b.md` and `.md` included), and nothing that could leave the folder.
+ */
+export const RelativeRecordPath = z
   .string()
-  .regex(/^records\/[^/\\]+\.md$/u)
-  .refine((value) => !value.includes("\0") && path.posix.basename(value) !== ".." && path.posix.basename(value) !== ".md");
+  .regex(/^records\/[^/]+\.md$/u)
+  .refine((value) => !value.includes("\0"));
 
 export const PreparedCreateRecord = z.strictObject({ operation: z.literal("create"), record_id: BoundedId, markdown: Markdown });
 export const PreparedUpdateRecord = z.strictObject({ operation: z.literal("update"), record_id: BoundedId, expected_sha256: Sha256, markdown: Markdown });

@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { canonicalize, sha256Hex } from "../ledger/canonicalJson";
 import type { NotebookDiagnostic } from "./diagnostics";
 import { ACTIVE_TRANSACTION_PATH, type NotebookIssueCode } from "./manifest";
-import { openNotebook } from "./notebookStore";
+import { openNotebook, transactionLayoutProblem } from "./notebookStore";
 import { fingerprintInventory, notebookView, preflight, sameFingerprints, type NotebookView } from "./preflight";
 import { OBSERVER_SAVE_RECEIPT_SCHEMA, type NotebookProposal, type PlannedRecord, type ProposalPlan, type SaveReceipt } from "./proposal";
 import { readProposal, readReceipt, writeReceipt } from "./proposalStore";
@@ -215,6 +215,8 @@ export function runTransaction(input: TransactionInput): PublicationIssue | null
   let recordId: string | null = null;
   let acquired = false;
   const published: Staged[] = [];
+  const layout = transactionLayoutProblem(root);
+  if (layout !== null) return publicationIssue("notebook.layout-invalid", `${layout}; nothing was written`);
   try {
     fs.mkdirSync(path.dirname(active), { recursive: true });
     try {
@@ -385,13 +387,15 @@ export function publishProposal(input: PublishInput): PublicationResult {
     return { ok: false, issue: publicationIssue("save.target-mismatch", `the notebook at ${proposal.prepared.root} is now ${view.notebookId} at ${view.root}`, { reason: "publication-preflight.target-mismatch" }) };
   }
   const now = fingerprintInventory(view.inventory);
-  if (!sameFingerprints(proposal.plan.snapshot, now)) {
-    // Published earlier but the receipt was never written (a crash between cleanup and receipt).
-    if (sameFingerprints(proposal.plan.final, now)) return { ok: true, receipt: writeReceipt(input.workspace, receiptFor(proposal, ids.receiptId())), settled: "already-published" };
-    return { ok: false, issue: publicationIssue("save.concurrent-change", "the notebook's files changed since the proposal was made", { reason: "publication-transaction.drift" }) };
-  }
+  // Published earlier but the receipt was never written (a crash between cleanup and receipt).
+  if (!sameFingerprints(proposal.plan.snapshot, now) && sameFingerprints(proposal.plan.final, now)) return settle(input.workspace, proposal, ids, "already-published");
+  // Preflight runs again first, as the reference's commit does: a changed target is its
+  // `update-stale` / `create-collision`; any other file that changed is drift.
   const checked = preflight(proposal.prepared, view);
   if (!checked.ok) return { ok: false, issue: publicationIssue(checked.issue.code, checked.issue.message, { reason: checked.issue.reason, recordId: checked.issue.recordId ?? null, diagnostics: checked.issue.diagnostics }) };
+  if (!sameFingerprints(proposal.plan.snapshot, now)) {
+    return { ok: false, issue: publicationIssue("save.concurrent-change", "the notebook's files changed since the proposal was made", { reason: "publication-transaction.drift" }) };
+  }
   if (canonicalize(checked.plan) !== canonicalize(proposal.plan)) {
     return { ok: false, issue: publicationIssue("save.concurrent-change", "the notebook no longer yields the plan that was approved", { reason: "publication-transaction.drift" }) };
   }
@@ -406,10 +410,15 @@ export function publishProposal(input: PublishInput): PublicationResult {
     ...(input.removeTree === undefined ? {} : { removeTree: input.removeTree }),
   });
   if (failure !== null) return { ok: false, issue: failure };
+  return settle(input.workspace, proposal, ids, "published");
+}
+
+/** Records the receipt of a published proposal; the notebook is whole either way. */
+function settle(workspace: string, proposal: NotebookProposal, ids: PublicationIds, settled: "published" | "already-published"): PublicationResult {
   try {
-    return { ok: true, receipt: writeReceipt(input.workspace, receiptFor(proposal, ids.receiptId())), settled: "published" };
+    return { ok: true, receipt: writeReceipt(workspace, receiptFor(proposal, ids.receiptId())), settled };
   } catch (error) {
-    // The notebook is published and whole; only Docket's record of it is missing. Publishing again settles it.
+    // Only Docket's record of the publication is missing. Publishing again settles it once the receipt folder is writable.
     return { ok: false, issue: publicationIssue("save.lifecycle", `published, but the receipt could not be written: ${(error as Error).message}`, { recoveryRequired: true }) };
   }
 }

@@ -13,7 +13,8 @@ import { sha256Hex } from "../ledger/canonicalJson";
 import { compareNotebookText } from "./referenceOrder";
 import { notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 import { ACTIVE_TRANSACTION_PATH, parseManifestBytes } from "./manifest";
-import { OBSERVER_SAVE_RECEIPT_SCHEMA, type SaveReceipt } from "./proposal";
+import { transactionLayoutProblem } from "./notebookStore";
+import { OBSERVER_SAVE_RECEIPT_SCHEMA, RelativeRecordPath, type SaveReceipt } from "./proposal";
 import { readProposal, writeReceipt } from "./proposalStore";
 
 export const TRANSACTION_SCHEMA = "observer-notebook-publication/v1";
@@ -30,7 +31,7 @@ const Journal = z.strictObject({
       operation: z.enum(["create", "update"]),
       record_id: z.string().min(1).max(200),
       // Only a file directly in records/: a journal must not steer recovery outside the notebook.
-      path: z.string().regex(/^records\/[^/\\]+\.md$/u).refine((value) => !value.includes("\0") && value !== "records/..md"),
+      path: RelativeRecordPath,
       before_sha256: Sha256.nullable(),
       next_sha256: Sha256,
     }),
@@ -102,10 +103,14 @@ function targetHash(file: string): string | null | "not-regular" {
   return sha256Hex(fs.readFileSync(file));
 }
 
-function stateOf(record: Journal["records"][number], hash: string | null | "not-regular"): RecordState {
-  if (hash === record.next_sha256) return "final";
-  if (record.operation === "create" ? hash === null : hash === record.before_sha256) return "before";
-  return "other";
+/**
+ * Each state is judged on its own: an update whose approved bytes equal its before bytes is both
+ * published and not, so it never makes a batch look half-published.
+ */
+function judge(record: Journal["records"][number], hash: string | null | "not-regular"): { readonly final: boolean; readonly before: boolean; readonly state: RecordState } {
+  const final = hash === record.next_sha256;
+  const before = record.operation === "create" ? hash === null : hash === record.before_sha256;
+  return { final, before, state: final ? "final" : before ? "before" : "other" };
 }
 
 /**
@@ -121,7 +126,10 @@ function removeStrayTemporaries(root: string, journal: Journal): void {
   }
 }
 
-/** Looks at the lock and the journal and settles, clears or reports; never republishes and never rolls back. */
+/**
+ * Looks at the lock and the journal and settles, clears or reports; never republishes and never
+ * rolls back. Never throws: a file that cannot be read or written is reported as `unreadable`.
+ */
 export function recoverNotebook(input: RecoveryInput): RecoveryOutcome {
   const active = path.join(input.root, ...ACTIVE_TRANSACTION_PATH.split("/"));
   try {
@@ -130,6 +138,16 @@ export function recoverNotebook(input: RecoveryInput): RecoveryOutcome {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { status: "clean" };
     return { status: "unreadable", message: `cannot inspect ${active}: ${(error as Error).message}` };
   }
+  try {
+    return recoverActive(input, active);
+  } catch (error) {
+    return { status: "unreadable", message: `recovery stopped, nothing more was changed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function recoverActive(input: RecoveryInput, active: string): RecoveryOutcome {
+  const layout = transactionLayoutProblem(input.root);
+  if (layout !== null) return { status: "unreadable", message: `${layout}; recovery does not follow links out of the notebook, nothing was changed` };
   const owner = readJson(path.join(active, OWNER_FILE));
   const journalRead = readJson(path.join(active, "transaction.json"));
   if (owner.state === "ok") {
@@ -142,6 +160,10 @@ export function recoverNotebook(input: RecoveryInput): RecoveryOutcome {
   } else if (journalRead.state !== "ok") {
     // No owner and no journal: a publication that just took the lock, or one by another tool. Do not guess.
     return { status: "busy", message: `${active} exists without a journal: another publication may be starting; if none is running, remove the folder` };
+  } else {
+    // A journal without Docket's owner file is another tool's (the reference Observer's), which may
+    // be publishing right now: its lock is never removed or settled from here.
+    return { status: "busy", message: `${active} holds another tool's publication (no ${OWNER_FILE}); if no other program is saving to this notebook, finish or remove it there` };
   }
   if (journalRead.state === "missing") {
     // The journal is written (whole) before the first target is touched, so without it nothing was published.
@@ -152,11 +174,8 @@ export function recoverNotebook(input: RecoveryInput): RecoveryOutcome {
   const journal = Journal.safeParse(journalRead.value);
   if (!journal.success) return { status: "unreadable", message: `${active}/transaction.json is not an ${TRANSACTION_SCHEMA} journal; nothing was changed` };
 
-  const records = journal.data.records.map((record) => {
-    const hash = targetHash(path.join(input.root, ...record.path.split("/")));
-    return { record, state: stateOf(record, hash) };
-  });
-  if (records.every((item) => item.state === "final")) {
+  const records = journal.data.records.map((record) => ({ record, ...judge(record, targetHash(path.join(input.root, ...record.path.split("/")))) }));
+  if (records.every((item) => item.final)) {
     const manifest = parseManifestBytes(fs.readFileSync(path.join(input.root, ".observer", "notebook.json")), input.root);
     if (!manifest.ok) return { status: "unreadable", message: `the notebook manifest cannot be read: ${manifest.issue.message}` };
     const receipt: SaveReceipt = {
@@ -173,13 +192,13 @@ export function recoverNotebook(input: RecoveryInput): RecoveryOutcome {
     fs.rmSync(active, { recursive: true, force: true });
     return { status: "settled", message: `the interrupted publication of ${journal.data.proposal_id} had completed; it was settled without publishing again`, receipt: stored };
   }
-  if (records.every((item) => item.state === "before")) {
+  if (records.every((item) => item.before)) {
     removeStrayTemporaries(input.root, journal.data);
     fs.rmSync(active, { recursive: true, force: true });
     return { status: "not-published", message: `the interrupted publication of ${journal.data.proposal_id} had not changed the notebook; its staging folder was removed`, proposalId: journal.data.proposal_id };
   }
   const diagnostics = records
-    .filter((item) => item.state !== "final")
+    .filter((item) => !item.final)
     .map((item) =>
       notebookDiagnostic({
         phase: "record",

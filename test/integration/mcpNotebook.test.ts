@@ -40,6 +40,14 @@ test("an agent reads the notebook, proposes a batch that the user then publishes
     assert.equal(records.length, Object.keys(before).length);
     for (const record of records) assert.equal(record.sha256, sha256Hex(before[path.posix.basename(record.path)] ?? ""), record.path);
     assert.deepEqual(structuredField(read, "notebook", "pendingProposals"), []);
+    assert.equal(structuredField(read, "notebook", "recordCount"), records.length);
+    assert.equal(structuredField(read, "notebook", "truncated"), false);
+
+    // A large notebook is read a few records at a time.
+    const some = await callToolOk(client, "notebook", { recordIds: [MEMO_ONE, "memo-unknown"] });
+    assert.deepEqual(structuredField<ReadRecord[]>(some, "notebook", "records").map((record) => record.recordId), [MEMO_ONE]);
+    assert.deepEqual(structuredField(some, "notebook", "missingRecordIds"), ["memo-unknown"]);
+    assert.match(some.text, /not in the notebook: memo-unknown/u);
 
     // The expected_sha256 of an update comes straight from the notebook tool.
     const memo = records.find((record) => record.recordId === MEMO_ONE);

@@ -151,6 +151,48 @@ test("§6.4 refusals before staging: unknown, malformed or tampered proposal, de
   assert.ok(ok.ok, JSON.stringify(ok));
 });
 
+test("at publication, preflight runs again first: a changed target is the reference's update-stale or create-collision, other files are drift", () => {
+  const fx = notebookFixture({ prefix: "docket-publication-recheck-" });
+  const batch = pairedBatch(fx);
+  const proposalId = proposeRecords(fx, batch);
+  fs.appendFileSync(memoPath(fx), "\nEdited elsewhere.\n");
+  const edited = recordFiles(fx.root);
+  const stale = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.deepEqual([stale.code, stale.reason, stale.recordId], ["save.invalid-plan", "publication-preflight.update-stale", MEMO_ONE]);
+  assertUntouched(fx, edited);
+
+  const other = notebookFixture({ prefix: "docket-publication-collision-" });
+  const create = proposeRecords(other, [{ operation: "create", record_id: SOURCE_NEW, markdown: externalSource(SOURCE_NEW) }]);
+  // Someone else's record at the target (bytes equal to the proposal's would count as already published).
+  fs.writeFileSync(path.join(other.root, "records", `${SOURCE_NEW}.md`), externalSource(SOURCE_NEW).replace("Version 4.2", "Version 5.0"));
+  const collided = failure(publishProposal({ workspace: other.workspace, proposalId: create, approved: true, ids }));
+  assert.deepEqual([collided.code, collided.reason], ["save.invalid-plan", "publication-preflight.create-collision"]);
+});
+
+test("record file names the reader accepts (a backslash, a bare .md) stay publishable; a linked transactions folder is refused before any write", () => {
+  const fx = notebookFixture({ prefix: "docket-publication-names-" });
+  const odd = externalSource(SOURCE_NEW);
+  fs.writeFileSync(path.join(fx.root, "records", "odd\\name.md"), odd);
+  const updated = odd.replace("Version 4.2", "Version 4.3");
+  assert.notEqual(updated, odd);
+  const proposalId = proposeRecords(fx, [{ operation: "update", record_id: SOURCE_NEW, expected_sha256: sha256Hex(odd), markdown: updated }]);
+  const result = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.equal(fs.readFileSync(path.join(fx.root, "records", "odd\\name.md"), "utf8"), updated);
+
+  const outside = fs.mkdtempSync(path.join(path.dirname(fx.workspace), "docket-publication-elsewhere-"));
+  fs.mkdirSync(path.join(fx.root, ".observer"), { recursive: true });
+  fs.rmSync(path.join(fx.root, ".observer", "transactions"), { recursive: true, force: true });
+  fs.symlinkSync(outside, path.join(fx.root, ".observer", "transactions"));
+  const before = recordFiles(fx.root);
+  const next = proposeRecords(fx, pairedBatch(fx));
+  const refused = failure(publishProposal({ workspace: fx.workspace, proposalId: next, approved: true, ids }));
+  assert.equal(refused.code, "notebook.layout-invalid");
+  assert.deepEqual(fs.readdirSync(outside), [], "nothing was staged through the link");
+  assert.deepEqual(recordFiles(fx.root), before);
+  fs.rmSync(outside, { recursive: true, force: true });
+});
+
 test("injected faults at every step roll back to the exact old bytes, with no active dir and recoveryRequired false", () => {
   const points: [FaultPoint, string][] = [
     ["after-stage", "save.persistence"],

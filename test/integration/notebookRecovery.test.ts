@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sha256Hex } from "../../server/ledger/canonicalJson";
 import { openNotebook } from "../../server/notebook/notebookStore";
 import type { PreparedRecord } from "../../server/notebook/proposal";
 import { readReceipt } from "../../server/notebook/proposalStore";
@@ -134,6 +135,64 @@ test("recovery never touches a live or unknown lock, and never trusts a malforme
   fs.rmSync(path.join(activeDir(fx.root), "transaction.json"));
   assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false }).status, "not-published", "dead owner, no journal: nothing was published");
   assert.equal(fs.existsSync(activeDir(fx.root)), false);
+});
+
+test("a no-op update beside a create, killed before anything was published, is cleared: unchanged bytes count as both before and final", () => {
+  const fx = notebookFixture({ prefix: "docket-recovery-noop-" });
+  const memo = fs.readFileSync(path.join(fx.root, "records", "memo-incubating.md"), "utf8");
+  const source = nextId("source");
+  const proposalId = proposeRecords(fx, [
+    { operation: "update", record_id: MEMO_ONE, expected_sha256: sha256Hex(memo), markdown: memo },
+    { operation: "create", record_id: source, markdown: externalSource(source) },
+  ]);
+  const before = recordFiles(fx.root);
+  const killed = publishInChild(fx, proposalId, "after-stage");
+  assert.equal(killed.signal, "SIGKILL");
+  const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
+  assert.equal(recovered.status, "not-published", JSON.stringify(recovered));
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+  assert.deepEqual(recordFiles(fx.root), before);
+  const published = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
+  assert.equal(published.ok, true, JSON.stringify(published));
+});
+
+test("another tool's lock (a journal without Docket's owner file) is never removed or settled", () => {
+  const fx = notebookFixture({ prefix: "docket-recovery-foreign-" });
+  fs.mkdirSync(activeDir(fx.root), { recursive: true });
+  const journal = { observer_transaction: "observer-notebook-publication/v1", transaction_id: "transaction-1", proposal_id: "proposal-1", records: [{ operation: "create", record_id: ZETTEL_NEW, path: `records/${ZETTEL_NEW}.md`, before_sha256: null, next_sha256: "0".repeat(64) }] };
+  fs.writeFileSync(path.join(activeDir(fx.root), "transaction.json"), JSON.stringify(journal));
+  const outcome = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false });
+  assert.equal(outcome.status, "busy");
+  assert.match(outcome.status === "busy" ? outcome.message : "", /another tool's publication/u);
+  assert.ok(fs.existsSync(path.join(activeDir(fx.root), "transaction.json")), "the foreign journal is kept");
+});
+
+test("recovery reports instead of throwing, and never follows a records/ link out of the notebook", () => {
+  const fx = notebookFixture({ prefix: "docket-recovery-unreadable-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
+  assert.equal(publishInChild(fx, proposalId, "before-readback").signal, "SIGKILL");
+  // Everything was published, but the manifest the receipt needs is gone.
+  const manifest = path.join(fx.root, ".observer", "notebook.json");
+  const manifestBytes = fs.readFileSync(manifest);
+  fs.rmSync(manifest);
+  const missing = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
+  assert.equal(missing.status, "unreadable", JSON.stringify(missing));
+  const refused = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
+  assert.equal(refused.ok ? null : refused.issue.code, "save.busy");
+  fs.writeFileSync(manifest, manifestBytes);
+
+  // records/ swapped for a link to a folder outside: nothing there is hashed or removed.
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), "docket-recovery-outside-"));
+  const records = path.join(fx.root, "records");
+  fs.cpSync(records, outside, { recursive: true });
+  fs.writeFileSync(path.join(outside, `.${ZETTEL_NEW}.md.00000000-0000-4000-8000-000000000000.tmp`), "stray");
+  fs.rmSync(records, { recursive: true });
+  fs.symlinkSync(outside, records);
+  const linked = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
+  assert.equal(linked.status, "unreadable", JSON.stringify(linked));
+  assert.ok(fs.existsSync(path.join(outside, `.${ZETTEL_NEW}.md.00000000-0000-4000-8000-000000000000.tmp`)), "nothing outside the notebook was removed");
+  assert.ok(fs.existsSync(activeDir(fx.root)));
+  fs.rmSync(outside, { recursive: true, force: true });
 });
 
 function publishConcurrently(fx: NotebookFixture, proposalIds: readonly string[]): Promise<PublicationResult[]> {

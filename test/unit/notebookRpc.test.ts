@@ -108,6 +108,9 @@ test("transaction failures keep their code and advice in the message", () => {
     // The drift reason the transaction attaches must not hide that the proposal went stale.
     [{ ok: false, code: "save.concurrent-change", reason: "publication-transaction.drift", message: "changed", recoveryRequired: false, advice: "Propose again." }, ErrorCodes.proposalStale],
     [{ ok: false, code: "notebook.manifest-invalid", reason: null, message: "bad manifest", recoveryRequired: false, advice: "Run status." }, ErrorCodes.notebookUnusable],
+    // A target changed between the view's check and the transaction's own preflight: stale too.
+    [{ ok: false, code: "save.invalid-plan", reason: "publication-preflight.update-stale", message: "changed", recoveryRequired: false, advice: "Propose again." }, ErrorCodes.proposalStale],
+    [{ ok: false, code: "save.invalid-plan", reason: "publication-preflight.final-invalid", message: "graph", recoveryRequired: false, advice: "Fix." }, ErrorCodes.publicationFailed],
   ];
   for (const [outcome, expected] of cases) {
     try {

@@ -189,6 +189,13 @@ test("manifest bytes: schema key order, two-space indentation, one final newline
   );
 });
 
+test("manifest bytes with a UTF-8 byte order mark are not a manifest, as in the reference", () => {
+  const bytes = Buffer.from(serializeManifest({ observer_notebook: "observer-notebook/v1", notebook_id: NOTEBOOK_ID, default_language: "en" }), "utf8");
+  assert.equal(parseManifestBytes(bytes, "/n/.observer/notebook.json").ok, true);
+  const withBom = parseManifestBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]), "/n/.observer/notebook.json");
+  assert.equal(withBom.ok ? null : withBom.issue.code, "notebook.manifest-invalid");
+});
+
 test(
   "setup creates the folder, .observer/, records/ and the manifest; a second setup is byte-idempotent; another language is refused",
   withSandbox((dir) => {
