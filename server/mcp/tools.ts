@@ -17,7 +17,7 @@ import {
 } from "../protocol/messages";
 import { ROUTE_CATALOGUE } from "../developer/routes";
 import { findPackageRoot } from "../developer/operations/skillCatalog";
-import { SeatReport, type Plan } from "../router/planSchema";
+import { SeatReportSubmission, type Plan } from "../router/planSchema";
 import { renderPlanText } from "../router/planText";
 import { WorkspacePlanner } from "../router/workspacePlanner";
 import { NOTEBOOK_TOOLS } from "./notebookTools";
@@ -209,15 +209,16 @@ const reviewReport = defineTool({
   name: "review_report",
   title: "Report a review-board seat",
   readOnly: false,
-  params: SeatReport,
+  params: SeatReportSubmission,
   description: [
-    "Record one review-board seat's report for a plan returned by the plan tool in this session. Reviewers cannot read each other's reports: review as that one seat only.",
-    "basisSha256: the plan's contextPack.versions.basisSha256 (a report for any other basis, or after the task, files or skills changed, is refused with docket.review-report-invalid — plan again). reviewer: a seated reviewer id (code-reviewer, security-auditor, test-engineer, architect, performance-specialist).",
+    "Record one review-board seat's report for a plan. Reviewers cannot read each other's reports: review as that one seat only.",
+    "basisSha256: the plan's contextPack.versions.basisSha256 (a report for any other basis, or after the task, files or skills changed, is refused with docket.review-report-invalid — plan again). task (and mode, if the plan was made with one): the plan's task exactly, needed only when this session did not call plan for it (e.g. a reviewer running as its own agent); Docket plans it again and checks the basis. reviewer: a seated reviewer id (code-reviewer, security-auditor, test-engineer, architect, performance-specialist).",
     "outcome \"reported\" with findings [{findingId, severity: blocking|major|minor|info, message, citations: [{kind: \"file\", path (workspace-relative), line|null} | {kind: \"ledger-event\", workScopeId, eventId} | {kind: \"evidence\", handle}], resolved}] and failure null; or outcome \"failed\" with failure saying why the seat could not review (it stays on the board as failed).",
     "Appends to .docket/reviews/<basisSha256>.jsonl (the recorded review; a later report from the same seat supersedes its earlier one). Result: the report and the re-evaluated plan with its verdict.",
   ].join("\n"),
   run: async (context, params) => {
-    const recorded = await plannerFor(context.workspaceFolder).recordReport(params);
+    const { task, mode, ...report } = params;
+    const recorded = await plannerFor(context.workspaceFolder).recordReport(report, task === undefined ? undefined : { task, mode: mode ?? null });
     return {
       summary: `Recorded the ${recorded.report.reviewer} report (${recorded.report.findings.length} finding${recorded.report.findings.length === 1 ? "" : "s"}). ${planSummary(recorded.plan)}`,
       fields: { report: recorded.report, plan: recorded.plan },

@@ -197,6 +197,17 @@ export const SeatReport = z.strictObject({
 });
 export type SeatReport = z.infer<typeof SeatReport>;
 
+/**
+ * What a reviewer sends: its report, plus (when its session did not make the plan, e.g. a
+ * reviewer run as its own agent) the task the plan was made for, so the basis can be checked
+ * against the plan as it is now. The task is never stored with the report.
+ */
+export const SeatReportSubmission = SeatReport.extend({
+  task: z.string().max(65_536).optional(),
+  mode: ExecutionMode.nullable().optional(),
+});
+export type SeatReportSubmission = z.infer<typeof SeatReportSubmission>;
+
 export const PlanOptions = z.strictObject({
   /** Forces a mode instead of deriving it from the task (e.g. the MCP tool's `mode`). */
   mode: ExecutionMode.nullable(),

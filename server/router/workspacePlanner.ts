@@ -86,15 +86,23 @@ export class WorkspacePlanner {
 
   /**
    * Records a review-board report for the plan whose basis it names. The basis must be the
-   * basis of a plan this planner produced and still be current (same task, snapshot, skills).
+   * basis of a plan this planner produced, or of the plan for `task` (given by a reviewer that did
+   * not make the plan), and still be current (same task, snapshot, skills).
    */
-  async recordReport(raw: unknown): Promise<RecordedReport> {
+  async recordReport(raw: unknown, task?: { readonly task: string; readonly mode: ExecutionMode | null }): Promise<RecordedReport> {
     const basis = typeof raw === "object" && raw !== null ? (raw as { basisSha256?: unknown }).basisSha256 : undefined;
-    const known = typeof basis === "string" ? this.recent.get(basis) : undefined;
+    let known = typeof basis === "string" ? this.recent.get(basis) : undefined;
+    // Planning the named task remembers its basis; a report on any other basis is refused below.
+    if (known === undefined && task !== undefined && typeof basis === "string") {
+      await this.plan(task.task, task.mode);
+      known = this.recent.get(basis);
+    }
     if (known === undefined) {
       throw new DocketError(
         ErrorCodes.reviewReportInvalid,
-        `No current plan has basis ${typeof basis === "string" ? basis : "(missing)"}: call plan for the task first, then report on the basis it returns (review.seats, contextPack.versions.basisSha256).`,
+        task === undefined
+          ? `No current plan has basis ${typeof basis === "string" ? basis : "(missing)"}: call plan for the task first (or send the task with the report), then report on the basis it returns (review.seats, contextPack.versions.basisSha256).`
+          : `The plan for this task has another basis than ${typeof basis === "string" ? basis : "(missing)"} now (the task text, the files or the skills differ): plan again and report on the basis it returns.`,
       );
     }
     const current = await this.plan(known.task, known.mode);

@@ -147,6 +147,26 @@ test("docket mcp: plan, then review_report on its basis re-evaluates the board; 
     // A plan in another process sees the recorded report (it is read from .docket/reviews/).
     const cliPlan = Plan.parse(JSON.parse(docket(["plan", TASK, "--json", "--workspace", repo.root]).stdout));
     assert.equal(cliPlan.review.seats.find((entry) => entry.reviewer === "code-reviewer")?.state, "reported");
+
+    // A reviewer in its own session (here: its own server process) reports with the plan's task.
+    const reviewer = await connectMcp(repo.root, { name: "reviewer-agent" });
+    try {
+      const seated = after.review.seats.find((entry) => entry.reviewer !== "code-reviewer" && entry.state === "awaiting-report")?.reviewer;
+      assert.ok(seated !== undefined, "another seat awaits a report");
+      const own = { basisSha256: basis, reviewer: seated, outcome: "reported", findings: [], failure: null };
+      const withoutTask = await callTool(reviewer, "review_report", own);
+      assert.equal(withoutTask.isError, true);
+      assert.match(withoutTask.text, /send the task with the report/u);
+      const otherTask = await callTool(reviewer, "review_report", { ...own, task: `${TASK} now` });
+      assert.equal(otherTask.isError, true);
+      assert.match(otherTask.text, /another basis/u);
+      const withTask = await callTool(reviewer, "review_report", { ...own, task: TASK });
+      assert.equal(withTask.isError, false, withTask.text);
+      assert.equal(Plan.parse(withTask.structured["plan"]).review.seats.find((entry) => entry.reviewer === seated)?.state, "reported");
+      assert.ok(!fs.readFileSync(file, "utf8").includes(TASK.slice(0, 20)), "the task is not stored with the report");
+    } finally {
+      await reviewer.close();
+    }
   } finally {
     await client.close();
     repo.dispose();
