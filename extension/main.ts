@@ -6,7 +6,7 @@ import { Backend } from "./backend";
 import { CommandIds, registerCommands } from "./commands";
 import { backendInitOptions, onDidChangeBackendInputs, sameInitOptions, workspaceState } from "./config";
 import { updateContextKeys } from "./contextKeys";
-import { ObserverTreeProvider } from "./observerTree";
+import { ObserverTreeProvider, pendingProposalsBadge } from "./observerTree";
 import { ProposalDocuments } from "./proposalDocuments";
 import { registerPiSessionCommands } from "./piSessionCommands";
 import { registerAgents } from "./agentCommands";
@@ -26,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const workTree = new WorkTreeProvider(() => current.request(Requests.workState, {}));
   const statusBar = new DocketStatusBar();
   const observerTree = new ObserverTreeProvider(current);
+  const observerView = vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: observerTree });
   const proposalDocuments = new ProposalDocuments(current);
   const receipts = new ReceiptsViewProvider(context.extensionUri, current, log, () =>
     vscode.commands.executeCommand(CommandIds.verifyLedger),
@@ -39,7 +40,10 @@ export function activate(context: vscode.ExtensionContext): void {
     observerTree,
     proposalDocuments,
     vscode.window.createTreeView(VIEW_IDS.work, { treeDataProvider: workTree }),
-    vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: observerTree }),
+    observerView,
+    observerTree.onDidRefresh(() => {
+      observerView.badge = pendingProposalsBadge(observerTree.proposals().length);
+    }),
     vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),
     ...registerCommands({ backend: current, log, receipts, extensionUri: context.extensionUri, notebook: { tree: observerTree, documents: proposalDocuments } }),
     ...registerPiSessionCommands({ backend: current, log }),

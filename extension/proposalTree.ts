@@ -37,6 +37,18 @@ function operationLabel(operation: "create" | "update"): string {
   return operation === "create" ? vscode.l10n.t("create") : vscode.l10n.t("update");
 }
 
+/**
+ * The count of proposals waiting for review, shown on the Observer view and the Docket icon, so an
+ * agent's proposal is noticed without opening the view. Nothing when none waits.
+ */
+export function pendingProposalsBadge(count: number): vscode.ViewBadge | undefined {
+  if (count === 0) return undefined;
+  return {
+    value: count,
+    tooltip: count === 1 ? vscode.l10n.t("1 Notebook proposal waiting for review") : vscode.l10n.t("{0} Notebook proposals waiting for review", count),
+  };
+}
+
 export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTreeNode>, vscode.Disposable {
   private roots: ProposalTreeNode[] = buildProposalTree({ status: null, proposals: null, error: null });
   private generation = 0;

@@ -60,6 +60,11 @@ verified: every step is an event in an append-only ledger, `.docket/ledger.jsonl
 5. Run **Docket: Turn Off**: the scope closes (`work-scope-closed`).
 6. Edit `src/greet.ts` while Docket is on, or point an agent (Claude Code, Codex, Copilot) at this folder and
    watch its work show up as receipts.
+7. Run **Docket: Explain Plan for Task…** with, say, `make greet.ts trim the name without touching the README`:
+   the plan says which skills run in what order, the checks and the review board, each with its reason.
+8. The **Observer** view shows the Notebook in `notes/` and a proposal of one record waiting for review. Click
+   the record to see it in the diff editor, then **Save All Records** (or **Discard Proposal**) in the editor
+   title. Agents propose records the same way with the MCP tool `propose_notebook_records`; only you save them.
 
 This folder lives in Docket's demo cache; delete it to start over (`npm start` recreates it).
 EOF
@@ -69,6 +74,13 @@ export function greet(name: string): string {
 }
 EOF
   printf 'node_modules/\n' > "$WORKSPACE/.gitignore"
+  # A Notebook with one record waiting for review, so the Observer view has something to approve.
+  mkdir -p "$WORKSPACE/.vscode"
+  printf '{\n  "docket.notebookPath": "notes"\n}\n' > "$WORKSPACE/.vscode/settings.json"
+  { node "$ROOT/dist/docket.js" notebook setup "$WORKSPACE/notes" --language en --yes \
+      && node "$ROOT/dist/docket.js" notebook propose "$ROOT/scripts/demo/notebook-proposal.json" \
+        --notebook "$WORKSPACE/notes" --workspace "$WORKSPACE"; } >/dev/null \
+    || say "warning: could not prepare the demo Notebook (the rest of the demo works without it)"
   (
     cd "$WORKSPACE"
     export GIT_AUTHOR_NAME="Docket Demo" GIT_AUTHOR_EMAIL="demo@example.invalid"

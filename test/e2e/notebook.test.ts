@@ -96,6 +96,9 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().waitFor({ timeout: 10_000 });
     await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).first().waitFor({ timeout: 10_000 });
     await p.locator(SIDEBAR_ROWS, { hasText: `1 record · ${root}` }).first().waitFor({ timeout: 10_000 });
+    // The Docket icon counts the proposals waiting for review, so an agent's proposal is noticed.
+    const badge = p.locator('.activitybar .action-item:has([aria-label^="Docket"]) .badge-content', { hasText: /^1$/u }).first();
+    await badge.waitFor({ timeout: 15_000 });
     assert.match(await recordRow.innerText(), /update · valid/u);
     assert.match(await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().innerText(), /create · valid/u);
     mark("treeShown");
@@ -173,6 +176,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     assert.deepEqual(fs.readdirSync(receipts), [`${proposalId}.json`], "the one approval left one receipt");
     // The proposal is settled: the tree no longer lists it.
     await p.locator(SIDEBAR_ROWS, { hasText: /No pending proposals/u }).first().waitFor({ timeout: 20_000 });
+    await badge.waitFor({ state: "hidden", timeout: 15_000 });
     await shot("06-no-pending-proposals");
 
     // A proposal whose target changes on disk is marked stale, cannot be saved, and can be discarded.
