@@ -54,7 +54,9 @@ Usage:
                                            create or adopt a Notebook folder
   docket notebook propose FILE.json [--notebook DIR]
                                            check and store a proposal of records to create/update
-  docket notebook publish PROPOSAL_ID --yes
+  docket notebook proposals | show PROPOSAL_ID | discard PROPOSAL_ID
+                                           list pending proposals, review one as a diff, drop one
+  docket notebook publish PROPOSAL_ID --yes [--sha256 DIGEST]
                                            publish all of a proposal's records or none (exit 3 =
                                            recovery required). See docs/notebook.md
   docket --help | --version

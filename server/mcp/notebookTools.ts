@@ -150,7 +150,7 @@ const proposeRecordsTool = defineTool({
     `records: 1–${MAX_PROPOSED_RECORDS} observer-save/v1 records, each {operation: "create", record_id, markdown} for a new record (written to records/<record_id>.md) or {operation: "update", record_id, expected_sha256, markdown} for an existing one (expected_sha256 = its sha256 from the notebook tool). markdown is the whole file: YAML frontmatter between --- lines with the observer-record/v1 fields (observer_schema: observer-record/v1, observer_type, observer_status, id = record_id, title, lang, created, modified, tags, aliases, sources, lineage, relations and the type's own fields — read an existing record file for the shape), then exactly one # heading and a non-empty body.`,
     "notebook (optional): the notebook folder (default: the configured notebook). episode_language (optional): en or ko.",
     "The whole batch is refused, and nothing stored, when a record is malformed, an id repeats, a create collides with an existing record, an update's target is missing or changed since expected_sha256, or the notebook as it would be afterwards does not validate (links between records, promotions, inquiries): docket.proposal-invalid names the reference code (save.invalid-plan with publication-preflight.<reason>) and the diagnostics (error.details.diagnostics: phase, code, path, pointer, message). Fix the records and propose again.",
-    "Result: the proposal id and its planned records (operation, path, record_id). Tell the user it is waiting for their review in the Observer view.",
+    "Result: the proposal id and its planned records (operation, path, record_id). Tell the user it is waiting for their review: in VS Code's Observer view, or in a terminal with docket notebook show <proposal id>.",
   ].join("\n"),
   run: async (context, params) => {
     const root = notebookRoot(context, params.notebook);
@@ -171,7 +171,7 @@ const proposeRecordsTool = defineTool({
     const count = plan.records.length;
     const planned = plan.records.map((entry) => `${entry.operation} ${entry.path}`).join(", ");
     return {
-      summary: `Proposal ${prepared.proposal_id} is waiting for the user's review (${count === 1 ? "1 record" : `${count} records`}: ${planned}) for notebook ${prepared.notebook_id} at ${prepared.root}. Nothing is written until the user saves it in VS Code's Observer view (or runs docket notebook publish ${prepared.proposal_id} --yes); tell the user.`,
+      summary: `Proposal ${prepared.proposal_id} is waiting for the user's review (${count === 1 ? "1 record" : `${count} records`}: ${planned}) for notebook ${prepared.notebook_id} at ${prepared.root}. Nothing is written until the user saves it in VS Code's Observer view (or, in a terminal, reviews it with docket notebook show ${prepared.proposal_id} and publishes it); tell the user.`,
       fields: {
         proposal: {
           proposalId: prepared.proposal_id,

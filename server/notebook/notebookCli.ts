@@ -209,7 +209,14 @@ export const NOTEBOOK_SUBCOMMANDS: Readonly<Record<string, NotebookSubcommand>> 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   propose: lazySubcommand("propose FILE.json [--notebook DIR] [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPropose),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  publish: lazySubcommand("publish PROPOSAL_ID --yes [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPublish),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  proposals: lazySubcommand("proposals [--workspace DIR] [--json]", () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runProposals),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  show: lazySubcommand("show PROPOSAL_ID [--workspace DIR] [--json]", () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runShow),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  publish: lazySubcommand("publish PROPOSAL_ID --yes [--sha256 DIGEST] [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPublish),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  discard: lazySubcommand("discard PROPOSAL_ID [--workspace DIR]", () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runDiscard),
 };
 
 function usageText(): string {

@@ -18,18 +18,15 @@ import {
   type NotebookSetupResult,
   type NotebookStatus,
   type NotebookStatusParams,
-  type NotebookDiagnosticInfo,
   type ProposalDetail,
   type ProposalList,
   type ProposalSummary,
 } from "../protocol/messages";
-import type { NotebookDiagnostic } from "./diagnostics";
 import { OBSERVER_DIRECTORY } from "./manifest";
-import { parseRecordMarkdown } from "./markdownProfile";
 import { resolveNotebookPath } from "./notebookPath";
-import { notebookStatus, openNotebook, planNotebookSetup, setupNotebook } from "./notebookStore";
-import { assessFreshness, notebookView, preflight } from "./preflight";
-import { discardProposal, listPendingProposalIds, readProposal, readReceipt } from "./proposalStore";
+import { notebookStatus, planNotebookSetup, setupNotebook } from "./notebookStore";
+import { discardProposal } from "./proposalStore";
+import { listProposalSummaries, proposalDetail } from "./proposalView";
 import { publishProposal } from "./publication";
 import { recoverNotebook } from "./recovery";
 
@@ -198,13 +195,7 @@ export function createNotebookPorts(): NotebookPorts {
   return {
     status: storeStatus,
     setup: storeSetup,
-    listProposals: (workspace) =>
-      listPendingProposalIds(workspace).flatMap((id) => {
-        const detail = proposalDetail(workspace, id);
-        if (detail === null) return [];
-        const { diagnostics: _diagnostics, records, ...summary } = detail;
-        return [{ ...summary, records: records.map(({ recordId, operation, path, validation, stale }) => ({ recordId, operation, path, validation, stale })) }];
-      }),
+    listProposals: listProposalSummaries,
     readProposal: proposalDetail,
     publish: (workspace, proposalId, approvedSha256) => {
       const result = publishProposal({ workspace, proposalId, approved: true, approvedSha256 });
@@ -269,49 +260,4 @@ function storeSetup(root: string, language: NotebookLanguage, apply: boolean): N
   const done = setupNotebook(root, language);
   if (!done.ok) return { ok: false, code: done.issue.code, message: done.issue.message };
   return { root: done.value.notebook.root, action, applied: true, notebookId: done.value.notebook.manifest.notebook_id, language };
-}
-
-const decoder = new TextDecoder("utf-8");
-
-function diagnosticInfo(list: readonly NotebookDiagnostic[]): NotebookDiagnosticInfo[] {
-  return list.map((diagnostic) => ({ ...diagnostic }));
-}
-
-/** A stored proposal against the notebook as it is now: current bytes, validation and staleness. */
-function proposalDetail(workspace: string, proposalId: string): ProposalDetail | null {
-  // Settled proposals keep their file beside the receipt; only pending ones are shown or published.
-  if (readReceipt(workspace, proposalId) !== null) return null;
-  const stored = readProposal(workspace, proposalId);
-  if (stored.status !== "found") return null;
-  const { prepared, plan } = stored.proposal;
-  const opened = openNotebook(prepared.root);
-  const view = opened.ok ? notebookView(opened.value) : null;
-  // A notebook that cannot be opened cannot take the proposal either: every target counts as changed.
-  const freshness = view === null ? null : assessFreshness(plan, view);
-  const staleIds = new Set(freshness === null ? plan.records.map((entry) => entry.record_id) : freshness.records.filter((entry) => entry.stale).map((entry) => entry.recordId));
-  const current = new Map((view?.inventory ?? []).map((file) => [file.path, file]));
-  const markdown = new Map(prepared.records.map((record) => [record.record_id, record.markdown]));
-  const records = plan.records.map((entry) => {
-    const after = markdown.get(entry.record_id) ?? "";
-    const parsed = parseRecordMarkdown(entry.path, new TextEncoder().encode(after));
-    const before = entry.operation === "update" ? current.get(entry.path) : undefined;
-    return {
-      recordId: entry.record_id,
-      operation: entry.operation,
-      path: entry.path,
-      validation: parsed.ok ? ("valid" as const) : ("invalid" as const),
-      stale: staleIds.has(entry.record_id),
-      before: before === undefined ? null : decoder.decode(before.bytes),
-      beforeSha256: before === undefined ? null : before.sha256,
-      after,
-      afterSha256: entry.next_sha256,
-      diagnostics: parsed.ok ? [] : diagnosticInfo(parsed.diagnostics),
-    };
-  });
-  const stale = freshness === null || freshness.stale;
-  // The whole-graph check only means something against the bytes the proposal was made for.
-  const checked = stale || view === null ? null : preflight(prepared, view);
-  const diagnostics = checked === null || checked.ok ? [] : diagnosticInfo(checked.issue.diagnostics);
-  const valid = records.every((record) => record.validation === "valid") && (checked === null || checked.ok);
-  return { proposalId: prepared.proposal_id, proposalSha256: stored.proposal.proposal_sha256, notebookId: prepared.notebook_id, root: prepared.root, stale, valid, records, diagnostics };
 }

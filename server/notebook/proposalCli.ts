@@ -14,7 +14,7 @@ import path from "node:path";
 import * as z from "zod";
 import { findWorkspaceRoot } from "../workspace/ledgerPaths";
 import type { NotebookDiagnostic } from "./diagnostics";
-import { UsageError, parseArgs } from "../cli/args";
+import { UsageError, parseArgs, stringFlag } from "../cli/args";
 import type { NotebookCliIo } from "./notebookCli";
 import { resolveNotebookPath } from "./notebookPath";
 import { makeProposal, type MakeProposalOutcome } from "./makeProposal";
@@ -38,7 +38,8 @@ export const ProposalInput = z.strictObject({
   records: z.array(RecordInput),
 });
 
-function workspaceOf(parsed: ReturnType<typeof parseArgs>, io: NotebookCliIo): string {
+/** `--workspace DIR`, else the Git root above the current directory (as every docket command). */
+export function workspaceOf(parsed: ReturnType<typeof parseArgs>, io: NotebookCliIo): string {
   const flag = parsed.flags.get("workspace");
   return typeof flag === "string" ? path.resolve(io.cwd, flag) : findWorkspaceRoot(io.cwd);
 }
@@ -142,9 +143,17 @@ function exitFor(issue: PublicationIssue): number {
 }
 
 export function runPublish(args: readonly string[], io: NotebookCliIo): number {
-  const parsed = parseArgs(args, ["workspace"], ["yes", "json"]);
+  const parsed = parseArgs(args, ["workspace", "sha256"], ["yes", "json"]);
   if (parsed.positionals.length !== 1) throw new UsageError("notebook publish needs exactly one PROPOSAL_ID");
-  const result = publishProposal({ workspace: workspaceOf(parsed, io), proposalId: parsed.positionals[0] as string, approved: parsed.flags.has("yes") });
+  // `--sha256` binds the approval to the proposal `docket notebook show` printed.
+  const approvedSha256 = stringFlag(parsed, "sha256");
+  if (approvedSha256 !== undefined && !/^[0-9a-f]{64}$/u.test(approvedSha256)) throw new UsageError("--sha256 takes the proposal digest docket notebook show prints (64 lowercase hex digits)");
+  const result = publishProposal({
+    workspace: workspaceOf(parsed, io),
+    proposalId: parsed.positionals[0] as string,
+    approved: parsed.flags.has("yes"),
+    ...(approvedSha256 === undefined ? {} : { approvedSha256 }),
+  });
   if (parsed.flags.has("json")) {
     io.stdout(`${JSON.stringify(result.ok ? { ok: true, settled: result.settled, receipt: result.receipt } : { ok: false, ...result.issue })}\n`);
     return result.ok ? PublishExit.published : exitFor(result.issue);
