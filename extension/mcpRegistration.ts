@@ -1,7 +1,8 @@
 // Announces Docket's MCP server (`dist/docket.js mcp`) to VS Code, so Copilot agent mode sees the
 // Docket tools with no configuration. The definition follows the window: the first folder, its
-// resolved ledger, the configured notebook and workspace trust; it is re-announced whenever one of those changes, and
-// nothing is announced without a folder or in an untrusted workspace (the server writes).
+// resolved ledger, the configured notebook and workspace trust; it is re-announced whenever one of
+// those changes, and nothing is announced without a folder or in an untrusted workspace (the
+// server writes).
 import * as vscode from "vscode";
 import { mcpLaunch, type McpLaunch } from "../server/mcp/launch";
 import { backendInitOptions, notebookPathSetting, onDidChangeBackendInputs } from "./config";

@@ -11,9 +11,8 @@ import type { NotebookDiagnostic } from "../notebook/diagnostics";
 import { makeProposal } from "../notebook/makeProposal";
 import { resolveNotebookPath } from "../notebook/notebookPath";
 import { notebookStatus, openNotebook, type OpenNotebook } from "../notebook/notebookStore";
-import { assessFreshness, notebookView } from "../notebook/preflight";
 import { PreparedRecord } from "../notebook/proposal";
-import { listPendingProposalIds, readProposal } from "../notebook/proposalStore";
+import { listProposalSummaries } from "../notebook/proposalView";
 import { defineTool, type DocketTool, type ToolContext } from "./toolDefinition";
 
 /** More would make one approval too large to review; split the work into several proposals. */
@@ -78,12 +77,9 @@ function unusable(root: string, issue: { readonly code: string; readonly message
 }
 
 function pendingFor(workspace: string, notebook: OpenNotebook): { proposalId: string; records: number; stale: boolean }[] {
-  const view = notebookView(notebook);
-  return listPendingProposalIds(workspace).flatMap((proposalId) => {
-    const stored = readProposal(workspace, proposalId);
-    if (stored.status !== "found" || stored.proposal.prepared.root !== notebook.root) return [];
-    return [{ proposalId, records: stored.proposal.plan.records.length, stale: assessFreshness(stored.proposal.plan, view).stale }];
-  });
+  return listProposalSummaries(workspace)
+    .filter((proposal) => proposal.root === notebook.root)
+    .map((proposal) => ({ proposalId: proposal.proposalId, records: proposal.records.length, stale: proposal.stale }));
 }
 
 const readNotebookTool = defineTool({

@@ -1,6 +1,7 @@
 // Notebook approval in a real VS Code workbench (code-server + Chromium): the Notebook set up with
 // "Set Up Notebook…" from the Observer view (folder picker, language, confirmation naming the path),
-// a proposal made with the `docket notebook` CLI, the proposal's records in the Observer view, a
+// a proposal made with the `docket notebook` CLI, the proposal's records in the Observer view (and
+// the Docket icon's badge counting it), a
 // record opened in the diff editor (existing ⇄ proposed) with "Save All Records" and "Discard
 // Proposal" in the editor title, Save All confirmed in the one modal (Enter and Escape approve
 // nothing), and the files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
