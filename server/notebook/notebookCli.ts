@@ -19,6 +19,8 @@ export interface NotebookCliIo {
   readonly interactive?: boolean;
   /** Asks a yes/no question; defaults to a readline prompt on the terminal. */
   readonly confirm?: (question: string) => Promise<boolean>;
+  /** Whether diffs may be colored; defaults to stdout being a terminal and NO_COLOR unset. */
+  readonly color?: boolean;
 }
 
 /** 0 valid / done; 1 the Notebook answered but is invalid or unhealthy; 2 usage error, refusal or not a usable Notebook. */

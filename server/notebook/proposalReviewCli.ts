@@ -59,6 +59,26 @@ export function recordPatch(record: ProposalDetail["records"][number]): string {
   return createTwoFilesPatch(oldName, `b/${record.path}`, before, record.after, undefined, undefined, { context: 3 });
 }
 
+const ANSI = { removed: "\u001b[31m", added: "\u001b[32m", hunk: "\u001b[36m", reset: "\u001b[0m" } as const;
+
+/** Colors removed, added and hunk lines as `git diff` does; file headers stay plain. */
+export function colorPatch(patch: string): string {
+  return patch
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith("---") || line.startsWith("+++")) return line;
+      if (line.startsWith("-")) return `${ANSI.removed}${line}${ANSI.reset}`;
+      if (line.startsWith("+")) return `${ANSI.added}${line}${ANSI.reset}`;
+      if (line.startsWith("@@")) return `${ANSI.hunk}${line}${ANSI.reset}`;
+      return line;
+    })
+    .join("\n");
+}
+
+function useColor(io: NotebookCliIo): boolean {
+  return io.color ?? (process.stdout.isTTY === true && (process.env["NO_COLOR"] ?? "") === "");
+}
+
 export function runShow(args: readonly string[], io: NotebookCliIo): number {
   const parsed = parseArgs(args, ["workspace"], ["json"]);
   const { workspace, proposalId } = pendingOrThrow(io, parsed, "show");
@@ -68,12 +88,13 @@ export function runShow(args: readonly string[], io: NotebookCliIo): number {
     io.stdout(`${JSON.stringify(detail)}\n`);
     return ReviewExit.ok;
   }
+  const color = useColor(io);
   io.stdout(`Proposal ${detail.proposalId}: ${recordCount(detail.records.length)} for notebook ${detail.notebookId} at ${detail.root} (${state(detail)})\n`);
   io.stdout(`Digest ${detail.proposalSha256}\n\n`);
   for (const record of detail.records) {
     io.stdout(`${record.operation} ${record.path} (${record.recordId}) — ${record.stale ? "stale: changed on disk" : record.validation}\n`);
     // createTwoFilesPatch starts with a "====" rule, which separates the records as well.
-    io.stdout(recordPatch(record));
+    io.stdout(color ? colorPatch(recordPatch(record)) : recordPatch(record));
     for (const diagnostic of record.diagnostics) io.stdout(`  ${diagnostic.phase} ${diagnostic.code} ${diagnostic.pointer ?? ""}: ${diagnostic.message}\n`);
     io.stdout("\n");
   }
