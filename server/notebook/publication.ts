@@ -286,13 +286,11 @@ export function runTransaction(input: TransactionInput): PublicationIssue | null
       if (found === undefined || found.recordId !== entry.record_id || found.sha256 !== entry.next_sha256) throw new Error(`${entry.path} does not read back as ${entry.record_id} with the approved bytes`);
     }
 
+    // A cleanup failure is a failure of the transaction like any other (§6.3 "On failure", as the
+    // reference does): the published records are rolled back, and the lock that could not be
+    // removed stays for recovery, which then finds every record in its before state.
     reason = "publication-transaction.cleanup";
-    try {
-      (input.removeTree ?? removeTreeDefault)(active);
-    } catch (cleanupError) {
-      // Published and read back whole: keep the new bytes; the next recovery settles them from the journal.
-      return transactionIssue(reason, cleanupError, true, null);
-    }
+    (input.removeTree ?? removeTreeDefault)(active);
     acquired = false;
     return null;
   } catch (error) {

@@ -258,7 +258,7 @@ test("rollback refuses to overwrite foreign bytes: recovery required, foreign by
   assert.equal(fs.readFileSync(memoPath(fx), "utf8"), "external concurrent edit", "recovery wrote nothing");
 });
 
-test("a failing cleanup after a failure keeps the active dir and requires recovery; after a success it keeps the new bytes", () => {
+test("a failing cleanup keeps the active dir and requires recovery; after a read-back it rolls the batch back as any failure does", () => {
   const failing = (): void => {
     throw new Error("injected: cannot remove the active folder");
   };
@@ -271,15 +271,18 @@ test("a failing cleanup after a failure keeps the active dir and requires recove
   assert.equal(afterFault.recoveryRequired, true);
   assert.deepEqual(recordFiles(fx.root), before, "rolled back before the cleanup failed");
   assert.ok(fs.existsSync(activeDir(fx.root)));
-  // Next publish: recovery finds every record in its before state, clears the folder, and publishes.
+  // Next publish: recovery finds every record in its before state, clears the folder, publishes and
+  // reads back whole, but the lock cannot be removed: the batch is rolled back (§6.3 "On failure").
   const next = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids, removeTree: failing });
   const issue = failure(next);
   assert.equal(issue.reason, "publication-transaction.cleanup");
   assert.equal(issue.recoveryRequired, true);
-  assert.equal(fs.readFileSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`), "utf8"), promotedZettel(), "published bytes kept");
-  // And the publish after that settles from the journal without republishing.
-  const settled = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
-  assert.ok(settled.ok && settled.settled === "recovered", JSON.stringify(settled));
+  assert.deepEqual(recordFiles(fx.root), before, "rolled back: the notebook is fully old");
+  assert.ok(fs.existsSync(activeDir(fx.root)));
+  // And the publish after that clears the lock (every record before) and publishes.
+  const published = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(published.ok && published.settled === "published", JSON.stringify(published));
+  assert.equal(fs.readFileSync(path.join(fx.root, "records", `${ZETTEL_NEW}.md`), "utf8"), promotedZettel());
   assert.equal(fs.existsSync(activeDir(fx.root)), false);
 });
 
