@@ -89,10 +89,12 @@ export interface Installation {
   readonly host: AgentHost;
   readonly workspaceFolder: string;
   readonly runtimePath: string;
+  /** The ledger the caller governs with; absent = the default. */
+  readonly ledgerPath?: string | null;
 }
 
 function target(installation: Installation): InstallTarget {
-  return { host: installation.host, workspaceFolder: installation.workspaceFolder, runtimePath: installation.runtimePath };
+  return { host: installation.host, workspaceFolder: installation.workspaceFolder, runtimePath: installation.runtimePath, ledgerPath: installation.ledgerPath ?? null };
 }
 
 export function connectPlan(installation: Installation): AgentPlan {

@@ -7,6 +7,7 @@ import type { AgentHostStatus, AgentPlan, AgentPlanFile } from "../protocol/mess
 import { toDocketError } from "../errors";
 import type { HookEvent } from "../hooks/hostInput";
 import { canonicalize, sha256Hex } from "../ledger/canonicalJson";
+import { resolveLedgerPath } from "../workspace/ledgerPaths";
 import { hasDocketTomlBlock, withDocketToml, withoutDocketToml } from "./codexToml";
 import {
   connectNotes,
@@ -35,6 +36,22 @@ export interface InstallTarget {
   readonly workspaceFolder: string;
   /** Absolute, real path of the installed runtime (dist/docket.js) the hooks and MCP server run. */
   readonly runtimePath: string;
+  /** The ledger the caller governs with (VS Code's `docket.ledgerPath`, resolved); absent = the default. */
+  readonly ledgerPath?: string | null;
+}
+
+/**
+ * The hooks and the MCP entry find the ledger the way every `docket` command does (the default
+ * under the workspace), so a person who moved the ledger must hear that the agent's work is
+ * recorded elsewhere than the Work tree shows.
+ */
+function ledgerNotes(target: InstallTarget): string[] {
+  if (target.ledgerPath === undefined || target.ledgerPath === null) return [];
+  const fallback = resolveLedgerPath(target.workspaceFolder, null);
+  if (path.resolve(target.ledgerPath) === fallback) return [];
+  return [
+    `The agent's hooks and MCP server record to ${fallback}, not to the ledger set in docket.ledgerPath (${target.ledgerPath}): clear that setting to see the agent's work in the Work tree and Receipts.`,
+  ];
 }
 
 /** Reads a file's current text; null when it does not exist. */
@@ -97,7 +114,7 @@ function plan(target: InstallTarget, read: ReadText, mode: "connect" | "disconne
     const after = change.next(before, change.relative);
     if (after !== before) files.push({ path: absolute, before, after });
   }
-  const notes = files.length === 0 ? [] : mode === "connect" ? connectNotes(target.host) : disconnectNotes(target.host);
+  const notes = files.length === 0 ? [] : mode === "connect" ? [...connectNotes(target.host), ...ledgerNotes(target)] : disconnectNotes(target.host);
   return { host: target.host, files, notes, planSha256: planDigest(target.host, files) };
 }
 

@@ -234,7 +234,7 @@ export class Backend {
     if (writing && !this.options.trusted) {
       throw new DocketError(ErrorCodes.untrusted, "This workspace is not trusted, so Docket will not change its agent configuration.");
     }
-    return { host, workspaceFolder, runtimePath: resolveRuntimePath(process.argv[1]) };
+    return { host, workspaceFolder, runtimePath: resolveRuntimePath(process.argv[1]), ledgerPath: this.options.ledgerPath };
   }
 
   private requireLedger(): WorkspaceLedger {

@@ -99,6 +99,16 @@ test("claude: unrelated settings keep their order and values; disconnect gives t
   assert.deepEqual(JSON.parse(files.get(".mcp.json") ?? ""), { mcpServers: { other: { command: "x" } } });
 });
 
+test("connecting under a moved ledger says that the agent records to the default ledger", () => {
+  const plain = planConnect({ ...target("claude"), ledgerPath: path.join(folder, ".docket", "ledger.jsonl") }, new Files().read);
+  assert.ok(plain.notes.every((note) => !note.includes("docket.ledgerPath")));
+  const moved = planConnect({ ...target("codex"), ledgerPath: "/elsewhere/ledger.jsonl" }, new Files().read);
+  const note = moved.notes.find((entry) => entry.includes("docket.ledgerPath"));
+  assert.ok(note?.includes(path.join(folder, ".docket", "ledger.jsonl")) && note.includes("/elsewhere/ledger.jsonl"), JSON.stringify(moved.notes));
+  // The note is advice, not content: it does not change the plan's digest.
+  assert.equal(moved.planSha256, planConnect(target("codex"), new Files().read).planSha256);
+});
+
 test("a file Docket need not change is left byte-for-byte (not re-serialized)", () => {
   const odd = '{"mcpServers":{"docket":{"command":"node","args":["/opt/ext dir/dist/docket.js","mcp","--workspace","/work space/it\'s \\"here\\""]}},"z":1}';
   const files = new Files({ ".mcp.json": odd });
