@@ -12,6 +12,7 @@ import { LedgerStore } from "../server/ledger/store";
 import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { checkpointPathFor, lookupCheckpoint } from "../server/hooks/checkpoint";
 import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOperations";
+import { runNotebookBench } from "./notebook";
 import { runRouterBench } from "./router";
 
 const EVENTS = Number(process.env.DOCKET_BENCH_EVENTS ?? 100_000);
@@ -170,8 +171,14 @@ try {
 } finally {
   fs.rmSync(directory, { recursive: true, force: true });
 }
-// After the ledger figures (it generates and removes its own workspace).
-void runRouterBench().catch((error: unknown) => {
-  console.error(`router bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+// After the ledger figures (each generates and removes its own workspace).
+void runRouterBench()
+  .catch((error: unknown) => {
+    console.error(`router bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    process.exitCode = 1;
+  })
+  .then(() => runNotebookBench())
+  .catch((error: unknown) => {
+    console.error(`notebook bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    process.exitCode = 1;
+  });

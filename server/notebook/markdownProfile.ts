@@ -192,8 +192,38 @@ function checkRecord(path: string, text: string): Step<{ frontmatter: Record<str
   return { ok: true, value: { frontmatter: fields, ...body.value } };
 }
 
-/** Phase A for one record file: decode, split, parse, check headings, schema, then record rules. */
+/**
+ * Phase A answers remembered by path and content hash. Phase A is a pure function of the two, and a
+ * notebook is validated several times per publication (open, preflight, drift check, read-back) and
+ * on every view refresh, so only records that changed are parsed again. Bounded: the oldest answers
+ * go first.
+ */
+const PARSE_CACHE_LIMIT = 8_192;
+const parseCache = new Map<string, ParseRecordResult>();
+
+/**
+ * Phase A for one record file: decode, split, parse, check headings, schema, then record rules.
+ * The result is shared with later calls for the same bytes at the same path: never mutate it.
+ */
 export function parseRecordMarkdown(path: string, bytes: Uint8Array): ParseRecordResult {
+  const key = `${path}\u0000${createHash("sha256").update(bytes).digest("hex")}`;
+  const remembered = parseCache.get(key);
+  if (remembered !== undefined) {
+    // Refresh its place so records read on every validation stay.
+    parseCache.delete(key);
+    parseCache.set(key, remembered);
+    return remembered;
+  }
+  const result = parseRecordUncached(path, bytes);
+  parseCache.set(key, result);
+  if (parseCache.size > PARSE_CACHE_LIMIT) {
+    const oldest = parseCache.keys().next().value;
+    if (oldest !== undefined) parseCache.delete(oldest);
+  }
+  return result;
+}
+
+function parseRecordUncached(path: string, bytes: Uint8Array): ParseRecordResult {
   try {
     const text = decodeUtf8(path, bytes);
     if (!text.ok) return text;

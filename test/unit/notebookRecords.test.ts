@@ -257,6 +257,19 @@ test("record rules: every failing rule is reported at once", () => {
   assert.equal(parseText(inquiry.replace("14:59:59Z", "15:00:00Z").replace(`memo-${U(7)}`, `inquiry-${U(7)}`).replace("current: b", "current: a")).ok, true);
 });
 
+test("Phase A answers are remembered per path and content: the same bytes give the same frozen answer, other bytes or paths their own", () => {
+  const bytes = fs.readFileSync(path.join(recordsDir, "valid", "memo.md"));
+  const first = parseRecordMarkdown("records/memo.md", bytes);
+  assert.ok(first.ok);
+  assert.equal(parseRecordMarkdown("records/memo.md", Buffer.from(bytes)), first, "equal bytes, equal path: the remembered answer");
+  const elsewhere = parseRecordMarkdown("records/other.md", bytes);
+  assert.ok(elsewhere.ok);
+  assert.equal(elsewhere.record.path, "records/other.md");
+  assert.ok(Object.isFrozen(first.record) && Object.isFrozen(first.record.frontmatter));
+  const broken = parseRecordMarkdown("records/memo.md", Buffer.from(bytes.toString("utf8").replace(/^---\n/u, "")));
+  assert.equal(broken.ok, false, "changed bytes are parsed again");
+});
+
 test("frontmatterSource returns the exact frontmatter characters", () => {
   const crlf = "---\r\nb: 1 # keep\r\n\r\na:   'x'\r\n---\r\n# T\r\n";
   assert.equal(frontmatterSource(crlf), "b: 1 # keep\r\n\r\na:   'x'\r\n");
