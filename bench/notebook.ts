@@ -82,7 +82,7 @@ export function runNotebookBench(): void {
       let proposalId = "";
       propose.push(
         timed(() => {
-          const made = makeProposal({ workspace, root, episodeLanguage: null, records: batch });
+          const made = makeProposal({ workspace, root, episodeLanguage: null, records: batch, origin: { kind: "cli", client: null } });
           if (!made.ok) throw new Error(`proposal refused at stage ${made.stage}`);
           proposalId = made.proposal.prepared.proposal_id;
         }),

@@ -49,6 +49,13 @@ export function pendingProposalsBadge(count: number): vscode.ViewBadge | undefin
   };
 }
 
+/** Who made the proposal, so the reviewer knows whose batch it is; null when it was not recorded. */
+function originLabel(origin: ProposalSummary["origin"]): string | null {
+  if (origin === null) return null;
+  if (origin.kind === "cli") return vscode.l10n.t("from docket notebook propose");
+  return origin.client === null ? vscode.l10n.t("from an MCP agent") : vscode.l10n.t("from {0} (MCP)", origin.client);
+}
+
 export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTreeNode>, vscode.Disposable {
   private roots: ProposalTreeNode[] = buildProposalTree({ status: null, proposals: null, error: null });
   private generation = 0;
@@ -137,11 +144,9 @@ export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTre
         const count = proposal.records.length;
         const item = new vscode.TreeItem(vscode.l10n.t("Proposal {0}", proposal.proposalId), vscode.TreeItemCollapsibleState.Expanded);
         const size = count === 1 ? vscode.l10n.t("1 record") : vscode.l10n.t("{0} records", count);
-        item.description = proposal.stale
-          ? `${size} · ${vscode.l10n.t("stale: cannot be saved")}`
-          : proposal.valid
-            ? size
-            : `${size} · ${vscode.l10n.t("invalid")}`;
+        const from = originLabel(proposal.origin);
+        const state = proposal.stale ? vscode.l10n.t("stale: cannot be saved") : proposal.valid ? null : vscode.l10n.t("invalid");
+        item.description = [size, from, state].filter((part) => part !== null).join(" · ");
         item.tooltip = [vscode.l10n.t("Proposal {0}", proposal.proposalId), vscode.l10n.t("Notebook: {0}", proposal.root), item.description].join("\n");
         item.iconPath = proposal.stale
           ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))

@@ -56,8 +56,14 @@ export function listTools(): Tool[] {
 }
 
 /** Runs one tool call; never throws. */
-export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string, name: string, args: unknown, notebookPath: string | null = null): Promise<CallToolResult> {
-  const context: ToolContext = { ledger, workspaceFolder, notebookPath, state: () => agentState(ledger) };
+export async function callTool(
+  ledger: WorkspaceLedger,
+  workspaceFolder: string,
+  name: string,
+  args: unknown,
+  session: { readonly notebookPath?: string | null; readonly client?: string | null } = {},
+): Promise<CallToolResult> {
+  const context: ToolContext = { ledger, workspaceFolder, notebookPath: session.notebookPath ?? null, client: session.client ?? null, state: () => agentState(ledger) };
   const tool = findTool(name);
   if (tool === undefined) {
     const error = new DocketError(ErrorCodes.invalidParams, `Unknown tool ${name}; Docket's tools are ${DOCKET_TOOL_NAMES.join(", ")}.`);
@@ -71,6 +77,12 @@ export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string,
   }
 }
 
+/** "name version" as the client introduced itself (recorded as who acted), or null before it has. */
+function clientLabel(server: Server): string | null {
+  const client = server.getClientVersion();
+  return client === undefined ? null : `${client.name} ${client.version}`.slice(0, 200);
+}
+
 export function createDocketMcpServer(options: McpServerOptions): { server: Server; ledger: WorkspaceLedger } {
   const server = new Server(
     { name: "docket", title: "Docket", version: options.version },
@@ -82,14 +94,11 @@ export function createDocketMcpServer(options: McpServerOptions): { server: Serv
     trusted: true,
     // Recorded beside the ledger as who drove each frame: the MCP client (known once it has
     // initialized) and this server process.
-    actor: () => {
-      const client = server.getClientVersion();
-      return { kind: "mcp", client: client === undefined ? null : `${client.name} ${client.version}`.slice(0, 200), session: `pid ${process.pid}` };
-    },
+    actor: () => ({ kind: "mcp", client: clientLabel(server), session: `pid ${process.pid}` }),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(ledger, options.workspaceFolder, request.params.name, request.params.arguments, options.notebookPath),
+    callTool(ledger, options.workspaceFolder, request.params.name, request.params.arguments, { notebookPath: options.notebookPath, client: clientLabel(server) }),
   );
   return { server, ledger };
 }

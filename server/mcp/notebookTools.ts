@@ -150,7 +150,13 @@ const proposeRecordsTool = defineTool({
   ].join("\n"),
   run: async (context, params) => {
     const root = notebookRoot(context, params.notebook);
-    const made = makeProposal({ workspace: context.workspaceFolder, root, episodeLanguage: params.episode_language ?? null, records: params.records });
+    const made = makeProposal({
+      workspace: context.workspaceFolder,
+      root,
+      episodeLanguage: params.episode_language ?? null,
+      records: params.records,
+      origin: { kind: "mcp", client: context.client },
+    });
     if (!made.ok && made.stage === "notebook") throw unusable(root, made.issue);
     if (!made.ok && made.stage === "shape") throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for propose_notebook_records: ${made.issue.message} (${made.issue.code} at ${made.issue.pointer || "/"})`);
     if (!made.ok) {

@@ -12,6 +12,8 @@ export interface ToolContext {
   readonly workspaceFolder: string;
   /** The notebook folder the server was started with (`docket mcp --notebook`), as given; null when none. */
   readonly notebookPath: string | null;
+  /** The MCP client's self-reported "name version", once it has initialized; null before or without one. */
+  readonly client: string | null;
   /** The replay-current state (computed after the call, so it names what is legal next). */
   state(): AgentState;
 }

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { NotebookIssue } from "./manifest";
 import { openNotebook, type OpenNotebook } from "./notebookStore";
 import { notebookView, prepareProposal, type PreflightIssue } from "./preflight";
-import { decodePreparedSave, OBSERVER_SAVE_SCHEMA, type NotebookProposal, type PreparedRecord, type ProposalIssue } from "./proposal";
+import { decodePreparedSave, OBSERVER_SAVE_SCHEMA, type NotebookProposal, type PreparedRecord, type ProposalIssue, type ProposalOrigin } from "./proposal";
 import { writeProposal } from "./proposalStore";
 
 export interface MakeProposalInput {
@@ -17,6 +17,8 @@ export interface MakeProposalInput {
   /** Null: the notebook's own default language. */
   readonly episodeLanguage: "en" | "ko" | null;
   readonly records: readonly PreparedRecord[];
+  /** Who asks (an MCP client, a script); sealed into the proposal for the reviewer to see. */
+  readonly origin: ProposalOrigin;
 }
 
 export type MakeProposalOutcome =
@@ -40,7 +42,7 @@ export function makeProposal(input: MakeProposalInput): MakeProposalOutcome {
     records: input.records,
   });
   if (!prepared.ok) return { ok: false, stage: "shape", issue: prepared.issue };
-  const checked = prepareProposal(prepared.value, notebookView(opened.value));
+  const checked = prepareProposal(prepared.value, notebookView(opened.value), input.origin);
   if (!checked.ok) return { ok: false, stage: "preflight", issue: checked.issue, notebook: opened.value };
   return { ok: true, proposal: checked.proposal, file: writeProposal(input.workspace, checked.proposal) };
 }

@@ -6,7 +6,7 @@ import { sha256Hex } from "../ledger/canonicalJson";
 import { compareNotebookText } from "./referenceOrder";
 import type { NotebookDiagnostic } from "./diagnostics";
 import { parseRecordMarkdown } from "./markdownProfile";
-import { sealProposal, type InventoryFingerprint, type NotebookProposal, type PlannedRecord, type PreparedSave, type ProposalPlan } from "./proposal";
+import { sealProposal, type InventoryFingerprint, type NotebookProposal, type PlannedRecord, type PreparedSave, type ProposalOrigin, type ProposalPlan } from "./proposal";
 import { validateRecordSet } from "./recordSet";
 
 /** The notebook as preflight sees it: canonical root, identity and every record file's bytes. */
@@ -175,7 +175,11 @@ export function assessFreshness(plan: ProposalPlan, notebook: NotebookView): Pro
 }
 
 /** Preflight plus sealing: the proposal a person reviews is exactly the plan that was checked. */
-export function prepareProposal(prepared: PreparedSave, notebook: NotebookView): { readonly ok: true; readonly proposal: NotebookProposal } | { readonly ok: false; readonly issue: PreflightIssue } {
+export function prepareProposal(
+  prepared: PreparedSave,
+  notebook: NotebookView,
+  origin?: ProposalOrigin,
+): { readonly ok: true; readonly proposal: NotebookProposal } | { readonly ok: false; readonly issue: PreflightIssue } {
   const checked = preflight(prepared, notebook);
-  return checked.ok ? { ok: true, proposal: sealProposal(prepared, checked.plan) } : checked;
+  return checked.ok ? { ok: true, proposal: sealProposal(prepared, checked.plan, origin) } : checked;
 }

@@ -7,6 +7,9 @@
 import path from "node:path";
 import * as z from "zod";
 import { canonicalize, sha256Hex } from "../ledger/canonicalJson";
+import { ProposalOrigin } from "../protocol/messages";
+
+export { ProposalOrigin };
 
 export const OBSERVER_SAVE_SCHEMA = "observer-save/v1";
 export const OBSERVER_SAVE_RECEIPT_SCHEMA = "observer-save-receipt/v1";
@@ -78,6 +81,8 @@ export const NotebookProposal = z.strictObject({
   docket_notebook_proposal: z.literal(PROPOSAL_SCHEMA),
   prepared: PreparedSave,
   plan: ProposalPlan,
+  /** Covered by the digest, so it cannot be changed after sealing; absent in proposals made before Docket recorded it. */
+  origin: ProposalOrigin.optional(),
   proposal_sha256: Sha256,
 });
 export type NotebookProposal = z.infer<typeof NotebookProposal>;
@@ -103,13 +108,19 @@ export interface ProposalIssue {
 
 export type ProposalResult<Value> = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly issue: ProposalIssue };
 
-/** The digest covers the prepared save and the plan in canonical JSON (no clock, no locale). */
-export function proposalDigest(prepared: PreparedSave, plan: ProposalPlan): string {
-  return sha256Hex(canonicalize({ plan, prepared }));
+/** The digest covers the prepared save, the plan and the origin in canonical JSON (no clock, no locale). */
+export function proposalDigest(prepared: PreparedSave, plan: ProposalPlan, origin?: ProposalOrigin): string {
+  return sha256Hex(canonicalize(origin === undefined ? { plan, prepared } : { origin, plan, prepared }));
 }
 
-export function sealProposal(prepared: PreparedSave, plan: ProposalPlan): NotebookProposal {
-  return { docket_notebook_proposal: PROPOSAL_SCHEMA, prepared, plan, proposal_sha256: proposalDigest(prepared, plan) };
+export function sealProposal(prepared: PreparedSave, plan: ProposalPlan, origin?: ProposalOrigin): NotebookProposal {
+  return {
+    docket_notebook_proposal: PROPOSAL_SCHEMA,
+    prepared,
+    plan,
+    ...(origin === undefined ? {} : { origin }),
+    proposal_sha256: proposalDigest(prepared, plan, origin),
+  };
 }
 
 /** Stored bytes: two-space JSON plus a newline, so a person can read the proposal file. */
@@ -153,7 +164,7 @@ export function decodeProposal(value: unknown): ProposalResult<NotebookProposal>
     return { ok: false, issue: { code: "save-profile.shape", pointer: firstPointer(parsed.error), message: `the proposal does not have the ${PROPOSAL_SCHEMA} shape` } };
   }
   const proposal = parsed.data;
-  if (proposalDigest(proposal.prepared, proposal.plan) !== proposal.proposal_sha256) {
+  if (proposalDigest(proposal.prepared, proposal.plan, proposal.origin) !== proposal.proposal_sha256) {
     return { ok: false, issue: { code: "save-profile.digest", pointer: "/proposal_sha256", message: "the proposal was changed after it was preflighted" } };
   }
   const consistency = planConsistency(proposal);

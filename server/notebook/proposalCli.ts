@@ -104,7 +104,13 @@ export function runPropose(args: readonly string[], io: NotebookCliIo): number {
       ? { operation: record.operation, record_id: record.record_id, markdown }
       : { operation: record.operation, record_id: record.record_id, expected_sha256: record.expected_sha256, markdown };
   });
-  const made = makeProposal({ workspace: workspaceOf(parsed, io), root: resolved.path, episodeLanguage: input.data.episode_language ?? null, records });
+  const made = makeProposal({
+    workspace: workspaceOf(parsed, io),
+    root: resolved.path,
+    episodeLanguage: input.data.episode_language ?? null,
+    records,
+    origin: { kind: "cli", client: null },
+  });
   if (!made.ok) return reportRefusal(made, file, parsed.flags.has("json"), io);
   const { proposal } = made;
   if (parsed.flags.has("json")) {

@@ -18,6 +18,13 @@ function recordCount(count: number): string {
   return count === 1 ? "1 record" : `${count} records`;
 }
 
+/** Who made it, as recorded in the sealed proposal. */
+export function originText(origin: ProposalSummary["origin"]): string {
+  if (origin === null) return "an unrecorded origin";
+  if (origin.kind === "cli") return "docket notebook propose";
+  return origin.client === null ? "an MCP agent" : `${origin.client} (MCP)`;
+}
+
 function state(proposal: ProposalSummary): string {
   if (proposal.stale) return "stale: a record changed on disk since it was made; discard it";
   return proposal.valid ? "valid" : "invalid: does not validate";
@@ -36,7 +43,7 @@ export function runProposals(args: readonly string[], io: NotebookCliIo): number
     return ReviewExit.ok;
   }
   for (const proposal of proposals) {
-    io.stdout(`${proposal.proposalId}: ${recordCount(proposal.records.length)} for ${proposal.root} (${state(proposal)})\n`);
+    io.stdout(`${proposal.proposalId}: ${recordCount(proposal.records.length)} for ${proposal.root}, from ${originText(proposal.origin)} (${state(proposal)})\n`);
     for (const record of proposal.records) io.stdout(`  ${record.operation} ${record.path} (${record.stale ? "stale" : record.validation})\n`);
   }
   io.stdout("Review one with: docket notebook show PROPOSAL_ID\n");
@@ -90,7 +97,7 @@ export function runShow(args: readonly string[], io: NotebookCliIo): number {
   }
   const color = useColor(io);
   io.stdout(`Proposal ${detail.proposalId}: ${recordCount(detail.records.length)} for notebook ${detail.notebookId} at ${detail.root} (${state(detail)})\n`);
-  io.stdout(`Digest ${detail.proposalSha256}\n\n`);
+  io.stdout(`Proposed by ${originText(detail.origin)}\nDigest ${detail.proposalSha256}\n\n`);
   for (const record of detail.records) {
     io.stdout(`${record.operation} ${record.path} (${record.recordId}) — ${record.stale ? "stale: changed on disk" : record.validation}\n`);
     // createTwoFilesPatch starts with a "====" rule, which separates the records as well.

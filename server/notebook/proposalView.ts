@@ -51,7 +51,7 @@ export function proposalDetail(workspace: string, proposalId: string): ProposalD
   const checked = stale || view === null ? null : preflight(prepared, view);
   const diagnostics = checked === null || checked.ok ? [] : diagnosticInfo(checked.issue.diagnostics);
   const valid = records.every((record) => record.validation === "valid") && (checked === null || checked.ok);
-  return { proposalId: prepared.proposal_id, proposalSha256: stored.proposal.proposal_sha256, notebookId: prepared.notebook_id, root: prepared.root, stale, valid, records, diagnostics };
+  return { proposalId: prepared.proposal_id, proposalSha256: stored.proposal.proposal_sha256, origin: stored.proposal.origin ?? null, notebookId: prepared.notebook_id, root: prepared.root, stale, valid, records, diagnostics };
 }
 
 /** Every pending proposal of the workspace without the record bytes, ordered by id. */

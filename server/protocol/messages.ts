@@ -635,10 +635,22 @@ export const ProposalRecordSummary = z.strictObject({
 });
 export type ProposalRecordSummary = z.infer<typeof ProposalRecordSummary>;
 
+/**
+ * Who made a proposal, as the reviewer sees it: an agent through MCP (the client's self-reported
+ * name and version) or a script (`docket notebook propose`). Sealed into the proposal's digest.
+ */
+export const ProposalOrigin = z.strictObject({
+  kind: z.enum(["mcp", "cli"]),
+  client: z.string().min(1).max(200).nullable(),
+});
+export type ProposalOrigin = z.infer<typeof ProposalOrigin>;
+
 export const ProposalSummary = z.strictObject({
   proposalId: z.string(),
-  /** The digest sealing the whole proposal (prepared records and plan); approval is bound to it. */
+  /** The digest sealing the whole proposal (prepared records, plan, origin); approval is bound to it. */
   proposalSha256: sha256,
+  /** Null for proposals made before Docket recorded who made them. */
+  origin: ProposalOrigin.nullable(),
   notebookId: z.string(),
   root: z.string(),
   stale: z.boolean(),

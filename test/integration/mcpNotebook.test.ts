@@ -69,6 +69,10 @@ test("an agent reads the notebook, proposes a batch that the user then publishes
     const stored = readProposal(fx.workspace, proposalId);
     assert.equal(stored.status, "found");
     assert.equal(stored.status === "found" ? stored.proposal.proposal_sha256 : null, structuredField(proposed, "proposal", "proposalSha256"));
+    // Sealed with who made it: the MCP client as it introduced itself.
+    assert.deepEqual(stored.status === "found" ? stored.proposal.origin : null, { kind: "mcp", client: "docket-mcp-test 0.0.0" });
+    const listed = spawnSync(process.execPath, [DOCKET_CLI, "notebook", "proposals", "--workspace", fx.workspace], { encoding: "utf8" });
+    assert.match(listed.stdout, new RegExp(`${proposalId}: 2 records for .*, from docket-mcp-test 0\\.0\\.0 \\(MCP\\)`, "u"));
 
     const again = await callToolOk(client, "notebook");
     assert.deepEqual(structuredField(again, "notebook", "pendingProposals"), [{ proposalId, records: 2, stale: false }]);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { sha256Hex } from "../../server/ledger/canonicalJson";
 import { openNotebook } from "../../server/notebook/notebookStore";
 import type { PreparedRecord } from "../../server/notebook/proposal";
-import { readReceipt } from "../../server/notebook/proposalStore";
+import { readProposal, readReceipt } from "../../server/notebook/proposalStore";
 import { publishProposal, type FaultPoint, type PublicationIds, type PublicationResult } from "../../server/notebook/publication";
 import { SOURCE_NEW, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
 import { externalSource, nextId, notebookFixture, pairedBatch, proposeRecords, recordFiles, type NotebookFixture } from "../support/notebookFixture";
@@ -325,6 +325,8 @@ test("CLI: propose FILE.json stores a proposal; publish refuses without --yes, p
   const summary = JSON.parse(proposed.stdout) as { ok: boolean; proposalId: string; records: { path: string }[] };
   assert.match(summary.proposalId, /^proposal-[0-9a-f-]{36}$/u);
   assert.deepEqual(summary.records.map((record) => record.path), ["records/memo-incubating.md", `records/${ZETTEL_NEW}.md`]);
+  const stored = readProposal(fx.workspace, summary.proposalId);
+  assert.deepEqual(stored.status === "found" ? stored.proposal.origin : null, { kind: "cli", client: null }, "sealed as made by a script");
   const before = recordFiles(fx.root);
 
   const unapproved = docket(["notebook", "publish", summary.proposalId, "--workspace", "."], fx.workspace);

@@ -24,7 +24,8 @@ test("proposals lists, show prints each record's diff and the bound publish comm
 
     const listed = docket(["proposals", ...ws]);
     assert.equal(listed.status, 0, listed.stderr);
-    assert.match(listed.stdout, new RegExp(`${proposalId}: 2 records for ${fx.root} \\(valid\\)`, "u"));
+    // The fixture seals proposals without an origin, as proposals made before Docket recorded one.
+    assert.match(listed.stdout, new RegExp(`${proposalId}: 2 records for ${fx.root}, from an unrecorded origin \\(valid\\)`, "u"));
     assert.match(listed.stdout, /  update records\/memo-incubating\.md \(valid\)/u);
     const json = ProposalList.parse(JSON.parse(docket(["proposals", "--json", ...ws]).stdout));
     assert.deepEqual(json.proposals.map((proposal) => proposal.proposalId), [proposalId]);

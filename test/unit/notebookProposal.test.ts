@@ -187,6 +187,25 @@ test("a stored proposal is validated on every read: tampering, a foreign shape o
   assert.equal(discardProposal(workspace, PROPOSAL_ID), false, "a settled proposal is kept with its receipt");
 });
 
+test("the origin is sealed into the digest: who made a proposal cannot be changed afterwards, and a proposal without one still reads", () => {
+  const { root, view: current } = baselineNotebook();
+  const workspace = tempDir("docket-proposal-ws-");
+  const plain = prepareProposal(prepared(root, current.notebookId, pairedBatch(root)), current);
+  const fromAgent = prepareProposal(prepared(root, current.notebookId, pairedBatch(root)), current, { kind: "mcp", client: "claude-code 2.1.0" });
+  assert.ok(plain.ok && fromAgent.ok);
+  assert.equal(plain.proposal.origin, undefined);
+  assert.notEqual(fromAgent.proposal.proposal_sha256, plain.proposal.proposal_sha256);
+  const file = writeProposal(workspace, fromAgent.proposal);
+  const found = readProposal(workspace, PROPOSAL_ID);
+  assert.ok(found.status === "found");
+  assert.deepEqual(found.proposal.origin, { kind: "mcp", client: "claude-code 2.1.0" });
+  const relabelled = JSON.parse(fs.readFileSync(file, "utf8")) as { origin: { kind: string; client: string | null } };
+  relabelled.origin = { kind: "cli", client: null };
+  fs.writeFileSync(file, JSON.stringify(relabelled));
+  const digest = readProposal(workspace, PROPOSAL_ID);
+  assert.ok(digest.status === "invalid" && digest.issue.code === "save-profile.digest");
+});
+
 test("discard removes a pending proposal; freshness marks a changed target and any inventory change as stale", () => {
   const { root, view: current } = baselineNotebook();
   const workspace = tempDir("docket-proposal-ws-");

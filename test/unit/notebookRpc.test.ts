@@ -14,6 +14,7 @@ function detail(overrides: Partial<ProposalDetail> = {}): ProposalDetail {
   return {
     proposalId: "proposal-1",
     proposalSha256: DIGEST,
+    origin: { kind: "mcp", client: "claude-code 2.1.0" },
     notebookId: "notebook-1",
     root: "/notes",
     stale: false,

@@ -23,7 +23,7 @@ const healthy: NotebookStatus = {
 };
 
 function proposal(id: string, stale: boolean, records: ProposalSummary["records"]): ProposalSummary {
-  return { proposalId: id, proposalSha256: "d".repeat(64), notebookId: healthy.notebookId ?? "", root: healthy.root ?? "", stale, valid: true, records };
+  return { proposalId: id, proposalSha256: "d".repeat(64), origin: null, notebookId: healthy.notebookId ?? "", root: healthy.root ?? "", stale, valid: true, records };
 }
 
 const first = proposal("proposal-b", false, [
