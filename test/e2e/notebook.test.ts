@@ -96,6 +96,8 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await recordRow.waitFor({ timeout: 30_000 });
     await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().waitFor({ timeout: 10_000 });
     await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).first().waitFor({ timeout: 10_000 });
+    // Who made it, as sealed in the proposal (here the CLI).
+    assert.match(await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).first().innerText(), /2 records · from docket notebook propose/u);
     await p.locator(SIDEBAR_ROWS, { hasText: `1 record · ${root}` }).first().waitFor({ timeout: 10_000 });
     // The Docket icon counts the proposals waiting for review, so an agent's proposal is noticed.
     const badge = p.locator('.activitybar .action-item:has([aria-label^="Docket"]) .badge-content', { hasText: /^1$/u }).first();
