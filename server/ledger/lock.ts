@@ -48,7 +48,8 @@ function processStartTime(pid: number): string | null {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists on this host (EPERM: it exists but belongs to someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

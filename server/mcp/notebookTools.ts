@@ -7,10 +7,10 @@ import os from "node:os";
 import * as z from "zod";
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
-import type { NotebookDiagnostic } from "../notebook/diagnostics";
+import { formatDiagnostic, type NotebookDiagnostic } from "../notebook/diagnostics";
 import { makeProposal } from "../notebook/makeProposal";
 import { resolveNotebookPath } from "../notebook/notebookPath";
-import { notebookStatus, openNotebook, type OpenNotebook } from "../notebook/notebookStore";
+import { hasActiveTransaction, openNotebook, type OpenNotebook } from "../notebook/notebookStore";
 import { PreparedRecord } from "../notebook/proposal";
 import { listProposalSummaries } from "../notebook/proposalView";
 import { defineTool, type DocketTool, type ToolContext } from "./toolDefinition";
@@ -46,10 +46,7 @@ export const NotebookProposeParams = z.strictObject({
 
 function quote(diagnostics: readonly NotebookDiagnostic[]): string {
   if (diagnostics.length === 0) return "";
-  const lines = diagnostics.slice(0, QUOTED_DIAGNOSTICS).map((diagnostic) => {
-    const at = [diagnostic.path, diagnostic.pointer ?? ""].filter((part) => part !== "").join(" ");
-    return `\n  ${diagnostic.phase} ${diagnostic.code} ${at}: ${diagnostic.message}`;
-  });
+  const lines = diagnostics.slice(0, QUOTED_DIAGNOSTICS).map((diagnostic) => `\n  ${formatDiagnostic(diagnostic)}`);
   const more = diagnostics.length > QUOTED_DIAGNOSTICS ? `\n  … and ${diagnostics.length - QUOTED_DIAGNOSTICS} more (error.details.diagnostics)` : "";
   return `${lines.join("")}${more}`;
 }
@@ -94,11 +91,11 @@ const readNotebookTool = defineTool({
   ].join("\n"),
   run: async (context, params) => {
     const root = notebookRoot(context, params.notebook);
-    const status = notebookStatus(root);
-    if (!status.ok) throw unusable(root, status.issue);
     const opened = openNotebook(root);
     if (!opened.ok) throw unusable(root, opened.issue);
     const notebook = opened.value;
+    // An opened notebook has valid records; only an interrupted publication can make it unhealthy.
+    const health = hasActiveTransaction(notebook.root) ? "recovery-required" : "healthy";
     const wanted = params.recordIds === undefined ? null : new Set(params.recordIds);
     const selected = wanted === null ? notebook.inventory.slice(0, MAX_LISTED_RECORDS) : notebook.inventory.filter((entry) => wanted.has(entry.recordId));
     const known = new Set(notebook.inventory.map((entry) => entry.recordId));
@@ -117,13 +114,13 @@ const readNotebookTool = defineTool({
     const listed = truncated ? `${notebook.inventory.length} records, the first ${MAX_LISTED_RECORDS} listed (name recordIds for others)` : `${records.length} record(s) listed`;
     const missing = missingRecordIds.length === 0 ? "" : `; not in the notebook: ${missingRecordIds.join(", ")}`;
     return {
-      summary: `Notebook ${notebook.manifest.notebook_id} at ${notebook.root} (${notebook.manifest.default_language}, ${status.value.health}): ${listed}${missing}; ${waiting}.`,
+      summary: `Notebook ${notebook.manifest.notebook_id} at ${notebook.root} (${notebook.manifest.default_language}, ${health}): ${listed}${missing}; ${waiting}.`,
       fields: {
         notebook: {
           root: notebook.root,
           notebookId: notebook.manifest.notebook_id,
           language: notebook.manifest.default_language,
-          health: status.value.health,
+          health,
           recordCount: notebook.inventory.length,
           records,
           truncated,

@@ -51,6 +51,13 @@ function compareDiagnostics(left: NotebookDiagnostic, right: NotebookDiagnostic)
   );
 }
 
+/** One diagnostic as a line of text (no indentation, no newline): `path pointer: code (→ related): message`. */
+export function formatDiagnostic(diagnostic: NotebookDiagnostic): string {
+  const where = diagnostic.pointer !== undefined && diagnostic.pointer !== "" ? `${diagnostic.path} ${diagnostic.pointer}` : diagnostic.path;
+  const related = diagnostic.relatedId !== undefined ? ` (→ ${diagnostic.relatedId})` : "";
+  return `${where}: ${diagnostic.code}${related}: ${diagnostic.message}`;
+}
+
 /**
  * Orders by path, phase, pointer, code and related id (a stable sort, so ties keep the order in
  * which the rules produced them) and keeps the first 100, comparing text as the reference does

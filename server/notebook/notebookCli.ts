@@ -4,7 +4,7 @@
 import { UsageError, parseArgs, type ParsedArgs } from "../cli/args";
 import os from "node:os";
 import { createInterface } from "node:readline/promises";
-import type { NotebookDiagnostic } from "./diagnostics";
+import { formatDiagnostic, notebookDiagnostic } from "./diagnostics";
 import { NotebookLanguage, type NotebookIssue } from "./manifest";
 import { describeNotebookPathKind, resolveNotebookPath } from "./notebookPath";
 import { notebookStatus, planNotebookSetup, readNotebook, setupNotebook, type NotebookSetupPlan, type NotebookStatus } from "./notebookStore";
@@ -41,24 +41,6 @@ function reportIssue(issue: NotebookIssue, io: NotebookCliIo): number {
 
 // ---- validate ----
 
-/** The documented key order: phase, code, path, pointer?, recordId?, relatedId?, message; absent keys are omitted. */
-function diagnosticJson(diagnostic: NotebookDiagnostic): Record<string, string> {
-  return {
-    phase: diagnostic.phase,
-    code: diagnostic.code,
-    path: diagnostic.path,
-    ...(diagnostic.pointer !== undefined ? { pointer: diagnostic.pointer } : {}),
-    ...(diagnostic.recordId !== undefined ? { recordId: diagnostic.recordId } : {}),
-    ...(diagnostic.relatedId !== undefined ? { relatedId: diagnostic.relatedId } : {}),
-    message: diagnostic.message,
-  };
-}
-
-function diagnosticLine(diagnostic: NotebookDiagnostic): string {
-  const where = diagnostic.pointer !== undefined && diagnostic.pointer !== "" ? `${diagnostic.path} ${diagnostic.pointer}` : diagnostic.path;
-  const related = diagnostic.relatedId !== undefined ? ` (→ ${diagnostic.relatedId})` : "";
-  return `  ${where}: ${diagnostic.code}${related}: ${diagnostic.message}\n`;
-}
 
 function runValidate(args: readonly string[], io: NotebookCliIo): number {
   const parsed = parseArgs(args, [], ["json"]);
@@ -67,7 +49,7 @@ function runValidate(args: readonly string[], io: NotebookCliIo): number {
   if (!read.ok) return reportIssue(read.issue, io);
   const { validation } = read.value;
   if (parsed.flags.has("json")) {
-    const report = { valid: validation.valid, graphEvaluated: validation.graphEvaluated, records: validation.records, diagnostics: validation.diagnostics.map(diagnosticJson) };
+    const report = { valid: validation.valid, graphEvaluated: validation.graphEvaluated, records: validation.records, diagnostics: validation.diagnostics.map(notebookDiagnostic) };
     io.stdout(`${JSON.stringify(report)}\n`);
   } else {
     io.stdout(`Notebook ${read.value.root} (${read.value.manifest.notebook_id}, ${read.value.manifest.default_language})\n`);
@@ -76,7 +58,7 @@ function runValidate(args: readonly string[], io: NotebookCliIo): number {
     } else {
       const graph = validation.graphEvaluated ? "whole graph checked" : "graph not checked: a record failed its own checks first";
       io.stdout(`invalid: ${validation.diagnostics.length} diagnostic(s), ${read.value.files.length} record file(s), ${graph}\n`);
-      for (const diagnostic of validation.diagnostics) io.stdout(diagnosticLine(diagnostic));
+      for (const diagnostic of validation.diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
     }
   }
   return validation.valid ? NotebookExit.ok : NotebookExit.invalid;

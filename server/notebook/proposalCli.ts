@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
 import { findWorkspaceRoot } from "../workspace/ledgerPaths";
-import type { NotebookDiagnostic } from "./diagnostics";
+import { formatDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 import { UsageError, parseArgs, stringFlag } from "../cli/args";
 import type { NotebookCliIo } from "./notebookCli";
 import { resolveNotebookPath } from "./notebookPath";
@@ -60,8 +60,7 @@ function readText(file: string, what: string): string {
 
 function printDiagnostics(diagnostics: readonly NotebookDiagnostic[], io: NotebookCliIo): void {
   for (const diagnostic of diagnostics) {
-    const at = [diagnostic.path, diagnostic.pointer ?? ""].filter((part) => part !== "").join(" ");
-    io.stdout(`  ${diagnostic.phase} ${diagnostic.code} ${at}: ${diagnostic.message}\n`);
+    io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
   }
 }
 

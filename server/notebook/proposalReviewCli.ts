@@ -7,6 +7,7 @@
 import { createTwoFilesPatch } from "diff";
 import type { ProposalDetail, ProposalSummary } from "../protocol/messages";
 import { UsageError, parseArgs } from "../cli/args";
+import { formatDiagnostic } from "./diagnostics";
 import type { NotebookCliIo } from "./notebookCli";
 import { discardProposal } from "./proposalStore";
 import { workspaceOf } from "./proposalCli";
@@ -102,10 +103,10 @@ export function runShow(args: readonly string[], io: NotebookCliIo): number {
     io.stdout(`${record.operation} ${record.path} (${record.recordId}) — ${record.stale ? "stale: changed on disk" : record.validation}\n`);
     // createTwoFilesPatch starts with a "====" rule, which separates the records as well.
     io.stdout(color ? colorPatch(recordPatch(record)) : recordPatch(record));
-    for (const diagnostic of record.diagnostics) io.stdout(`  ${diagnostic.phase} ${diagnostic.code} ${diagnostic.pointer ?? ""}: ${diagnostic.message}\n`);
+    for (const diagnostic of record.diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
     io.stdout("\n");
   }
-  for (const diagnostic of detail.diagnostics) io.stdout(`${diagnostic.phase} ${diagnostic.code} ${diagnostic.path} ${diagnostic.pointer ?? ""}: ${diagnostic.message}\n`);
+  for (const diagnostic of detail.diagnostics) io.stdout(`${formatDiagnostic(diagnostic)}\n`);
   if (detail.stale || !detail.valid) {
     io.stdout(`This proposal cannot be published. Discard it with: docket notebook discard ${detail.proposalId}\n`);
   } else {

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
 import { sha256Hex } from "../ledger/canonicalJson";
+import { processAlive } from "../ledger/lock";
 import { compareNotebookText } from "./referenceOrder";
 import { notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 import { ACTIVE_TRANSACTION_PATH, parseManifestBytes } from "./manifest";
@@ -64,15 +65,6 @@ export interface RecoveryInput {
   readonly receiptId: () => string;
   /** Injectable for tests; defaults to signal 0. */
   readonly isAlive?: (pid: number) => boolean;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function readJson(file: string): { readonly state: "missing" } | { readonly state: "bad"; readonly message: string } | { readonly state: "ok"; readonly value: unknown } {

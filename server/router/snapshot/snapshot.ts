@@ -19,12 +19,8 @@ export interface FileToRead {
 }
 
 /** The listing after validation, de-duplication, sorting and the file cap; and what must be read. */
-export interface PreparedSnapshot {
-  readonly source: "git" | "walk";
-  readonly files: readonly string[];
+export interface PreparedSnapshot extends Listing {
   readonly reads: readonly FileToRead[];
-  readonly skipped: readonly SkippedEntry[];
-  readonly limits: readonly string[];
 }
 
 function isRelativePosix(path: string): boolean {
