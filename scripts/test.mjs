@@ -58,10 +58,12 @@ step("build (esbuild)", process.execPath, [path.join(root, "scripts/build.mjs")]
 step("type-check and compile tests (tsc)", process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json", "--outDir", "out"]);
 
 const fast = runPhase("unit and integration tests", testFiles("unit", "integration"), 2);
+console.log("\n▶ reliability suite (npm run test:reliability)");
+const reliability = spawnSync(process.execPath, [path.join(outDir, "test", "reliability", "run.js")], { cwd: root, stdio: "inherit" }).status ?? 1;
 const real = runPhase("real VS Code tests", testFiles("exthost", "e2e"), 1);
 
 const pass = fast.pass + real.pass;
 const fail = fast.fail + real.fail;
 const skipped = fast.skipped + real.skipped;
-console.log(`\n${pass} passed, ${fail} failed, ${skipped} skipped`);
-process.exit(fast.status !== 0 || real.status !== 0 || fail > 0 || pass === 0 ? 1 : 0);
+console.log(`\n${pass} passed, ${fail} failed, ${skipped} skipped; reliability suite ${reliability === 0 ? "passed" : "FAILED"}`);
+process.exit(fast.status !== 0 || real.status !== 0 || reliability !== 0 || fail > 0 || pass === 0 ? 1 : 0);

@@ -1,6 +1,7 @@
 // Coded errors shared by the backend, the CLI and (through JSON-RPC error data) the extension.
 import { ErrorCodes, type ErrorCode } from "./protocol/messages";
 import { StoreError } from "./ledger/store";
+import { UnsafePathError } from "./workspace/containedFs";
 
 export class DocketError extends Error {
   constructor(
@@ -27,6 +28,7 @@ const STORE_CODES: Record<StoreError["code"], ErrorCode> = {
 export function toDocketError(error: unknown): DocketError {
   if (error instanceof DocketError) return error;
   if (error instanceof StoreError) return new DocketError(STORE_CODES[error.code], error.message);
+  if (error instanceof UnsafePathError) return new DocketError(ErrorCodes.unsafePath, error.message);
   const errno = (error as NodeJS.ErrnoException | undefined)?.code;
   if (errno === "EACCES" || errno === "EPERM" || errno === "EROFS" || errno === "EISDIR" || errno === "ENOTDIR") {
     return new DocketError(ErrorCodes.ledgerUnwritable, (error as Error).message);

@@ -784,6 +784,11 @@ export const ErrorCodes = {
   ledgerUnwritable: "docket.ledger-unwritable",
   ledgerForeign: "docket.ledger-foreign",
   ledgerCorrupt: "docket.ledger-corrupt",
+  // The ledger holds fewer lines than its head anchor recorded, or other lines where it recorded its head.
+  ledgerTruncated: "docket.ledger-truncated",
+  ledgerRewritten: "docket.ledger-rewritten",
+  // A write would go through a symbolic link or outside the folder Docket owns (server/workspace/containedFs.ts).
+  unsafePath: "docket.unsafe-path",
   historyBlocked: "docket.history-blocked",
   alreadyOn: "docket.already-on",
   alreadyOff: "docket.already-off",
