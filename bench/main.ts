@@ -10,7 +10,7 @@ import { createEnvelope, type Envelope } from "../server/ledger/envelope";
 import { DEVELOPER_STREAM, encodeLedgerLine } from "../server/ledger/ledgerLine";
 import { LedgerStore } from "../server/ledger/store";
 import { tailSeedPathFor } from "../server/hooks/tailSeed";
-import { checkpointPathFor, lookupCheckpoint } from "../server/hooks/checkpoint";
+import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpoint";
 import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOperations";
 import { runNotebookBench } from "./notebook";
 import { runRouterBench } from "./router";
@@ -93,7 +93,7 @@ function benchHookLatency(directory: string, ledgerPath: string): void {
   const cold = runHook(); // no checkpoint yet: one full replay, which writes it
   const coldMs = performance.now() - coldStart;
   if (!cold.includes('"permissionDecision":"deny"')) throw new Error(`unexpected hook answer: ${cold}`);
-  if (lookupCheckpoint(hookLedger).kind !== "current") throw new Error("the hook did not leave a current checkpoint");
+  if (lookupCheckpointFile(hookLedger).kind !== "current") throw new Error("the hook did not leave a current checkpoint");
   const hookTimes: number[] = [];
   const nodeTimes: number[] = [];
   runHook();
@@ -124,11 +124,11 @@ function benchHookLatency(directory: string, ledgerPath: string): void {
   for (let index = 0; index < runs; index += 1) {
     fs.writeFileSync(checkpointPathFor(hookLedger), savedCheckpoint);
     fs.writeFileSync(tailSeedPathFor(hookLedger), savedSeed);
-    if (lookupCheckpoint(hookLedger).kind !== "behind") throw new Error("the restored checkpoint is not behind");
+    if (lookupCheckpointFile(hookLedger).kind !== "behind") throw new Error("the restored checkpoint is not behind");
     const start = performance.now();
     runHook();
     behindTimes.push(performance.now() - start);
-    if (lookupCheckpoint(hookLedger).kind !== "current") throw new Error("the hook did not move the checkpoint to the end");
+    if (lookupCheckpointFile(hookLedger).kind !== "current") throw new Error("the hook did not move the checkpoint to the end");
   }
   const behindMs = median(behindTimes);
   console.log(

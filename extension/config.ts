@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import type { BackendInitOptions } from "../server/protocol/messages";
 import type { WorkspaceState } from "../server/protocol/webviewMessages";
-import { resolveLedgerPath } from "../server/workspace/ledgerPaths";
+import { isInsideFolder, resolveLedgerPath } from "../server/workspace/ledgerPaths";
 
 export const LEDGER_PATH_SETTING = "docket.ledgerPath";
 
@@ -24,7 +24,9 @@ export function workspaceState(): WorkspaceState {
 
 /**
  * The raw `docket.ledgerPath` value. In Restricted Mode only the user's own (global) value
- * counts: an untrusted workspace must not point Docket at an arbitrary file.
+ * counts: an untrusted workspace must not point Docket at an arbitrary file. A value from the
+ * workspace's own settings (a file the repository ships) must also stay inside the folder:
+ * otherwise a cloned `.vscode/settings.json` could make Docket append to any file the user owns.
  */
 function ledgerPathSetting(folder: vscode.WorkspaceFolder | undefined): string {
   const inspected = vscode.workspace
@@ -33,9 +35,11 @@ function ledgerPathSetting(folder: vscode.WorkspaceFolder | undefined): string {
   if (inspected === undefined) {
     return "";
   }
-  const value = vscode.workspace.isTrusted
-    ? (inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue)
-    : inspected.globalValue;
+  const workspaceValue = vscode.workspace.isTrusted ? (inspected.workspaceFolderValue ?? inspected.workspaceValue) : undefined;
+  if (typeof workspaceValue === "string" && folder?.uri.scheme === "file" && !isInsideFolder(folder.uri.fsPath, resolveLedgerPath(folder.uri.fsPath, workspaceValue))) {
+    return typeof inspected.globalValue === "string" ? inspected.globalValue : "";
+  }
+  const value = workspaceValue ?? inspected.globalValue;
   return typeof value === "string" ? value : "";
 }
 

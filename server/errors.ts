@@ -21,6 +21,9 @@ const STORE_CODES: Record<StoreError["code"], ErrorCode> = {
   "ledger-foreign": ErrorCodes.ledgerForeign,
   "ledger-corrupt": ErrorCodes.ledgerCorrupt,
   "ledger-changed-under-writer": ErrorCodes.ledgerCorrupt,
+  "ledger-truncated": ErrorCodes.ledgerTruncated,
+  "ledger-rewritten": ErrorCodes.ledgerRewritten,
+  "ledger-unsafe-path": ErrorCodes.unsafePath,
   "preflight-rejected": ErrorCodes.preflightRejected,
 };
 

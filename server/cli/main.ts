@@ -5,10 +5,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { replayEntries } from "../ledger/replay";
 import { readReplayInputs } from "../ledger/replayInput";
-import { DocketError } from "../errors";
+import { DocketError, toDocketError } from "../errors";
+import { anchorPathFor } from "../ledger/anchor";
+import { LedgerStore } from "../ledger/store";
 import { formatImportReport, importPiSession } from "../pi/piImport";
 import { LedgerExportError } from "../pi/piLedgerExport";
-import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
+import { containmentRootFor, findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
 import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
 
 const VERSION = "0.1.0";
@@ -18,7 +20,12 @@ const HELP = `docket ${VERSION} — decided, gated, audited and verified agent w
 Usage:
   docket serve --stdio                     run the backend the VS Code extension talks to
   docket ledger verify [--ledger PATH] [--workspace DIR] [--json]
-                                           check every ledger line, its hash chain and replay
+                                           check every ledger line, its hash chain, replay, its head
+                                           anchor and (when Git tracks it) the committed version
+  docket ledger anchor [--accept] [--ledger PATH] [--workspace DIR] [--json]
+                                           anchor the ledger's head as it is now; --accept replaces
+                                           an anchor the ledger no longer reaches (a cut or rewritten
+                                           ledger you decided to keep)
   docket ledger replay FILE [--json]       replay developer/v8 entries from JSON Lines: bare
                                            envelopes, Docket ledger lines or Pi session entries
   docket ledger import-pi SESSION.jsonl [--json] [--out LEDGER]
@@ -104,21 +111,25 @@ function policy(args: readonly string[], io: Io): number {
   return 0;
 }
 
-function ledgerVerify(args: readonly string[], io: Io): number {
+async function ledgerVerify(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(args, ["ledger", "workspace"], ["json"]);
   if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
   const { ledgerPath } = locateLedger(parsed, io);
-  let stat: fs.Stats;
+  const anchorLeft = fs.existsSync(anchorPathFor(ledgerPath));
+  let stat: fs.Stats | null = null;
   try {
-    stat = fs.statSync(ledgerPath);
+    stat = fs.lstatSync(ledgerPath);
   } catch {
-    throw new UsageError(`no ledger at ${ledgerPath}`, "docket.ledger-missing");
+    // A missing ledger whose anchor remains is a truncation to nothing: verify reports it.
+    if (!anchorLeft) throw new UsageError(`no ledger at ${ledgerPath}`, "docket.ledger-missing");
   }
-  if (!stat.isFile()) throw new UsageError(`${ledgerPath} is not a file`, "docket.ledger-missing");
-  const result = verifyLedgerFile(ledgerPath);
+  if (stat !== null && !stat.isFile() && !stat.isSymbolicLink()) throw new UsageError(`${ledgerPath} is not a file`, "docket.ledger-missing");
+  const result = await verifyLedgerFile(ledgerPath);
   if (parsed.flags.has("json")) {
     io.stdout(`${JSON.stringify(result)}\n`);
-  } else if (result.ok) {
+    return result.ok ? 0 : 1;
+  }
+  if (result.ok) {
     io.stdout(`ok: ${result.lines} lines, ${result.accepted} accepted entries, hash chains intact (${ledgerPath})\n`);
     if (result.tornTailBytes > 0) {
       io.stdout(`note: ${result.tornTailBytes} bytes of an interrupted write follow the last line; they are not an entry and will be set aside on the next append\n`);
@@ -127,7 +138,31 @@ function ledgerVerify(args: readonly string[], io: Io): number {
     const fault = result.firstFault;
     io.stdout(`rejected: line ${fault.line}${fault.index === null ? "" : ` (entry ${fault.index})`}: ${fault.code}: ${fault.message}\n`);
   }
+  if (result.anchor === "matched") io.stdout(`head anchor: matched (${anchorPathFor(ledgerPath)})\n`);
+  else if (result.anchor === "none") io.stdout("head anchor: none yet — lines cut from the end cannot be noticed until Docket writes to this ledger (or `docket ledger anchor`)\n");
+  if (result.git.state === "matched") io.stdout(`git: matches the ledger committed at ${(result.git.commit ?? "").slice(0, 12)}\n`);
+  else if (result.git.state === "mismatched") io.stdout(`git: ${result.git.note ?? "differs from the committed ledger"}\n`);
   return result.ok ? 0 : 1;
+}
+
+async function ledgerAnchor(args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(args, ["ledger", "workspace"], ["json", "accept"]);
+  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
+  const { workspaceFolder, ledgerPath } = locateLedger(parsed, io);
+  const store = new LedgerStore(ledgerPath, { root: containmentRootFor(workspaceFolder, ledgerPath) });
+  try {
+    const anchored = await store.anchorNow({ accept: parsed.flags.has("accept") });
+    const result = { ok: true, path: ledgerPath, anchor: anchorPathFor(ledgerPath), lines: anchored.lines, previous: anchored.previous };
+    if (parsed.flags.has("json")) io.stdout(`${JSON.stringify(result)}\n`);
+    else if (anchored.lines === 0 && !store.exists) io.stdout(`removed the head anchor of the missing ledger ${ledgerPath}\n`);
+    else io.stdout(`anchored ${anchored.lines} lines of ${ledgerPath} (previous anchor: ${anchored.previous})\n`);
+    return 0;
+  } catch (error) {
+    const coded = toDocketError(error);
+    if (parsed.flags.has("json")) io.stdout(`${JSON.stringify({ ok: false, code: coded.code, message: coded.message })}\n`);
+    io.stderr(`docket: ${coded.code}: ${coded.message}\n`);
+    return 1;
+  }
 }
 
 function ledgerReplay(args: readonly string[], io: Io): number {
@@ -248,20 +283,30 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
     }
     if (command === "ledger") {
       const [sub, ...subArgs] = rest;
-      if (sub === "verify") return ledgerVerify(subArgs, io);
+      if (sub === "verify") return settled(ledgerVerify(subArgs, io), io);
+      if (sub === "anchor") return settled(ledgerAnchor(subArgs, io), io);
       if (sub === "replay") return ledgerReplay(subArgs, io);
       if (sub === "import-pi") return ledgerImportPi(subArgs, io);
-      throw new UsageError(sub === undefined ? "ledger needs a subcommand: verify, replay or import-pi" : `unknown ledger subcommand ${sub}`);
+      throw new UsageError(sub === undefined ? "ledger needs a subcommand: verify, anchor, replay or import-pi" : `unknown ledger subcommand ${sub}`);
     }
     throw new UsageError(`unknown command ${command}`);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`docket: ${error.code}: ${error.message}\nRun 'docket --help' for usage.\n`);
-      return 2;
-    }
-    io.stderr(`docket: docket.internal: ${error instanceof Error ? error.message : String(error)}\n`);
+    return failure(error, io);
+  }
+}
+
+function failure(error: unknown, io: Io): number {
+  if (error instanceof UsageError) {
+    io.stderr(`docket: ${error.code}: ${error.message}\nRun 'docket --help' for usage.\n`);
     return 2;
   }
+  io.stderr(`docket: docket.internal: ${error instanceof Error ? error.message : String(error)}\n`);
+  return 2;
+}
+
+/** An asynchronous command reports usage errors and crashes exactly like a synchronous one. */
+function settled(run: Promise<number>, io: Io): Promise<number> {
+  return run.catch((error: unknown) => failure(error, io));
 }
 
 if (require.main === module) {

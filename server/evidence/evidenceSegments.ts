@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
-import { fsyncDirectory } from "../ledger/durableFs";
+import { O_NOFOLLOW, UnsafePathError, assertContained, ensureContainedDirectory, fsyncFolder, openContained } from "../workspace/containedFs";
 import { LockTimeoutError, withExclusiveLock } from "../ledger/lock";
 import { ErrorCodes } from "../protocol/messages";
 import { MAX_SEQUENCE, parseRecordLine, type EvidenceRecord } from "./evidenceRecord";
@@ -55,9 +55,11 @@ export interface Segment {
 export function listSegments(directory: string): Segment[] {
   let names: string[];
   try {
+    // `<ws>/.docket/evidence`: a linked `.docket` or `evidence/` holds no evidence of this workspace.
+    assertContained(path.dirname(path.dirname(directory)), directory);
     names = fs.readdirSync(directory);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof UnsafePathError) return [];
     throw error;
   }
   return names
@@ -81,7 +83,7 @@ export function sizeOf(file: string): number {
 }
 
 export function readRange(file: string, start: number, length: number): Buffer {
-  const fd = fs.openSync(file, "r");
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW);
   try {
     const buffer = Buffer.alloc(length);
     let read = 0;
@@ -120,8 +122,8 @@ function lastSequenceOf(segment: Segment): number {
  * other writers out meanwhile). Not fsynced: hooks sit on the agent's critical path, and a power
  * loss can only cost the newest captures, whose handles then read as unknown.
  */
-function appendWhole(file: string, text: string): void {
-  const fd = fs.openSync(file, "a", 0o644);
+function appendWhole(root: string, file: string, text: string): void {
+  const fd = openContained(root, file, "a");
   try {
     const bytes = Buffer.from(text, "utf8");
     let written = 0;
@@ -148,10 +150,12 @@ function prune(directory: string): void {
 
 /** Appends one record under the store's lock; `build` receives the record's sequence. */
 export async function appendRecord<T extends EvidenceRecord>(workspaceFolder: string, build: (sequence: number) => T): Promise<T> {
-  const directory = evidenceDirectory(requireWorkspace(workspaceFolder));
+  const workspace = requireWorkspace(workspaceFolder);
+  const directory = evidenceDirectory(workspace);
   try {
-    ensureDocketFolder(workspaceFolder);
-    fs.mkdirSync(directory, { recursive: true });
+    ensureDocketFolder(workspace);
+    ensureContainedDirectory(workspace, directory);
+    assertContained(workspace, path.join(directory, "append.lock"));
     return await withExclusiveLock(
       path.join(directory, "append.lock"),
       () => {
@@ -168,9 +172,9 @@ export async function appendRecord<T extends EvidenceRecord>(workspaceFolder: st
         const target = rotate ? path.join(directory, segmentName(sequence)) : (newest as Segment).file;
         // A torn line left by a crashed writer is closed off so this record starts on its own line.
         const prefix = !rotate && !endsWithNewline(target, newestSize) ? "\n" : "";
-        appendWhole(target, prefix + line);
+        appendWhole(workspace, target, prefix + line);
         if (rotate) {
-          fsyncDirectory(directory);
+          fsyncFolder(directory);
           prune(directory);
         }
         return record;

@@ -5,11 +5,18 @@
 // as far as an incremental reader can tell (a full `docket ledger verify` re-checks every line).
 // This file is on the hook's hot path: it reads two small files and compares one line's bytes
 // (a byte comparison, not a hash: loading node:crypto alone costs a noticeable part of a start).
+//
+// A checkpoint only ever saves work: its state is believed for denials and context, never for
+// letting a gated tool run (allowProof.ts proves those from the ledger's own last lines). It is
+// also bound to the ledger file's inode, so one that arrives with a cloned repository (or beside
+// a ledger put in place of the original) does not describe this file.
 import fs from "node:fs";
+import path from "node:path";
 import * as z from "zod/mini";
 import type { RuntimeFacts } from "../developer/toolPolicy";
+import { readContained } from "../workspace/containedFs";
 
-export const CHECKPOINT_FORMAT = "docket/hook-checkpoint/v1";
+export const CHECKPOINT_FORMAT = "docket/hook-checkpoint/v2";
 
 /** Bytes of a tail Docket reads to tell a torn write from new lines; more means "replay". */
 const MAX_TAIL_PROBE = 64 * 1024;
@@ -40,6 +47,8 @@ export type CheckpointState = z.infer<typeof CheckpointState>;
 export const Checkpoint = z.strictObject({
   format: z.literal(CHECKPOINT_FORMAT),
   ledger: z.strictObject({
+    /** The ledger file's inode number (decimal): a checkpoint describes that file only. */
+    ino: z.string().check(z.regex(/^[0-9]{1,24}$/u)),
     /** Offset just past the last complete line the state covers. */
     bytes: count,
     lines: count,
@@ -74,7 +83,7 @@ export type CheckpointLookup =
   /** Valid for a prefix, but complete lines were appended after it. */
   | { readonly kind: "behind"; readonly checkpoint: Checkpoint };
 
-function readAt(fd: number, position: number, length: number): Buffer {
+export function readAt(fd: number, position: number, length: number): Buffer {
   const buffer = Buffer.alloc(length);
   let read = 0;
   while (read < length) {
@@ -85,16 +94,50 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, read);
 }
 
-/** Reads the checkpoint and checks it against the ledger file's bytes (the ledger must exist). */
-export function lookupCheckpoint(ledgerPath: string): CheckpointLookup {
+/** The ledger as the hook opened it: one descriptor, read for the checkpoint, anchor and proof. */
+export interface OpenLedger {
+  readonly ledgerPath: string;
+  /** Containment root: state files are read and written only below it, never through a link. */
+  readonly root: string;
+  readonly fd: number;
+  readonly size: number;
+  readonly ino: string;
+}
+
+/** Reads the checkpoint (no link followed) and checks it against the open ledger's bytes. */
+export function lookupCheckpoint(ledger: OpenLedger): CheckpointLookup {
   let checkpoint: Checkpoint;
   try {
-    const parsed = Checkpoint.safeParse(JSON.parse(fs.readFileSync(checkpointPathFor(ledgerPath), "utf8")));
+    const bytes = readContained(ledger.root, checkpointPathFor(ledger.ledgerPath));
+    if (bytes === null) return { kind: "unusable", why: "no checkpoint" };
+    const parsed = Checkpoint.safeParse(JSON.parse(bytes.toString("utf8")));
     if (!parsed.success) return { kind: "unusable", why: "the checkpoint has an unknown shape" };
     checkpoint = parsed.data;
   } catch (error) {
     return { kind: "unusable", why: `no readable checkpoint (${(error as NodeJS.ErrnoException).code ?? "invalid JSON"})` };
   }
+  const { fd, size } = ledger;
+  const { bytes, headLine } = checkpoint.ledger;
+  if (checkpoint.ledger.ino !== ledger.ino) return { kind: "unusable", why: "the checkpoint describes another ledger file" };
+  if (size < bytes) return { kind: "unusable", why: "the ledger is shorter than the checkpoint" };
+  if (headLine === null) {
+    if (bytes !== 0 || checkpoint.ledger.lines !== 0) return { kind: "unusable", why: "the checkpoint is inconsistent" };
+  } else {
+    if (headLine.offset + headLine.length !== bytes) return { kind: "unusable", why: "the checkpoint is inconsistent" };
+    const expected = Buffer.from(headLine.text, "utf8");
+    if (expected.length !== headLine.length || !readAt(fd, headLine.offset, headLine.length).equals(expected)) {
+      return { kind: "unusable", why: "the ledger's line at the checkpoint differs" };
+    }
+  }
+  if (size === bytes) return { kind: "current", checkpoint };
+  // Bytes after the checkpoint without a newline are a torn write, never an entry.
+  if (size - bytes > MAX_TAIL_PROBE) return { kind: "behind", checkpoint };
+  const tail = readAt(fd, bytes, size - bytes);
+  return tail.includes(0x0a) ? { kind: "behind", checkpoint } : { kind: "current", checkpoint };
+}
+
+/** Opens the ledger at `ledgerPath` and looks its checkpoint up (tools, tests and the bench). */
+export function lookupCheckpointFile(ledgerPath: string, root: string = path.dirname(path.dirname(path.resolve(ledgerPath)))): CheckpointLookup {
   let fd: number;
   try {
     fd = fs.openSync(ledgerPath, "r");
@@ -102,23 +145,8 @@ export function lookupCheckpoint(ledgerPath: string): CheckpointLookup {
     return { kind: "unusable", why: "the ledger cannot be opened" };
   }
   try {
-    const size = fs.fstatSync(fd).size;
-    const { bytes, headLine } = checkpoint.ledger;
-    if (size < bytes) return { kind: "unusable", why: "the ledger is shorter than the checkpoint" };
-    if (headLine === null) {
-      if (bytes !== 0 || checkpoint.ledger.lines !== 0) return { kind: "unusable", why: "the checkpoint is inconsistent" };
-    } else {
-      if (headLine.offset + headLine.length !== bytes) return { kind: "unusable", why: "the checkpoint is inconsistent" };
-      const expected = Buffer.from(headLine.text, "utf8");
-      if (expected.length !== headLine.length || !readAt(fd, headLine.offset, headLine.length).equals(expected)) {
-        return { kind: "unusable", why: "the ledger's line at the checkpoint differs" };
-      }
-    }
-    if (size === bytes) return { kind: "current", checkpoint };
-    // Bytes after the checkpoint without a newline are a torn write, never an entry.
-    if (size - bytes > MAX_TAIL_PROBE) return { kind: "behind", checkpoint };
-    const tail = readAt(fd, bytes, size - bytes);
-    return tail.includes(0x0a) ? { kind: "behind", checkpoint } : { kind: "current", checkpoint };
+    const stat = fs.fstatSync(fd, { bigint: true });
+    return lookupCheckpoint({ ledgerPath, root, fd, size: Number(stat.size), ino: stat.ino.toString() });
   } finally {
     fs.closeSync(fd);
   }

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { describeHistory, phaseOf, runtimeFacts, type HistoryView } from "../developer/history";
 import { derivedPurpose } from "../developer/operations/common";
 import type { LedgerStore } from "../ledger/store";
+import { openContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { tailSeedOf, writeTailSeed } from "./tailSeed";
 import { CHECKPOINT_FORMAT, checkpointPathFor, type Checkpoint, type CheckpointState } from "./checkpoint";
 
@@ -27,7 +28,7 @@ export function checkpointOf(store: LedgerStore): Checkpoint | null {
     const headSha = store.headLineSha256;
     if (headSha === null) return null;
     const bytes = Buffer.alloc(last.length);
-    const fd = fs.openSync(store.ledgerPath, "r");
+    const fd = openContained(store.root, store.ledgerPath, "r");
     try {
       fs.readSync(fd, bytes, 0, last.length, last.offset);
     } finally {
@@ -35,9 +36,11 @@ export function checkpointOf(store: LedgerStore): Checkpoint | null {
     }
     headLine = { offset: last.offset, length: last.length, text: bytes.toString("utf8"), lineSha256: headSha };
   }
+  const ino = store.inodeNumber;
+  if (ino === null) return null;
   return {
     format: CHECKPOINT_FORMAT,
-    ledger: { bytes: store.offset, lines: store.lineCount, headLine },
+    ledger: { ino, bytes: store.offset, lines: store.lineCount, headLine },
     state: checkpointStateOf(describeHistory(store.replayer)),
   };
 }
@@ -50,11 +53,8 @@ export function writeCheckpoint(store: LedgerStore): boolean {
   try {
     const checkpoint = checkpointOf(store);
     if (checkpoint === null) return false;
-    writeTailSeed(store.ledgerPath, tailSeedOf(store));
-    const target = checkpointPathFor(store.ledgerPath);
-    const temporary = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, `${JSON.stringify(checkpoint)}\n`);
-    fs.renameSync(temporary, target);
+    writeTailSeed(store.root, store.ledgerPath, tailSeedOf(store));
+    writeFileAtomicContained(store.root, checkpointPathFor(store.ledgerPath), `${JSON.stringify(checkpoint)}\n`);
     return true;
   } catch {
     return false;

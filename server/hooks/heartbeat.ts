@@ -2,10 +2,10 @@
 // that is installed from one that actually fires. Best effort by design: a heartbeat that cannot
 // be written never fails or slows the hook, and concurrent hooks may overwrite each other's
 // entry (the file only ever claims "a hook of this host ran at about this time").
-import fs from "node:fs";
 import path from "node:path";
 import * as z from "zod/mini";
 import { ensureDocketFolder } from "../workspace/docketFolder";
+import { ensureContainedDirectory, readContained, writeFileAtomicContained } from "../workspace/containedFs";
 
 export const HEARTBEAT_FORMAT = "docket/hook-heartbeat/v1";
 
@@ -34,7 +34,9 @@ export function heartbeatPath(workspaceFolder: string): string {
 
 function readFile(workspaceFolder: string): HeartbeatFile | null {
   try {
-    const parsed = HeartbeatFile.safeParse(JSON.parse(fs.readFileSync(heartbeatPath(workspaceFolder), "utf8")));
+    const bytes = readContained(workspaceFolder, heartbeatPath(workspaceFolder));
+    if (bytes === null) return null;
+    const parsed = HeartbeatFile.safeParse(JSON.parse(bytes.toString("utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -56,11 +58,10 @@ export function recordHeartbeat(workspaceFolder: string, beat: HookHeartbeat): v
     const file = readFile(workspaceFolder) ?? { format: HEARTBEAT_FORMAT, hosts: {} };
     const next: HeartbeatFile = { format: HEARTBEAT_FORMAT, hosts: { ...file.hosts, [parsed.data.host]: parsed.data } };
     const target = heartbeatPath(workspaceFolder);
+    // Never through a link: a repository's `.docket/hooks` link must not receive heartbeats.
     ensureDocketFolder(workspaceFolder);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, `${JSON.stringify(next)}\n`);
-    fs.renameSync(temporary, target);
+    ensureContainedDirectory(workspaceFolder, path.dirname(target));
+    writeFileAtomicContained(workspaceFolder, target, `${JSON.stringify(next)}\n`);
   } catch {
     // best effort: the hook's answer matters, the heartbeat does not
   }

@@ -2,14 +2,22 @@
 // current, from the checkpoint plus the ledger lines after it when it is behind, and from one full
 // replay only when there is no usable checkpoint (each slow answer rewrites it for the next call). Hooks
 // only read the ledger: they never take its lock, so a writer holding it cannot stall them.
+//
+// Fail closed: a ledger that is a link, one that no longer reaches its head anchor, a state that
+// cannot be read before the deadline, or an allowance the ledger itself does not prove (a forged
+// or shipped checkpoint) all answer "blocked", which denies shell, edit and unknown tools.
 import fs from "node:fs";
-import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
-import { lookupCheckpoint, type CheckpointState } from "./checkpoint";
+import { computeToolPolicy } from "../developer/toolPolicy";
+import { lineShaOfText, readAnchor, type LedgerAnchor } from "../ledger/anchor";
+import { containmentRootFor, findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
+import { UnsafePathError, openContained } from "../workspace/containedFs";
+import { proveAllowance, type AllowanceClaim } from "./allowProof";
+import { lookupCheckpoint, readAt, type CheckpointState, type OpenLedger } from "./checkpoint";
 
 export type HookState =
   /** No ledger: Docket was never turned on here, so it governs nothing. */
   | { readonly kind: "off"; readonly workspaceFolder: string; readonly ledgerPath: string }
-  /** A ledger exists but cannot be trusted: corrupt, foreign, unreadable or replay-blocked. */
+  /** A ledger exists but cannot be trusted: corrupt, foreign, unreadable, cut, replay-blocked, or unproven. */
   | { readonly kind: "blocked"; readonly workspaceFolder: string; readonly ledgerPath: string; readonly reason: string }
   | {
       readonly kind: "ready";
@@ -20,36 +28,99 @@ export type HookState =
       readonly source: "checkpoint" | "tail" | "replay";
     };
 
+export interface HookStateOptions {
+  /** Epoch ms after which a slow replay gives up and the state reads as blocked (deny). */
+  readonly deadline?: number;
+}
+
+type Anchored = { readonly kind: "ok"; readonly anchor: LedgerAnchor | null } | { readonly kind: "fault"; readonly reason: string };
+
+/** The ledger against its head anchor, from the anchored head line's bytes (no full read). */
+function checkAnchor(ledger: OpenLedger): Anchored {
+  const read = readAnchor(ledger.root, ledger.ledgerPath);
+  if (read.kind === "none") return { kind: "ok", anchor: null };
+  if (read.kind === "invalid") return { kind: "fault", reason: `the ledger's head anchor cannot be used (${read.why}); run \`docket ledger verify\`` };
+  const anchor = read.anchor;
+  if (anchor.head === null) return { kind: "ok", anchor };
+  const cut = `the ledger no longer reaches the head anchor Docket recorded (${anchor.lines} lines): lines were cut from its end or rewritten; run \`docket ledger verify\``;
+  if (ledger.size < anchor.bytes) return { kind: "fault", reason: cut };
+  const text = readAt(ledger.fd, anchor.head.offset, anchor.head.length).toString("utf8");
+  if (!text.endsWith("\n") || lineShaOfText(text) !== anchor.head.lineSha256) return { kind: "fault", reason: cut };
+  return { kind: "ok", anchor };
+}
+
+/** What the state lets run that Docket must prove before acting on it; null when it allows nothing gated. */
+function allowanceClaim(state: CheckpointState): AllowanceClaim | null {
+  const policy = computeToolPolicy(state.facts);
+  if (policy.shell === "deny" && policy.edit === "deny") return null;
+  if (!state.facts.scopeActive) return { kind: "no-open-scope" };
+  if (state.workScopeId === null) return { kind: "authorized", workScopeId: "" };
+  return { kind: "authorized", workScopeId: state.workScopeId };
+}
+
+/** Legacy resolution (nearest Git root above the cwd); the hook workspace module replaces it. */
 export function locateWorkspace(cwd: string): { workspaceFolder: string; ledgerPath: string } {
   const workspaceFolder = findWorkspaceRoot(cwd);
   return { workspaceFolder, ledgerPath: resolveLedgerPath(workspaceFolder, null) };
 }
 
-export function readHookState(workspaceFolder: string, ledgerPath: string): HookState {
-  let stat: fs.Stats;
+function blocked(workspaceFolder: string, ledgerPath: string, reason: string): HookState {
+  return { kind: "blocked", workspaceFolder, ledgerPath, reason };
+}
+
+type Derived = { readonly kind: "state"; readonly state: CheckpointState; readonly source: "checkpoint" | "tail" | "replay" } | { readonly kind: "fault"; readonly reason: string };
+
+function derive(ledger: OpenLedger, options: HookStateOptions, forceReplay: boolean): Derived {
+  const lookup = forceReplay ? ({ kind: "unusable", why: "replay requested" } as const) : lookupCheckpoint(ledger);
+  if (lookup.kind === "current") return { kind: "state", state: lookup.checkpoint.state, source: "checkpoint" };
+  // Loaded only here: the slow path pulls in the reducer, which a current checkpoint avoids.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const slow = require("./replayState") as typeof import("./replayState");
+  const replayed = lookup.kind === "behind" ? slow.catchUpHookState(ledger, lookup.checkpoint, options) : slow.replayHookState(ledger, options);
+  return replayed.kind === "fault" ? replayed : { kind: "state", state: replayed.state, source: replayed.source };
+}
+
+export function readHookState(workspaceFolder: string, ledgerPath: string, options: HookStateOptions = {}): HookState {
+  const root = containmentRootFor(workspaceFolder, ledgerPath);
+  let fd: number;
   try {
-    stat = fs.statSync(ledgerPath);
+    fd = openContained(root, ledgerPath, "r");
   } catch (error) {
+    if (error instanceof UnsafePathError) return blocked(workspaceFolder, ledgerPath, `${error.message} Docket treats a linked ledger as unusable`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "off", workspaceFolder, ledgerPath };
-    return { kind: "blocked", workspaceFolder, ledgerPath, reason: `the ledger cannot be read (${code ?? "error"})` };
+    if (code !== "ENOENT" && code !== "ENOTDIR") return blocked(workspaceFolder, ledgerPath, `the ledger cannot be read (${code ?? "error"})`);
+    // No ledger: off — unless its head anchor remains, which means the ledger was deleted, not turned off.
+    const anchor = readAnchor(root, ledgerPath);
+    if (anchor.kind === "anchor" && anchor.anchor.lines > 0) {
+      return blocked(workspaceFolder, ledgerPath, `the ledger is gone but its head anchor records ${anchor.anchor.lines} lines; run \`docket ledger verify\``);
+    }
+    return { kind: "off", workspaceFolder, ledgerPath };
   }
-  if (!stat.isFile()) return { kind: "blocked", workspaceFolder, ledgerPath, reason: "the ledger path is not a file" };
-  const lookup = lookupCheckpoint(ledgerPath);
-  let state: CheckpointState;
-  let source: "checkpoint" | "tail" | "replay";
-  if (lookup.kind === "current") {
-    state = lookup.checkpoint.state;
-    source = "checkpoint";
-  } else {
-    // Loaded only here: the slow path pulls in the reducer, which a current checkpoint avoids.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const slow = require("./replayState") as typeof import("./replayState");
-    const replayed = lookup.kind === "behind" ? slow.catchUpHookState(ledgerPath, lookup.checkpoint) : slow.replayHookState(ledgerPath);
-    if (replayed.kind === "fault") return { kind: "blocked", workspaceFolder, ledgerPath, reason: replayed.reason };
-    state = replayed.state;
-    source = replayed.source;
+  try {
+    const stat = fs.fstatSync(fd, { bigint: true });
+    if (!stat.isFile()) return blocked(workspaceFolder, ledgerPath, "the ledger path is not a file");
+    const ledger: OpenLedger = { ledgerPath, root, fd, size: Number(stat.size), ino: stat.ino.toString() };
+    const anchored = checkAnchor(ledger);
+    if (anchored.kind === "fault") return blocked(workspaceFolder, ledgerPath, anchored.reason);
+    let derived = derive(ledger, options, false);
+    for (let attempt = 0; ; attempt += 1) {
+      if (derived.kind === "fault") return blocked(workspaceFolder, ledgerPath, derived.reason);
+      const { state, source } = derived;
+      if (state.blockedReason !== null) return blocked(workspaceFolder, ledgerPath, state.blockedReason);
+      if (state.facts.blocked) return blocked(workspaceFolder, ledgerPath, "the ledger history is blocked");
+      const claim = allowanceClaim(state);
+      if (claim === null) return { kind: "ready", workspaceFolder, ledgerPath, state, source };
+      const proof = proveAllowance(ledger, claim, anchored.anchor);
+      if (proof.kind === "proven") return { kind: "ready", workspaceFolder, ledgerPath, state, source };
+      // A replay's own state is the ledger's truth; a proof that still fails then is the answer.
+      if (source === "replay" || attempt > 0) {
+        return blocked(workspaceFolder, ledgerPath, `Docket could not prove from the ledger that tools may run: ${proof.reason}`);
+      }
+      derived = derive(ledger, options, true);
+    }
+  } catch (error) {
+    return blocked(workspaceFolder, ledgerPath, `the ledger state could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    fs.closeSync(fd);
   }
-  if (state.blockedReason !== null) return { kind: "blocked", workspaceFolder, ledgerPath, reason: state.blockedReason };
-  return { kind: "ready", workspaceFolder, ledgerPath, state, source };
 }

@@ -1,11 +1,11 @@
 // The hooks' slow path, loaded only when the checkpoint is missing or behind. Behind: the lines
 // after it are reduced from the checkpoint's tail seed (tailReduction.ts). Missing, or a tail the
-// seed cannot answer: one full replay. Either way a fresh checkpoint is written (without the ledger
-// lock: the checkpoint is a verified cache, and a stale one is only slower, never wrong), so the
-// next hook call is fast again.
+// seed cannot answer: one full replay, within the caller's deadline (past it the hook denies).
+// Either way a fresh checkpoint is written (without the ledger lock: the checkpoint is a cache
+// that never allows anything by itself, and a stale one is only slower), so the next call is fast.
 import { describeHistory } from "../developer/history";
-import { LedgerStore } from "../ledger/store";
-import type { Checkpoint, CheckpointState } from "./checkpoint";
+import { LedgerStore, StoreDeadlineError } from "../ledger/store";
+import type { Checkpoint, CheckpointState, OpenLedger } from "./checkpoint";
 import { checkpointStateOf, writeCheckpoint } from "./checkpointState";
 import { reduceTail } from "./tailReduction";
 
@@ -13,9 +13,16 @@ export type ReplayedState =
   | { readonly kind: "state"; readonly state: CheckpointState; readonly source: "tail" | "replay" }
   | { readonly kind: "fault"; readonly reason: string };
 
-export function replayHookState(ledgerPath: string): ReplayedState {
-  const store = new LedgerStore(ledgerPath);
-  store.refresh();
+export function replayHookState(ledger: OpenLedger, options: { deadline?: number } = {}): ReplayedState {
+  const store = new LedgerStore(ledger.ledgerPath, { root: ledger.root });
+  try {
+    store.refresh(options.deadline === undefined ? {} : { deadline: options.deadline });
+  } catch (error) {
+    if (error instanceof StoreDeadlineError) {
+      return { kind: "fault", reason: `Docket could not replay the ledger before the hook's deadline (${error.linesRead} lines read); any \`docket\` command (e.g. \`docket status\`) rebuilds the checkpoint` };
+    }
+    throw error;
+  }
   const fault = store.fault;
   if (fault !== null) return { kind: "fault", reason: `ledger line ${fault.line + 1}: ${fault.code}: ${fault.message}` };
   writeCheckpoint(store);
@@ -23,8 +30,8 @@ export function replayHookState(ledgerPath: string): ReplayedState {
 }
 
 /** The state after the lines a checkpoint is behind by; a full replay only when the seed cannot answer. */
-export function catchUpHookState(ledgerPath: string, checkpoint: Checkpoint): ReplayedState {
-  const reduced = reduceTail(ledgerPath, checkpoint);
-  if (reduced === null) return replayHookState(ledgerPath);
+export function catchUpHookState(ledger: OpenLedger, checkpoint: Checkpoint, options: { deadline?: number } = {}): ReplayedState {
+  const reduced = reduceTail(ledger, checkpoint);
+  if (reduced === null) return replayHookState(ledger, options);
   return reduced.kind === "fault" ? reduced : { kind: "state", state: reduced.state, source: "tail" };
 }

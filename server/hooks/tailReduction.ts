@@ -2,7 +2,6 @@
 // with the same line decoding and the same reducer a full replay uses. It answers exactly what a
 // full replay would, or null when the tail reaches outside what the seed knows (an id the filter
 // may have seen, a cause in a closed scope, an event of a closed scope): the caller then replays.
-import fs from "node:fs";
 import { parseSemanticEvent } from "../developer/eventKinds";
 import type { HistoryView } from "../developer/history";
 import { advanceScopeWithFacts, openScope } from "../developer/reducer";
@@ -12,7 +11,8 @@ import { eventRefOf } from "../ledger/envelope";
 import { stop } from "../ledger/faults";
 import { DEVELOPER_STREAM, LineFault, decodeLedgerLine } from "../ledger/ledgerLine";
 import { parseStored, refKey, rejectionOf } from "../ledger/replay";
-import { CHECKPOINT_FORMAT, checkpointPathFor, type Checkpoint, type CheckpointState } from "./checkpoint";
+import { writeFileAtomicContained } from "../workspace/containedFs";
+import { CHECKPOINT_FORMAT, checkpointPathFor, readAt, type Checkpoint, type CheckpointState, type OpenLedger } from "./checkpoint";
 import { checkpointStateOf } from "./checkpointState";
 import { IdFilter, eventIdKey, scopeIdKey } from "./idFilter";
 import { TAIL_SEED_FORMAT, readTailSeed, writeTailSeed, type TailSeed } from "./tailSeed";
@@ -27,22 +27,10 @@ class NeedsReplay extends Error {}
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-function readTail(ledgerPath: string, from: number): Buffer | null {
-  const fd = fs.openSync(ledgerPath, "r");
-  try {
-    const length = fs.fstatSync(fd).size - from;
-    if (length < 0 || length > MAX_TAIL_BYTES) return null;
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const n = fs.readSync(fd, buffer, read, length - read, from + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    fs.closeSync(fd);
-  }
+function readTail(ledger: OpenLedger, from: number): Buffer | null {
+  const length = ledger.size - from;
+  if (length < 0 || length > MAX_TAIL_BYTES) return null;
+  return readAt(ledger.fd, from, length);
 }
 
 /** Replay's per-entry rules over the seed (server/ledger/replay.ts Replayer.accept). */
@@ -125,8 +113,8 @@ class SeededReplay {
  * The state after the tail, or null when only a full replay can tell. On success the checkpoint
  * and its seed are moved to the end of the tail (best effort) so the next hook reads no tail.
  */
-export function reduceTail(ledgerPath: string, checkpoint: Checkpoint): TailResult | null {
-  const seed = readTailSeed(ledgerPath);
+export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): TailResult | null {
+  const seed = readTailSeed(openLedger.root, openLedger.ledgerPath);
   const { ledger } = checkpoint;
   if (seed === null || seed.lines !== ledger.lines || seed.headLineSha256 !== (ledger.headLine?.lineSha256 ?? null)) return null;
   // A blocked prefix stays blocked whatever follows, except "several open scopes", which the
@@ -136,7 +124,7 @@ export function reduceTail(ledgerPath: string, checkpoint: Checkpoint): TailResu
   if (ids === null) return null;
   let tail: Buffer | null;
   try {
-    tail = readTail(ledgerPath, ledger.bytes);
+    tail = readTail(openLedger, ledger.bytes);
   } catch {
     return null;
   }
@@ -175,9 +163,10 @@ export function reduceTail(ledgerPath: string, checkpoint: Checkpoint): TailResu
   }
   const state = checkpointStateOf(replay.history());
   if (lastLine !== null && state.blockedReason === null) {
-    advanceCheckpoint(ledgerPath, {
+    advanceCheckpoint(openLedger, {
       format: CHECKPOINT_FORMAT,
       ledger: {
+        ino: openLedger.ino,
         bytes: ledger.bytes + start,
         lines: lineNumber,
         headLine: { offset: lastLine.offset, length: Buffer.byteLength(lastLine.text), text: lastLine.text, lineSha256: previous as string },
@@ -189,13 +178,10 @@ export function reduceTail(ledgerPath: string, checkpoint: Checkpoint): TailResu
 }
 
 /** Seed first, then the checkpoint that points at it; a writer's newer pair may win the race, harmlessly. */
-function advanceCheckpoint(ledgerPath: string, checkpoint: Checkpoint, seed: TailSeed): void {
+function advanceCheckpoint(ledger: OpenLedger, checkpoint: Checkpoint, seed: TailSeed): void {
   try {
-    writeTailSeed(ledgerPath, seed);
-    const target = checkpointPathFor(ledgerPath);
-    const temporary = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, `${JSON.stringify(checkpoint)}\n`);
-    fs.renameSync(temporary, target);
+    writeTailSeed(ledger.root, ledger.ledgerPath, seed);
+    writeFileAtomicContained(ledger.root, checkpointPathFor(ledger.ledgerPath), `${JSON.stringify(checkpoint)}\n`);
   } catch {
     // A checkpoint is a cache; the next hook reduces the same tail again.
   }

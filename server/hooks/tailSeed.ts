@@ -10,6 +10,7 @@ import type { ScopeState } from "../developer/scopeState";
 import { eventRefOf } from "../ledger/envelope";
 import { refKey } from "../ledger/replay";
 import type { LedgerStore } from "../ledger/store";
+import { readContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { IdFilter, eventIdKey, scopeIdKey, type IdFilterData } from "./idFilter";
 
 export const TAIL_SEED_FORMAT = "docket/hook-tail-seed/v1";
@@ -93,20 +94,21 @@ export function tailSeedOf(store: LedgerStore): TailSeed | null {
   };
 }
 
-export function writeTailSeed(ledgerPath: string, seed: TailSeed | null): void {
+/** Writes (or, for null, removes) the seed beside the ledger, atomically, never through a link. */
+export function writeTailSeed(root: string, ledgerPath: string, seed: TailSeed | null): void {
   const target = tailSeedPathFor(ledgerPath);
   if (seed === null) {
     fs.rmSync(target, { force: true });
     return;
   }
-  const temporary = `${target}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(seed)}\n`);
-  fs.renameSync(temporary, target);
+  writeFileAtomicContained(root, target, `${JSON.stringify(seed)}\n`);
 }
 
-export function readTailSeed(ledgerPath: string): TailSeed | null {
+export function readTailSeed(root: string, ledgerPath: string): TailSeed | null {
   try {
-    const raw: unknown = JSON.parse(fs.readFileSync(tailSeedPathFor(ledgerPath), "utf8"));
+    const bytes = readContained(root, tailSeedPathFor(ledgerPath));
+    if (bytes === null) return null;
+    const raw: unknown = JSON.parse(bytes.toString("utf8"));
     return SeedShape.safeParse(raw).success ? (raw as TailSeed) : null;
   } catch {
     return null;

@@ -1,21 +1,58 @@
 // The append-only ledger store. Reading is incremental from a byte offset and never locks;
 // appending happens under the cross-process lock: catch up, set aside a torn tail left by a
-// crashed writer, preflight the batch against the replayed state, write once, fsync, release.
+// crashed writer, preflight the batch against the replayed state, write once, fsync, move the
+// head anchor, release. Every file it writes stays inside its containment root (no symbolic
+// link is followed: server/workspace/containedFs.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { createEnvelope, type Envelope, type EnvelopeDraft } from "./envelope";
 import { DEVELOPER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
 import { withExclusiveLock, LockTimeoutError } from "./lock";
 import { Replayer, type Disposition } from "./replay";
-import { fsyncDirectory, writeDurably } from "./durableFs";
+import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
+import { UnsafePathError, appendContained, assertContained, ensureContainedDirectory, fsyncFolder, openContained, writeFileAtomicContained } from "../workspace/containedFs";
 
-export type StoreFaultCode = LineFaultCode | "ledger-foreign" | "ledger-not-utf8" | "ledger-unreadable";
+export type StoreFaultCode =
+  | LineFaultCode
+  | "ledger-foreign"
+  | "ledger-not-utf8"
+  | "ledger-unreadable"
+  | "ledger-unsafe-path"
+  | "ledger-truncated"
+  | "ledger-rewritten"
+  | "ledger-anchor-invalid";
 
 export interface StoreFault {
   readonly code: StoreFaultCode;
   readonly message: string;
-  /** Zero-based line number of the offending line. */
+  /** Zero-based line number of the offending line (for a truncation: the first missing line). */
   readonly line: number;
+  /** For `ledger-truncated`: the missing lines, 1-based and inclusive. */
+  readonly missingLines?: { readonly from: number; readonly to: number };
+}
+
+/** What the head anchor says about the ledger as last read (docs/ledger-format.md "Head anchor"). */
+export type AnchorState =
+  | { readonly kind: "none" }
+  | { readonly kind: "invalid"; readonly why: string }
+  /** `boundToFile`: the anchor was written for this very file (same inode), not a copy. */
+  | { readonly kind: "matched"; readonly anchor: LedgerAnchor; readonly boundToFile: boolean }
+  | { readonly kind: "mismatched"; readonly anchor: LedgerAnchor };
+
+/** Thrown by `refresh` when a caller's deadline passes before the ledger is read. */
+export class StoreDeadlineError extends Error {
+  constructor(readonly linesRead: number) {
+    super(`the ledger could not be read in time (${linesRead} lines read)`);
+    this.name = "StoreDeadlineError";
+  }
+}
+
+export interface StoreOptions {
+  /**
+   * The folder every write must stay inside (normally the workspace folder). Default: the
+   * parent of the ledger's folder, so `<ws>/.docket/ledger.jsonl` is contained by `<ws>`.
+   */
+  readonly root?: string;
 }
 
 /** A line's place in the file and, for developer entries, its replay index. */
@@ -33,6 +70,9 @@ export class StoreError extends Error {
       | "ledger-foreign"
       | "ledger-corrupt"
       | "ledger-changed-under-writer"
+      | "ledger-truncated"
+      | "ledger-rewritten"
+      | "ledger-unsafe-path"
       | "preflight-rejected",
     message: string,
   ) {
@@ -62,8 +102,17 @@ export class LedgerStore {
   private fileExists = false;
   private generationValue = 0;
   private lastLineBytes: Buffer | null = null;
+  private anchorFaultValue: StoreFault | null = null;
+  private anchorStateValue: AnchorState = { kind: "none" };
+  private inode: string | null = null;
+  readonly root: string;
 
-  constructor(readonly ledgerPath: string) {}
+  constructor(
+    readonly ledgerPath: string,
+    options: StoreOptions = {},
+  ) {
+    this.root = options.root ?? path.dirname(path.dirname(path.resolve(ledgerPath)));
+  }
 
   get lockPath(): string {
     return `${this.ledgerPath}.lock`;
@@ -73,8 +122,19 @@ export class LedgerStore {
     return this.replayerValue;
   }
 
+  /** The first problem with the ledger: a bad line first, then a disagreement with its anchor. */
   get fault(): StoreFault | null {
-    return this.faultValue;
+    return this.faultValue ?? this.anchorFaultValue;
+  }
+
+  /** The ledger file's inode number (decimal) as last opened; null before a read. */
+  get inodeNumber(): string | null {
+    return this.inode;
+  }
+
+  /** The head anchor as last compared (refresh reads it every time). */
+  get anchorState(): AnchorState {
+    return this.anchorStateValue;
   }
 
   get offset(): number {
@@ -114,6 +174,9 @@ export class LedgerStore {
     this.faultValue = null;
     this.tornTailBytes = 0;
     this.lastLineBytes = null;
+    this.anchorFaultValue = null;
+    this.anchorStateValue = { kind: "none" };
+    this.inode = null;
     this.generationValue += 1;
   }
 
@@ -131,16 +194,25 @@ export class LedgerStore {
    * Catches up with bytes appended since the last read. Returns the dispositions of newly
    * replayed developer entries. Never throws for ledger content; problems become `fault`.
    */
-  refresh(): { changed: boolean; dispositions: Disposition[] } {
+  refresh(options: { deadline?: number } = {}): { changed: boolean; dispositions: Disposition[] } {
     let fd: number;
     try {
-      fd = fs.openSync(this.ledgerPath, "r");
+      fd = openContained(this.root, this.ledgerPath, "r");
     } catch (error) {
+      if (error instanceof UnsafePathError) {
+        const changed = this.faultValue?.code !== "ledger-unsafe-path";
+        this.reset();
+        this.fileExists = true;
+        this.faultValue = { code: "ledger-unsafe-path", message: error.message, line: 0 };
+        return { changed, dispositions: [] };
+      }
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") {
-        const changed = this.fileExists || this.lines.length > 0 || this.faultValue !== null;
+        let changed = this.fileExists || this.lines.length > 0 || this.faultValue !== null;
         if (changed) this.reset();
         this.fileExists = false;
+        // A deleted ledger whose anchor remains was not turned off: every line of it is missing.
+        if (this.checkAnchor(null)) changed = true;
         return { changed, dispositions: [] };
       }
       const changed = this.faultValue?.code !== "ledger-unreadable";
@@ -150,37 +222,126 @@ export class LedgerStore {
     }
     try {
       this.fileExists = true;
-      const size = fs.fstatSync(fd).size;
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) {
+        const changed = this.faultValue?.code !== "ledger-unreadable";
+        this.reset();
+        this.fileExists = true;
+        this.faultValue = { code: "ledger-unreadable", message: "the ledger path is not a regular file", line: 0 };
+        return { changed, dispositions: [] };
+      }
+      const size = stat.size;
       let restarted = false;
       if (!this.prefixIntact(fd, size)) {
         this.reset();
         restarted = true;
       }
+      this.inode = inodeOf(fd);
+      let result: { changed: boolean; dispositions: Disposition[] };
       if (this.faultValue !== null) {
         const tornBefore = this.tornTailBytes;
         this.tornTailBytes = 0;
-        return { changed: restarted || tornBefore !== 0, dispositions: [] };
+        result = { changed: restarted || tornBefore !== 0, dispositions: [] };
+      } else {
+        const unread = size - this.offsetBytes;
+        if (unread <= 0) {
+          const changed = restarted || this.tornTailBytes !== 0;
+          this.tornTailBytes = 0;
+          result = { changed, dispositions: [] };
+        } else {
+          const buffer = Buffer.alloc(unread);
+          let read = 0;
+          while (read < unread) {
+            const n = fs.readSync(fd, buffer, read, unread - read, this.offsetBytes + read);
+            if (n === 0) break;
+            read += n;
+          }
+          try {
+            result = this.consume(buffer.subarray(0, read), restarted, options.deadline);
+          } catch (error) {
+            // A half-consumed read leaves no consistent position: start over next time.
+            this.reset();
+            throw error;
+          }
+        }
       }
-      const unread = size - this.offsetBytes;
-      if (unread <= 0) {
-        const changed = restarted || this.tornTailBytes !== 0;
-        this.tornTailBytes = 0;
-        return { changed, dispositions: [] };
-      }
-      const buffer = Buffer.alloc(unread);
-      let read = 0;
-      while (read < unread) {
-        const n = fs.readSync(fd, buffer, read, unread - read, this.offsetBytes + read);
-        if (n === 0) break;
-        read += n;
-      }
-      return this.consume(buffer.subarray(0, read), restarted);
+      const anchorChanged = this.checkAnchor(fd);
+      return anchorChanged ? { ...result, changed: true } : result;
     } finally {
       fs.closeSync(fd);
     }
   }
 
-  private consume(buffer: Buffer, restarted: boolean): { changed: boolean; dispositions: Disposition[] } {
+  /**
+   * Compares the ledger with its head anchor; true when the verdict changed. Read every time: the
+   * anchor is tiny, and a writer or `docket ledger anchor --accept` may have moved it.
+   */
+  private checkAnchor(fd: number | null): boolean {
+    const before = this.anchorFaultValue?.code ?? this.anchorStateValue.kind;
+    const read: AnchorRead = readAnchor(this.root, this.ledgerPath);
+    this.anchorFaultValue = null;
+    if (read.kind === "none") {
+      this.anchorStateValue = { kind: "none" };
+    } else if (read.kind === "invalid") {
+      this.anchorStateValue = { kind: "invalid", why: read.why };
+      this.anchorFaultValue = {
+        code: "ledger-anchor-invalid",
+        message: `the head anchor ${anchorPathFor(this.ledgerPath)} cannot be used (${read.why}); check the ledger with \`docket ledger verify\`, then accept it with \`docket ledger anchor --accept\``,
+        line: 0,
+      };
+    } else {
+      const anchor = read.anchor;
+      const lineShaAt = (line: number): string | null => {
+        if (line === this.lines.length - 1) return this.headSha;
+        const record = this.lines[line];
+        if (record === undefined || fd === null) return null;
+        const bytes = Buffer.alloc(record.length);
+        fs.readSync(fd, bytes, 0, record.length, record.offset);
+        return lineShaOfText(bytes.toString("utf8"));
+      };
+      // A bad line earlier than the anchored head is the fault to report; the anchor adds nothing.
+      const fault = this.faultValue === null ? compareWithAnchor(anchor, this.lines.length, lineShaAt, this.ledgerPath) : null;
+      if (fault === null) {
+        this.anchorStateValue = { kind: "matched", anchor, boundToFile: anchor.ino === this.inode };
+      } else {
+        this.anchorStateValue = { kind: "mismatched", anchor };
+        this.anchorFaultValue =
+          fault.code === "ledger-truncated"
+            ? { code: fault.code, message: fault.message, line: fault.line - 1, missingLines: fault.missing }
+            : { code: fault.code, message: fault.message, line: fault.line - 1 };
+      }
+    }
+    return (this.anchorFaultValue?.code ?? this.anchorStateValue.kind) !== before;
+  }
+
+  /** The anchor that describes the ledger as read now; null when there is nothing to anchor. */
+  private currentAnchor(): LedgerAnchor | null {
+    if (this.inode === null) return null;
+    const last = this.lines.at(-1);
+    if (last === undefined || this.headSha === null) return { format: "docket/ledger-anchor/v1", lines: 0, bytes: 0, head: null, ino: this.inode };
+    return {
+      format: "docket/ledger-anchor/v1",
+      lines: this.lines.length,
+      bytes: this.offsetBytes,
+      head: { offset: last.offset, length: last.length, lineSha256: this.headSha },
+      ino: this.inode,
+    };
+  }
+
+  /**
+   * Moves the head anchor to the ledger as read now (after an append, or when a person accepts
+   * the ledger as it is). Only a line-valid ledger can be anchored.
+   */
+  writeAnchorNow(): void {
+    if (this.faultValue !== null) throw new StoreError("ledger-corrupt", `${this.faultValue.message}; a damaged ledger cannot be anchored.`);
+    const anchor = this.currentAnchor();
+    if (anchor === null) throw new StoreError("ledger-unwritable", `There is no ledger at ${this.ledgerPath} to anchor.`);
+    writeAnchor(this.root, this.ledgerPath, anchor);
+    this.anchorFaultValue = null;
+    this.anchorStateValue = { kind: "matched", anchor, boundToFile: true };
+  }
+
+  private consume(buffer: Buffer, restarted: boolean, deadline?: number): { changed: boolean; dispositions: Disposition[] } {
     const dispositions: Disposition[] = [];
     const previousTorn = this.tornTailBytes;
     let start = 0;
@@ -189,6 +350,7 @@ export class LedgerStore {
       if (newline < 0) break;
       const lineBytes = buffer.subarray(start, newline);
       const lineNumber = this.lines.length;
+      if (deadline !== undefined && (lineNumber & 1023) === 0 && Date.now() > deadline) throw new StoreDeadlineError(lineNumber);
       let text: string;
       try {
         text = decoder.decode(lineBytes);
@@ -263,9 +425,11 @@ export class LedgerStore {
   ): Promise<AppendResult<T>> {
     const directory = path.dirname(this.ledgerPath);
     try {
-      fs.mkdirSync(directory, { recursive: true });
+      ensureContainedDirectory(this.root, directory);
+      assertContained(this.root, this.lockPath);
       fs.accessSync(directory, fs.constants.W_OK);
     } catch (error) {
+      if (error instanceof UnsafePathError) throw new StoreError("ledger-unsafe-path", `${error.message} Docket will not write the ledger there.`);
       throw new StoreError("ledger-unwritable", `Cannot write in ${directory}: ${(error as Error).message}`);
     }
     try {
@@ -285,12 +449,8 @@ export class LedgerStore {
 
   private appendLocked<T>(build: BatchBuilder<T>, afterAppend?: (store: LedgerStore) => void): AppendResult<T> {
     this.refresh();
-    if (this.faultValue !== null) {
-      throw new StoreError(
-        this.faultValue.code === "ledger-foreign" ? "ledger-foreign" : this.faultValue.code === "ledger-unreadable" ? "ledger-unwritable" : "ledger-corrupt",
-        `${this.faultValue.message}; Docket will not write to it (${this.ledgerPath}).`,
-      );
-    }
+    const fault = this.fault;
+    if (fault !== null) throw new StoreError(storeErrorCodeOf(fault.code), `${fault.message}; Docket will not write to it (${this.ledgerPath}).`);
     const setAside = this.tornTailBytes > 0 ? this.setAsideTornTail() : null;
     const { drafts, context } = build(this);
     if (drafts.length === 0) return { envelopes: [], context, setAsideTornTail: setAside };
@@ -310,12 +470,19 @@ export class LedgerStore {
       lineNumber += 1;
     }
     const created = !fs.existsSync(this.ledgerPath);
-    writeDurably(this.ledgerPath, "a", chunks.join(""));
-    if (created) fsyncDirectory(path.dirname(this.ledgerPath));
+    appendContained(this.root, this.ledgerPath, chunks.join(""), { durable: true });
+    if (created) fsyncFolder(path.dirname(this.ledgerPath));
     const before = this.replayerValue.accepted.length;
     this.refresh();
-    if (this.replayerValue.accepted.length !== before + envelopes.length || this.headSha !== previous) {
+    if (this.replayerValue.accepted.length !== before + envelopes.length || this.headSha !== previous || this.faultValue !== null) {
       throw new StoreError("ledger-changed-under-writer", "The ledger changed while Docket held its lock; the write could not be confirmed.");
+    }
+    // The anchor only ever moves forward, inside the lock, after the lines are durable; a crash in
+    // between leaves it behind the ledger, which is never mistaken for a truncation.
+    try {
+      this.writeAnchorNow();
+    } catch {
+      // The batch is committed; the next write anchors it.
     }
     // Still under the lock, so derived caches (the hook checkpoint) advance in ledger order.
     // The batch is committed: a failing callback must not report the write as failed.
@@ -327,18 +494,53 @@ export class LedgerStore {
     return { envelopes, context, setAsideTornTail: setAside };
   }
 
+  /**
+   * Anchors the ledger as it is now, under the lock (`docket ledger anchor`). An anchor the
+   * ledger no longer reaches (lines cut, history rewritten, anchor damaged) is replaced only with
+   * `accept`: that is a person deciding the shorter or other history is the one to keep. With no
+   * ledger at all, `accept` removes a leftover anchor.
+   */
+  async anchorNow(options: { accept: boolean; lockTimeoutMs?: number }): Promise<{ lines: number; previous: AnchorState["kind"] }> {
+    const run = (): { lines: number; previous: AnchorState["kind"] } => {
+      this.refresh();
+      const previous = this.anchorStateValue.kind;
+      if (this.faultValue !== null) throw new StoreError(storeErrorCodeOf(this.faultValue.code), `${this.faultValue.message}; a damaged ledger cannot be anchored.`);
+      const anchorFault = this.anchorFaultValue;
+      if (anchorFault !== null && !options.accept) {
+        throw new StoreError(
+          anchorFault.code === "ledger-rewritten" ? "ledger-rewritten" : anchorFault.code === "ledger-truncated" ? "ledger-truncated" : "ledger-corrupt",
+          `${anchorFault.message} Nothing was changed; pass --accept to anchor the ledger as it is now.`,
+        );
+      }
+      if (!this.fileExists) {
+        if (previous === "none") throw new StoreError("ledger-unwritable", `There is no ledger at ${this.ledgerPath} to anchor.`);
+        fs.rmSync(anchorPathFor(this.ledgerPath), { force: true });
+        this.anchorFaultValue = null;
+        this.anchorStateValue = { kind: "none" };
+        return { lines: 0, previous };
+      }
+      this.writeAnchorNow();
+      return { lines: this.lines.length, previous };
+    };
+    try {
+      assertContained(this.root, this.lockPath);
+      return await withExclusiveLock(this.lockPath, run, { timeoutMs: options.lockTimeoutMs ?? 10_000, purpose: "anchoring the ledger" });
+    } catch (error) {
+      if (error instanceof LockTimeoutError) throw new StoreError("ledger-locked", error.message);
+      if (error instanceof UnsafePathError) throw new StoreError("ledger-unsafe-path", error.message);
+      throw error;
+    }
+  }
+
   /** Moves bytes of an interrupted write aside (never a committed line) so appends stay aligned. */
   private setAsideTornTail(): string {
-    const fd = fs.openSync(this.ledgerPath, "r+");
+    const fd = openContained(this.root, this.ledgerPath, "r+");
     try {
       const size = fs.fstatSync(fd).size;
       const torn = Buffer.alloc(size - this.offsetBytes);
       fs.readSync(fd, torn, 0, torn.length, this.offsetBytes);
       const asidePath = `${this.ledgerPath}.torn-${this.offsetBytes}`;
-      fs.writeFileSync(asidePath, torn);
-      const asideFd = fs.openSync(asidePath, "r");
-      fs.fsyncSync(asideFd);
-      fs.closeSync(asideFd);
+      writeFileAtomicContained(this.root, asidePath, torn, { durable: true });
       fs.ftruncateSync(fd, this.offsetBytes);
       fs.fsyncSync(fd);
       this.tornTailBytes = 0;
@@ -346,6 +548,21 @@ export class LedgerStore {
     } finally {
       fs.closeSync(fd);
     }
+  }
+}
+
+function storeErrorCodeOf(code: StoreFaultCode): StoreError["code"] {
+  switch (code) {
+    case "ledger-foreign":
+      return "ledger-foreign";
+    case "ledger-unreadable":
+      return "ledger-unwritable";
+    case "ledger-truncated":
+    case "ledger-rewritten":
+    case "ledger-unsafe-path":
+      return code;
+    default:
+      return "ledger-corrupt";
   }
 }
 

@@ -88,5 +88,9 @@ export function verifyPiHistory(path: string, history: PiHistory): VerifyResult 
     firstFault,
     tornTailBytes: 0,
     headLineSha256: null,
+    missingLines: null,
+    // A Pi session is Pi's file: Docket neither anchors it nor compares it with Git.
+    anchor: "none",
+    git: { state: "unavailable", commit: null, note: "a Pi session, not a Docket ledger" },
   };
 }

@@ -381,6 +381,19 @@ export const VerifyResult = z.strictObject({
   firstFault: LedgerFault.nullable(),
   tornTailBytes: nonNegativeInt,
   headLineSha256: sha256.nullable(),
+  /** For a truncation: the missing lines, 1-based and inclusive. */
+  missingLines: z.strictObject({ from: z.number().int().positive(), to: z.number().int().positive() }).nullable(),
+  /**
+   * The head anchor beside the ledger: `none` (no Docket write since anchors exist, so lines cut
+   * from the end cannot be noticed yet), `matched`, `mismatched` (firstFault says how) or `invalid`.
+   */
+  anchor: z.enum(["none", "matched", "mismatched", "invalid"]),
+  /** The ledger against its version committed at HEAD, when Git tracks it (docs/ledger-format.md). */
+  git: z.strictObject({
+    state: z.enum(["matched", "mismatched", "untracked", "unavailable"]),
+    commit: z.string().nullable(),
+    note: z.string().nullable(),
+  }),
 });
 export type VerifyResult = z.infer<typeof VerifyResult>;
 

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DocketError } from "../errors";
 import { ensureDocketFolder } from "../workspace/docketFolder";
+import { appendContained, openContained } from "../workspace/containedFs";
 import { canonicalize, compareCodeUnits } from "../ledger/canonicalJson";
 import { ErrorCodes } from "../protocol/messages";
 import { DOCKET_FOLDER } from "../workspace/docketFolder";
@@ -87,10 +88,10 @@ interface ReadResult {
   readonly endsWithNewline: boolean;
 }
 
-function readFile(file: string, basisSha256: string): ReadResult {
+function readFile(workspaceRoot: string, file: string, basisSha256: string): ReadResult {
   let bytes: Buffer;
   try {
-    const handle = fs.openSync(file, "r");
+    const handle = openContained(workspaceRoot, file, "r");
     try {
       const size = Math.min(fs.fstatSync(handle).size, MAX_FILE_BYTES);
       bytes = Buffer.alloc(size);
@@ -132,7 +133,7 @@ function readFile(file: string, basisSha256: string): ReadResult {
  * a fix), sorted by reviewer id so the plan never depends on recording order across seats.
  */
 export function readReports(workspaceRoot: string, basisSha256: string): SeatReport[] {
-  const { reports } = readFile(reviewsFile(workspaceRoot, basisSha256), basisSha256);
+  const { reports } = readFile(workspaceRoot, reviewsFile(workspaceRoot, basisSha256), basisSha256);
   const latest = new Map<string, SeatReport>();
   for (const report of reports) latest.set(report.reviewer, report);
   return [...latest.keys()].sort(compareCodeUnits).map((reviewer) => latest.get(reviewer) as SeatReport);
@@ -144,14 +145,13 @@ export function appendReport(workspaceRoot: string, raw: unknown, board: Current
   const line = `${canonicalize(report)}\n`;
   if (Buffer.byteLength(line, "utf8") > MAX_REPORT_LINE_BYTES) throw invalid(`The report is larger than ${MAX_REPORT_LINE_BYTES} bytes.`);
   const file = reviewsFile(workspaceRoot, board.basisSha256);
-  const existing = readFile(file, board.basisSha256);
+  const existing = readFile(workspaceRoot, file, board.basisSha256);
   if (existing.lines >= MAX_REPORTS_PER_BASIS) {
     throw invalid(`${MAX_REPORTS_PER_BASIS} reports are already recorded for this plan basis; plan again to review a new basis.`);
   }
   ensureDocketFolder(workspaceRoot);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   // A torn last line (an interrupted writer) stays on its own line, ignored, instead of
-  // swallowing this report.
-  fs.appendFileSync(file, existing.endsWithNewline ? line : `\n${line}`, { encoding: "utf8", mode: 0o600 });
+  // swallowing this report. Never through a link a repository placed under `.docket/`.
+  appendContained(workspaceRoot, file, existing.endsWithNewline ? line : `\n${line}`, { mode: 0o600 });
   return report;
 }

@@ -2,13 +2,13 @@
 // authorize and land (developer/v8 §6.3 kept them in memory only, which made a restart a dead
 // end, §11 item 7). One file per baseline under `<workspace>/.docket/baselines/`, written
 // atomically and self-checking: a torn, edited or foreign file is reported, never trusted.
-import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { canonicalJson, h24, hashValue, type JsonValue } from "../ledger/canonicalJson";
 import type { WorkspaceSnapshot } from "../developer/workspaceDelta";
 import { ensureDocketFolder } from "./docketFolder";
+import { UnsafePathError, assertContained, readContained, writeFileAtomicContained } from "./containedFs";
 
 export const BASELINE_FORMAT = "docket/workspace-baseline/v1";
 export const BASELINES_RELATIVE_DIRECTORY = path.join(".docket", "baselines");
@@ -105,19 +105,6 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function fsyncDirectory(directory: string): Promise<void> {
-  try {
-    const handle = await fs.open(directory, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not every platform can fsync a directory; the file itself is already durable.
-  }
-}
-
 /**
  * Writes a baseline atomically: temp file, fsync, rename over the final name. A reader (another
  * process) therefore sees the old file or the new one, never a torn mix. Returns the file path.
@@ -131,22 +118,13 @@ export async function saveBaseline(workspaceFolder: string, baseline: WorkspaceB
   const record = parsed.data as unknown as JsonValue;
   const text = `${canonicalJson({ format: BASELINE_FORMAT, baseline: record, sha256: hashValue({ format: BASELINE_FORMAT, baseline: record }) })}\n`;
   const file = baselineFile(workspaceFolder, baseline);
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     ensureDocketFolder(workspaceFolder);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    const handle = await fs.open(temporary, "wx");
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temporary, file);
-    await fsyncDirectory(path.dirname(file));
+    // Temp file, fsync, rename, folder fsync; never through a link a repository placed there.
+    writeFileAtomicContained(workspaceFolder, file, text, { durable: true });
     return file;
   } catch (error) {
-    await fs.rm(temporary, { force: true }).catch(() => undefined);
+    if (error instanceof UnsafePathError) throw error;
     throw new BaselineStoreError("baseline-unwritable", `Could not save the workspace baseline ${file}: ${errorText(error)}`);
   }
 }
@@ -162,7 +140,9 @@ export async function loadBaseline(workspaceFolder: string, key: BaselineKey): P
   });
   let text: string;
   try {
-    text = await fs.readFile(file, "utf8");
+    const bytes = readContained(workspaceFolder, file);
+    if (bytes === null) return { ok: false, problem: "missing", file, message: `No workspace baseline was saved at ${file}.` };
+    text = bytes.toString("utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -195,5 +175,8 @@ export async function loadBaseline(workspaceFolder: string, key: BaselineKey): P
 
 /** Removes every baseline of a scope (after it closes); removing nothing is not an error. */
 export async function discardBaselines(workspaceFolder: string, workScopeId: string): Promise<void> {
-  await fs.rm(scopeDirectory(workspaceFolder, workScopeId), { recursive: true, force: true });
+  const directory = scopeDirectory(workspaceFolder, workScopeId);
+  // Through a linked `.docket` or `baselines/` this would delete someone else's folder.
+  assertContained(workspaceFolder, directory);
+  await fs.rm(directory, { recursive: true, force: true });
 }

@@ -44,6 +44,14 @@ function componentsBelow(root: string, target: string): string[] {
   return relative.split(path.sep);
 }
 
+/** A file where a folder must be is an ordinary I/O failure (ENOTDIR), not an attack. */
+function notAFolder(file: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`ENOTDIR: ${file} is not a folder`);
+  error.code = "ENOTDIR";
+  error.path = file;
+  return error;
+}
+
 function linkRefusal(file: string): UnsafePathError {
   return new UnsafePathError(file, `${file} is a symbolic link; Docket does not write through links (remove it, or replace it with a real folder or file).`);
 }
@@ -60,7 +68,7 @@ export function assertContained(root: string, target: string): void {
     const stat = lstatOrNull(current);
     if (stat === null) return;
     if (stat.isSymbolicLink()) throw linkRefusal(current);
-    if (index < parts.length - 1 && !stat.isDirectory()) throw new UnsafePathError(current, `${current} is not a folder.`);
+    if (index < parts.length - 1 && !stat.isDirectory()) throw notAFolder(current);
   }
 }
 
@@ -80,7 +88,7 @@ export function ensureContainedDirectory(root: string, directory: string, mode =
       stat = fs.lstatSync(current);
     }
     if (stat.isSymbolicLink()) throw linkRefusal(current);
-    if (!stat.isDirectory()) throw new UnsafePathError(current, `${current} is not a folder.`);
+    if (!stat.isDirectory()) throw notAFolder(current);
   }
 }
 

@@ -4,6 +4,7 @@
 // .gitignore. The ledger is left trackable: committing it shares the audit trail, by choice.
 import fs from "node:fs";
 import path from "node:path";
+import { ensureContainedDirectory, openContained } from "./containedFs";
 
 export const DOCKET_FOLDER = ".docket";
 
@@ -14,14 +15,24 @@ const GITIGNORE = `# Docket's local state (baselines, captured evidence, checkpo
 !ledger.jsonl
 `;
 
-/** Creates `<workspace>/.docket/` with its .gitignore; an existing .gitignore is never replaced. */
+/**
+ * Creates `<workspace>/.docket/` with its .gitignore; an existing .gitignore is never replaced.
+ * A `.docket` (or `.gitignore`) that is a symbolic link is refused: docket.unsafe-path.
+ */
 export function ensureDocketFolder(workspaceFolder: string): string {
   const folder = path.join(workspaceFolder, DOCKET_FOLDER);
-  fs.mkdirSync(folder, { recursive: true });
+  ensureContainedDirectory(workspaceFolder, folder);
+  let fd: number;
   try {
-    fs.writeFileSync(path.join(folder, ".gitignore"), GITIGNORE, { flag: "wx" });
+    fd = openContained(workspaceFolder, path.join(folder, ".gitignore"), "wx");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return folder;
+    throw error;
+  }
+  try {
+    fs.writeSync(fd, GITIGNORE);
+  } finally {
+    fs.closeSync(fd);
   }
   return folder;
 }

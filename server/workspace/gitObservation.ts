@@ -267,3 +267,34 @@ export async function readFileAtCommit(root: string, cwd: string, commit: string
   const blob = await git(root, ["cat-file", "blob", `${commit}:${repoPath}`]);
   return { kind: "file", bytes: blob.stdout };
 }
+
+/** Largest committed ledger Docket compares in memory (the git helper's output buffer). */
+export const MAX_COMMITTED_LEDGER_BYTES = GIT_MAX_BUFFER - 1;
+
+export type CommittedFile =
+  | { readonly kind: "unavailable"; readonly reason: string }
+  | { readonly kind: "untracked" }
+  | { readonly kind: "too-large"; readonly size: number }
+  | { readonly kind: "committed"; readonly commit: string; readonly bytes: Buffer };
+
+/** The bytes of `file` as committed at HEAD of the work tree holding it; never rejects. */
+export async function readCommittedAtHead(file: string): Promise<CommittedFile> {
+  try {
+    const directory = await fs.realpath(path.dirname(path.resolve(file)));
+    const root = singleValue((await git(directory, ["rev-parse", "--show-toplevel"])).stdout);
+    if (root === "") return { kind: "unavailable", reason: `${directory} is not inside a Git work tree.` };
+    const headAnswer = await git(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], [1]);
+    if (headAnswer.status !== 0) return { kind: "untracked" };
+    const head = singleValue(headAnswer.stdout);
+    const repoPath = posixRelative(root, path.join(directory, path.basename(file)));
+    const listing = nulSeparated((await git(root, ["ls-tree", "-z", "-l", "--full-tree", head, "--", repoPath])).stdout)[0];
+    const match = listing === undefined ? null : /^\d+ blob [0-9a-f]+ +(\d+)\t/u.exec(listing);
+    if (match === null) return { kind: "untracked" };
+    const size = Number(match[1]);
+    if (size > MAX_COMMITTED_LEDGER_BYTES) return { kind: "too-large", size };
+    const blob = await git(root, ["cat-file", "blob", `${head}:${repoPath}`]);
+    return { kind: "committed", commit: head, bytes: blob.stdout };
+  } catch (error) {
+    return { kind: "unavailable", reason: error instanceof GitFailure ? error.reason : error instanceof Error ? error.message : String(error) };
+  }
+}

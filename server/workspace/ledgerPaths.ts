@@ -28,3 +28,20 @@ export function findWorkspaceRoot(start: string): string {
     current = parent;
   }
 }
+
+/**
+ * The folder a ledger's writes must stay inside (server/workspace/containedFs.ts): the workspace
+ * when the ledger lies in it, else the folder above the ledger's own folder (a ledger named on the
+ * command line), so the ledger's folder itself is never a link Docket writes through.
+ */
+export function containmentRootFor(workspaceFolder: string, ledgerPath: string): string {
+  const ledger = path.resolve(ledgerPath);
+  if (workspaceFolder !== "" && isInsideFolder(workspaceFolder, ledger)) return path.resolve(workspaceFolder);
+  return path.dirname(path.dirname(ledger));
+}
+
+/** True when `target` lies strictly below `folder` (lexically; links are checked at write time). */
+export function isInsideFolder(folder: string, target: string): boolean {
+  const relative = path.relative(path.resolve(folder), path.resolve(target));
+  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}

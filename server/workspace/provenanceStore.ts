@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as z from "zod";
-import { writeDurably } from "../ledger/durableFs";
+import { O_NOFOLLOW, appendContained, openContained } from "./containedFs";
 import { Actor } from "../protocol/messages";
 import { ensureDocketFolder } from "./docketFolder";
 
@@ -33,7 +33,7 @@ export function provenanceFile(workspaceFolder: string): string {
 function endsWithNewline(file: string): boolean {
   let fd: number;
   try {
-    fd = fs.openSync(file, "r");
+    fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW);
   } catch {
     return true; // no file yet
   }
@@ -55,7 +55,7 @@ export function recordProvenance(workspaceFolder: string, record: Omit<Provenanc
   // A crash can leave a torn last line; start on a fresh one so this record stays readable.
   const separator = endsWithNewline(file) ? "" : "\n";
   // One short line per append (O_APPEND): concurrent writers never interleave within a line.
-  writeDurably(file, "a", `${separator}${JSON.stringify(ProvenanceRecord.parse({ format: PROVENANCE_FORMAT, ...record }))}\n`);
+  appendContained(workspaceFolder, file, `${separator}${JSON.stringify(ProvenanceRecord.parse({ format: PROVENANCE_FORMAT, ...record }))}\n`, { durable: true });
 }
 
 /** What has been read of one provenance file: the records so far and where reading stopped. */
@@ -93,7 +93,7 @@ export function readProvenance(workspaceFolder: string): ReadonlyMap<string, Pro
   const file = provenanceFile(workspaceFolder);
   let fd: number;
   try {
-    fd = fs.openSync(file, "r");
+    fd = openContained(workspaceFolder, file, "r");
   } catch {
     readStates.delete(file);
     return new Map();

@@ -18,6 +18,8 @@ import { findPackageRoot, loadSkillCatalog, type SkillCatalog } from "../develop
 import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRefusal, type WorkspaceSnapshot } from "../developer/workspaceDelta";
 import { loadBaseline, saveBaseline, type BaselineKey } from "./baselineStore";
 import { readFileAtCommit, takeWorkspaceSnapshot } from "./gitObservation";
+import { compareWithCommittedLedger } from "./gitAnchor";
+import { containmentRootFor } from "./ledgerPaths";
 import { describeWorkState } from "../developer/workState";
 import { readProvenance, recordProvenance, type Actor } from "./provenanceStore";
 import { describeSkills } from "../developer/operations/skillListing";
@@ -88,7 +90,7 @@ export class WorkspaceLedger {
   private writeQueue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly options: WorkspaceLedgerOptions) {
-    this.store = new LedgerStore(options.ledgerPath);
+    this.store = new LedgerStore(options.ledgerPath, { root: containmentRootFor(options.workspaceFolder, options.ledgerPath) });
     this.clock = options.clock ?? systemClock;
     this.evidence = options.evidence ?? (options.workspaceFolder === "" ? NO_EVIDENCE : workspaceEvidence(options.workspaceFolder));
     this.projectionState = new ReceiptProjection();
@@ -497,14 +499,19 @@ export class WorkspaceLedger {
   }
 }
 
-/** Verifies a ledger file from its first byte, independent of any cached state. */
-export function verifyLedgerFile(ledgerPath: string): VerifyResult {
+/**
+ * Verifies a ledger file from its first byte, independent of any cached state: every line's
+ * wrapper and chain, replay, the head anchor beside it, and — when Git tracks the ledger — the
+ * version committed at HEAD (a second anchor a local rewrite cannot reach).
+ */
+export async function verifyLedgerFile(ledgerPath: string): Promise<VerifyResult> {
   const ledger = new WorkspaceLedger({ workspaceFolder: "", ledgerPath, trusted: false });
   ledger.refresh();
   const health = ledger.health();
   const fault = ledger.store.fault;
   const rejected = ledger.store.replayer.firstRejected;
   let firstFault: VerifyResult["firstFault"] = null;
+  let missingLines: VerifyResult["missingLines"] = fault?.missingLines ?? null;
   if (fault !== null) {
     firstFault = { line: fault.line + 1, index: null, code: fault.code, message: fault.message };
   } else if (rejected !== null) {
@@ -519,6 +526,22 @@ export function verifyLedgerFile(ledgerPath: string): VerifyResult {
       message: "the last line is complete but its newline is missing or altered",
     };
   }
+  const committed = await compareWithCommittedLedger(ledgerPath);
+  let git: VerifyResult["git"];
+  if (committed.kind === "matched") git = { state: "matched", commit: committed.commit, note: null };
+  else if (committed.kind === "untracked") git = { state: "untracked", commit: null, note: null };
+  else if (committed.kind === "unavailable") git = { state: "unavailable", commit: null, note: committed.reason };
+  else {
+    git = { state: "mismatched", commit: committed.commit, note: committed.message };
+    if (firstFault === null) {
+      firstFault =
+        committed.kind === "truncated"
+          ? { line: committed.missing.from, index: null, code: "ledger-truncated", message: committed.message }
+          : { line: committed.line, index: null, code: "ledger-rewritten", message: committed.message };
+      if (committed.kind === "truncated") missingLines = committed.missing;
+    }
+  }
+  const anchorState = ledger.store.anchorState;
   return {
     ok: firstFault === null,
     path: ledgerPath,
@@ -528,5 +551,8 @@ export function verifyLedgerFile(ledgerPath: string): VerifyResult {
     firstFault,
     tornTailBytes: health.tornTailBytes,
     headLineSha256: ledger.store.headLineSha256,
+    missingLines,
+    anchor: anchorState.kind,
+    git,
   };
 }

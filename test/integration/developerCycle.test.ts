@@ -111,7 +111,7 @@ test("zero-owner cycle: judgment, authorization, landing, reroute and verificati
 
     // The next authorization measures from the post-landing state, so the landed edit is not "before authorization".
     await ledger.authorizeChange({ movement: "Second change.", stableLanding: "It lands.", verificationTarget: "Tests pass." });
-    const rejected = verifyLedgerFile(ledgerPath);
+    const rejected = await verifyLedgerFile(ledgerPath);
     assert.equal(rejected.ok, true, JSON.stringify(rejected.firstFault));
     assert.equal(rejected.rejected, 0);
     assert.ok(fs.existsSync(path.join(repo.root, ".docket", "baselines")));

@@ -29,7 +29,7 @@ test("open, conclude, authorize and land over JSON-RPC without Git", async () =>
     assert.equal(await backend.errorCode(Requests.recordLanding.method, { result: "Done." }), ErrorCodes.landingPathsRequired);
     const landed = await backend.request(Requests.recordLanding, { changedPaths: ["src/a.ts"], result: "Done." });
     assert.deepEqual(landed.runtime, { state: "idle", reroutePending: true, verificationPending: true });
-    assert.equal(verifyLedgerFile(path.join(workspace, ".docket", "ledger.jsonl")).ok, true);
+    assert.equal((await verifyLedgerFile(path.join(workspace, ".docket", "ledger.jsonl"))).ok, true);
   } finally {
     await backend.stop();
     fs.rmSync(workspace, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { runtimeFacts } from "../../server/developer/history";
 import { turnOffBatch } from "../../server/developer/scopeOperations";
 import { withExclusiveLock } from "../../server/ledger/lock";
 import { LedgerStore } from "../../server/ledger/store";
-import { checkpointPathFor, lookupCheckpoint } from "../../server/hooks/checkpoint";
+import { checkpointPathFor, lookupCheckpointFile } from "../../server/hooks/checkpoint";
 import { readHookState } from "../../server/hooks/hookState";
 import { readHeartbeats, recordHeartbeat, heartbeatPath } from "../../server/hooks/heartbeat";
 import { describeHistory } from "../../server/developer/history";
@@ -42,7 +42,7 @@ test("every write refreshes the checkpoint under the lock, and it matches a full
   const { root, ledgerPath, ledger, dispose } = await onWorkspace();
   try {
     const check = (label: string): void => {
-      const lookup = lookupCheckpoint(ledgerPath);
+      const lookup = lookupCheckpointFile(ledgerPath);
       assert.equal(lookup.kind, "current", label);
       const state = hookState(root, ledgerPath);
       assert.equal(state.kind, "ready", label);
@@ -67,11 +67,11 @@ test("a torn tail keeps the checkpoint current; complete lines appended past it 
   const { root, ledgerPath, ledger, dispose } = await onWorkspace();
   try {
     fs.appendFileSync(ledgerPath, '{"ledger":"docket/ledger-li');
-    assert.equal(lookupCheckpoint(ledgerPath).kind, "current");
+    assert.equal(lookupCheckpointFile(ledgerPath).kind, "current");
     // A writer without the checkpoint hook (an older Docket) appends a turn-off.
     const bare = new LedgerStore(ledgerPath);
     await bare.append((store) => ({ drafts: turnOffBatch(describeHistory(store.replayer), "Bare writer.", "2031-02-01T00:00:00.000Z").drafts, context: null }));
-    assert.equal(lookupCheckpoint(ledgerPath).kind, "behind");
+    assert.equal(lookupCheckpointFile(ledgerPath).kind, "behind");
     const replayed = hookState(root, ledgerPath);
     assert.equal(replayed.kind, "ready");
     if (replayed.kind === "ready") {
@@ -92,10 +92,10 @@ test("a tampered head line, a garbage checkpoint or a shortened ledger is never 
   try {
     const original = fs.readFileSync(ledgerPath);
     fs.writeFileSync(checkpointPathFor(ledgerPath), "not json");
-    assert.equal(lookupCheckpoint(ledgerPath).kind, "unusable");
+    assert.equal(lookupCheckpointFile(ledgerPath).kind, "unusable");
     const rebuilt = hookState(root, ledgerPath);
     assert.equal(rebuilt.kind === "ready" ? rebuilt.source : rebuilt.kind, "replay");
-    assert.equal(lookupCheckpoint(ledgerPath).kind, "current");
+    assert.equal(lookupCheckpointFile(ledgerPath).kind, "current");
 
     // Same length, one byte changed inside the head line: the checkpoint no longer matches, and
     // the replay finds the broken hash, so the hook fails closed.
@@ -104,15 +104,20 @@ test("a tampered head line, a garbage checkpoint or a shortened ledger is never 
     assert.ok(at > 0);
     tampered[at] = "W".charCodeAt(0);
     fs.writeFileSync(ledgerPath, tampered);
-    assert.equal(lookupCheckpoint(ledgerPath).kind, "unusable");
+    assert.equal(lookupCheckpointFile(ledgerPath).kind, "unusable");
     const blocked = hookState(root, ledgerPath);
     assert.equal(blocked.kind, "blocked");
     if (blocked.kind === "blocked") assert.match(blocked.reason, /ledger line 1: ledger-line-/u);
 
     fs.writeFileSync(ledgerPath, original.subarray(0, 10));
-    assert.equal(lookupCheckpoint(ledgerPath).kind, "unusable");
+    assert.equal(lookupCheckpointFile(ledgerPath).kind, "unusable");
     fs.rmSync(ledgerPath);
-    assert.equal(hookState(root, ledgerPath).kind, "off", "no ledger: Docket is off");
+    // Deleting the ledger is cutting every line: its head anchor remains, so the hook fails closed.
+    const deleted = hookState(root, ledgerPath);
+    assert.equal(deleted.kind, "blocked", "a deleted ledger whose anchor remains");
+    if (deleted.kind === "blocked") assert.match(deleted.reason, /head anchor records 1 lines/u);
+    fs.rmSync(`${ledgerPath}.anchor`);
+    assert.equal(hookState(root, ledgerPath).kind, "off", "no ledger and no anchor: Docket is off");
   } finally {
     dispose();
   }

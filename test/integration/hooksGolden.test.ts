@@ -122,7 +122,16 @@ function freshWorkspace(kind: WorkspaceKind): { folder: string; scopeId: string 
   const folder = tempFolder(`docket-hook-${kind}-`);
   fs.cpSync(template.repo.root, folder, { recursive: true });
   scratch.push(folder);
+  // A copied ledger is another file: its head anchor must be bound to the copy, as a person
+  // adopting a moved workspace does with `docket ledger anchor`.
+  const ledgerPath = path.join(folder, ".docket", "ledger.jsonl");
+  if (kind !== "corrupt" && fs.existsSync(`${ledgerPath}.anchor`)) adoptLedger(ledgerPath);
   return { folder, scopeId: template.scopeId };
+}
+
+function adoptLedger(ledgerPath: string): void {
+  const result = spawnSync(process.execPath, [CLI_BUNDLE, "ledger", "anchor", "--ledger", ledgerPath], { encoding: "utf8", timeout: 20_000 });
+  assert.equal(result.status, 0, result.stderr);
 }
 
 function ledgerBytes(folder: string): Buffer | null {

@@ -12,7 +12,8 @@ import { scopeOpenedDraft, turnOffBatch } from "../../server/developer/scopeOper
 import { createEnvelope } from "../../server/ledger/envelope";
 import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLine";
 import { LedgerStore } from "../../server/ledger/store";
-import { checkpointPathFor, lookupCheckpoint } from "../../server/hooks/checkpoint";
+import { checkpointPathFor, lookupCheckpointFile } from "../../server/hooks/checkpoint";
+import { anchorPathFor } from "../../server/ledger/anchor";
 import { checkpointStateOf } from "../../server/hooks/checkpointState";
 import { readHookState, type HookState } from "../../server/hooks/hookState";
 import { tailSeedPathFor } from "../../server/hooks/tailSeed";
@@ -27,6 +28,8 @@ interface Saved {
   readonly label: string;
   readonly checkpoint: Buffer;
   readonly seed: Buffer;
+  /** The head anchor belongs to the same position: a restored ledger gets its anchor back too. */
+  readonly anchor: Buffer;
 }
 
 async function onWorkspace(): Promise<{ root: string; ledgerPath: string; ledger: WorkspaceLedger; save: (label: string) => Saved; dispose: () => void }> {
@@ -35,13 +38,14 @@ async function onWorkspace(): Promise<{ root: string; ledgerPath: string; ledger
   const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock: fixedClock() });
   ledger.refresh();
   await ledger.turnOn();
-  const save = (label: string): Saved => ({ label, checkpoint: fs.readFileSync(checkpointPathFor(ledgerPath)), seed: fs.readFileSync(tailSeedPathFor(ledgerPath)) });
+  const save = (label: string): Saved => ({ label, checkpoint: fs.readFileSync(checkpointPathFor(ledgerPath)), seed: fs.readFileSync(tailSeedPathFor(ledgerPath)), anchor: fs.readFileSync(anchorPathFor(ledgerPath)) });
   return { root: repo.root, ledgerPath, ledger, save, dispose: () => repo.dispose() };
 }
 
 function restore(ledgerPath: string, saved: Saved): void {
   fs.writeFileSync(checkpointPathFor(ledgerPath), saved.checkpoint);
   fs.writeFileSync(tailSeedPathFor(ledgerPath), saved.seed);
+  fs.writeFileSync(anchorPathFor(ledgerPath), saved.anchor);
 }
 
 /** What a full replay of the whole file says, in the hook's terms. */
@@ -93,12 +97,12 @@ test("a checkpoint any number of lines behind is caught up from its seed, equal 
     const finalCheckpoint = fs.readFileSync(checkpointPathFor(ledgerPath));
     for (const entry of saved) {
       restore(ledgerPath, entry);
-      assert.equal(lookupCheckpoint(ledgerPath).kind, "behind", entry.label);
+      assert.equal(lookupCheckpointFile(ledgerPath).kind, "behind", entry.label);
       const caughtUp = readHookState(root, ledgerPath);
       assert.equal(caughtUp.kind === "ready" ? caughtUp.source : caughtUp.kind, "tail", entry.label);
       assert.deepEqual(comparable(caughtUp), expected, entry.label);
       // The hook moved the checkpoint to the end: the next call reads no tail.
-      assert.equal(lookupCheckpoint(ledgerPath).kind, "current", entry.label);
+      assert.equal(lookupCheckpointFile(ledgerPath).kind, "current", entry.label);
       const next = readHookState(root, ledgerPath);
       assert.equal(next.kind === "ready" ? next.source : next.kind, "checkpoint", entry.label);
       assert.deepEqual(comparable(next), expected, entry.label);
@@ -146,7 +150,7 @@ test("a rejected entry, a broken line or non-UTF-8 bytes in the tail block the h
       const state = readHookState(root, ledgerPath);
       assert.deepEqual(comparable(state), expected, label);
       // A blocked answer never advances the checkpoint past the damage.
-      assert.equal(lookupCheckpoint(ledgerPath).kind, "behind", label);
+      assert.equal(lookupCheckpointFile(ledgerPath).kind, "behind", label);
     }
   } finally {
     dispose();

@@ -132,7 +132,7 @@ test("owner-skill cycle over JSON-RPC with Git: open with owner, context source,
     assert.deepEqual(current.legalOperations, ["authorize_change", "open_judgment"]);
     const status = await backend.request(Requests.status, {});
     assert.equal(status.phase, "done");
-    assert.equal(verifyLedgerFile(path.join(repo.root, ".docket", "ledger.jsonl")).ok, true);
+    assert.equal((await verifyLedgerFile(path.join(repo.root, ".docket", "ledger.jsonl"))).ok, true);
 
     // Turning off with an active owner invocation cancels it before closing.
     await backend.connection.sendRequest(Requests.openJudgment.method, {
@@ -144,7 +144,7 @@ test("owner-skill cycle over JSON-RPC with Git: open with owner, context source,
     const off = await backend.request(Requests.turnOff, {});
     assert.equal(off.eventIds.length, 2);
     assert.equal((await policy()).phase, "off");
-    assert.equal(verifyLedgerFile(path.join(repo.root, ".docket", "ledger.jsonl")).ok, true);
+    assert.equal((await verifyLedgerFile(path.join(repo.root, ".docket", "ledger.jsonl"))).ok, true);
   } finally {
     await backend.stop();
     repo.dispose();

@@ -143,7 +143,7 @@ test("files that are not Pi sessions are refused with coded errors", () => {
   assert.throws(() => loadPiSession(directory), isCode("docket.pi-session-unreadable"));
 });
 
-test("the accepted envelopes become a ledger that verifies; an existing file is never replaced", () => {
+test("the accepted envelopes become a ledger that verifies; an existing file is never replaced", async () => {
   const log = decidingLog();
   const session = new PiSessionBuilder();
   for (const envelope of log.entries) session.developer(envelope);
@@ -154,7 +154,7 @@ test("the accepted envelopes become a ledger that verifies; an existing file is 
   const outcome = importPiSession(sessionPath, ledgerPath);
   assert.equal(outcome.exitCode, 0);
   assert.equal(outcome.report.out?.lines, 2);
-  const verified = verifyLedgerFile(ledgerPath);
+  const verified = await verifyLedgerFile(ledgerPath);
   assert.equal(verified.ok, true);
   assert.equal(verified.accepted, 2);
   assert.deepEqual(fs.readdirSync(path.dirname(ledgerPath)), ["ledger.jsonl"]);

@@ -42,7 +42,7 @@ test("4 writer processes x 200 appends: all accepted, chains intact, no duplicat
   const eventIds = results.flatMap((result) => (JSON.parse(result.stdout) as { eventIds: string[] }).eventIds);
   assert.equal(eventIds.length, 800);
   assert.equal(new Set(eventIds).size, 800);
-  const verified = verifyLedgerFile(ledgerPath);
+  const verified = await verifyLedgerFile(ledgerPath);
   assert.equal(verified.ok, true, JSON.stringify(verified.firstFault));
   assert.equal(verified.lines, 800);
   assert.equal(verified.accepted, 800);
@@ -70,7 +70,7 @@ test("truncating the final entry at every byte offset keeps the committed prefix
     assert.equal(store.lineCount, complete, `cut ${cut}`);
     assert.equal(store.replayer.accepted.length, complete, `cut ${cut}`);
     assert.equal(store.tornTail, cut - (lineEnds.filter((end) => end <= cut).at(-1) ?? 0), `cut ${cut}`);
-    const verified = verifyLedgerFile(copy);
+    const verified = await verifyLedgerFile(copy);
     const wholeLineWithoutNewline = cut === bytes.length - 1;
     assert.equal(verified.ok, !wholeLineWithoutNewline, `cut ${cut}`);
   }
@@ -87,8 +87,8 @@ test("an append after a torn tail sets the torn bytes aside and never loses a co
   await ledger.turnOn();
   const after = fs.readFileSync(ledgerPath);
   assert.ok(after.subarray(0, committed.length).equals(committed));
-  assert.equal(verifyLedgerFile(ledgerPath).ok, true);
-  assert.equal(verifyLedgerFile(ledgerPath).accepted, 3);
+  assert.equal((await verifyLedgerFile(ledgerPath)).ok, true);
+  assert.equal((await verifyLedgerFile(ledgerPath)).accepted, 3);
   const aside = fs.readdirSync(path.dirname(ledgerPath)).filter((name) => name.includes(".torn-"));
   assert.equal(aside.length, 1);
 });
@@ -98,12 +98,12 @@ test("changing any byte of a committed entry makes verification fail", async () 
   const ledgerPath = await ledgerWith(directory, 1);
   const bytes = fs.readFileSync(ledgerPath);
   const copy = path.join(directory, "tampered.jsonl");
-  assert.equal(verifyLedgerFile(ledgerPath).ok, true);
+  assert.equal((await verifyLedgerFile(ledgerPath)).ok, true);
   for (let index = 0; index < bytes.length; index += 1) {
     const tampered = Buffer.from(bytes);
     tampered[index] = tampered[index] === 0x41 ? 0x42 : 0x41;
     fs.writeFileSync(copy, tampered);
-    assert.equal(verifyLedgerFile(copy).ok, false, `byte ${index} (${String.fromCharCode(bytes[index] ?? 0)})`);
+    assert.equal((await verifyLedgerFile(copy)).ok, false, `byte ${index} (${String.fromCharCode(bytes[index] ?? 0)})`);
   }
 });
 
@@ -178,7 +178,7 @@ test("turning on twice or off when off is refused with a coded error", async () 
   const off = await ledger.turnOff();
   assert.equal(off.runtime.state, "inactive");
   assert.equal(off.nextAction, null);
-  assert.equal(verifyLedgerFile(ledgerPath).accepted, 2);
+  assert.equal((await verifyLedgerFile(ledgerPath)).accepted, 2);
 });
 
 test("another process's appends are seen incrementally; a rewritten file is re-read from the start", async () => {
@@ -197,5 +197,13 @@ test("another process's appends are seen incrementally; a rewritten file is re-r
   fs.writeFileSync(ledgerPath, `${lines.slice(0, 2).join("\n")}\n`);
   reader.refresh();
   assert.equal(reader.status().receiptCount, 2);
+  // The writer anchored 3 lines: the shorter file is a truncation, not a turned-off workspace.
+  assert.equal(reader.status().phase, "blocked");
+  assert.equal(reader.store.fault?.code, "ledger-truncated");
+  assert.deepEqual(reader.store.fault?.missingLines, { from: 3, to: 3 });
+  await assert.rejects(writer.turnOn(), (error: unknown) => error instanceof DocketError && error.code === "docket.ledger-truncated");
+  // A person who decides to keep the shorter ledger anchors it as it is; readers follow.
+  await new LedgerStore(ledgerPath).anchorNow({ accept: true });
+  reader.refresh();
   assert.equal(reader.status().phase, "off");
 });

@@ -1,0 +1,118 @@
+// The ledger's head anchor: how long the ledger was the last time a Docket writer confirmed an
+// append (line count, byte length, the head line's own hash and where it lies), written durably
+// beside the ledger, inside the lock, after every append. The hash chain makes an edited, removed
+// or reordered line detectable, but not lines cut from the end: the shorter file is a valid chain.
+// The anchor is what makes that visible: a ledger that no longer reaches the anchored head was
+// truncated, and one that holds other bytes there was rewritten.
+//
+// What a local anchor cannot prove: a process that rewrites the ledger *and* the anchor (the same
+// user's arbitrary code) leaves nothing to compare. docs/guarantees.md says so; a ledger tracked by
+// Git has a second anchor in its history (ledgerVerify's Git comparison).
+//
+// `ino` binds the anchor to this very file: a copy that arrives with a repository (a committed
+// `.docket/`) or any file put in its place has another inode, so its anchor does not vouch for it.
+import fs from "node:fs";
+import * as z from "zod/mini";
+import { readContained, writeFileAtomicContained } from "../workspace/containedFs";
+
+export const ANCHOR_FORMAT = "docket/ledger-anchor/v1";
+
+const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/u));
+const count = z.int().check(z.nonnegative());
+
+export const LedgerAnchor = z.strictObject({
+  format: z.literal(ANCHOR_FORMAT),
+  /** Complete lines the ledger held when the anchor was written. */
+  lines: count,
+  /** Byte offset just past the last of them. */
+  bytes: count,
+  /** The last anchored line: where it lies and its `lineSha256`; null for an empty ledger. */
+  head: z.nullable(z.strictObject({ offset: count, length: z.int().check(z.positive()), lineSha256: sha256 })),
+  /** The ledger file's inode number (decimal) when the anchor was written. */
+  ino: z.string().check(z.regex(/^[0-9]{1,24}$/u)),
+});
+export type LedgerAnchor = z.infer<typeof LedgerAnchor>;
+
+export function anchorPathFor(ledgerPath: string): string {
+  return `${ledgerPath}.anchor`;
+}
+
+export type AnchorRead =
+  | { readonly kind: "none" }
+  | { readonly kind: "invalid"; readonly why: string }
+  | { readonly kind: "anchor"; readonly anchor: LedgerAnchor };
+
+/** Reads the anchor beside the ledger without following a link; never throws. */
+export function readAnchor(root: string, ledgerPath: string): AnchorRead {
+  let bytes: Buffer | null;
+  try {
+    bytes = readContained(root, anchorPathFor(ledgerPath));
+  } catch (error) {
+    return { kind: "invalid", why: error instanceof Error ? error.message : String(error) };
+  }
+  if (bytes === null) return { kind: "none" };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return { kind: "invalid", why: "the anchor is not JSON" };
+  }
+  const checked = LedgerAnchor.safeParse(parsed);
+  if (!checked.success) return { kind: "invalid", why: "the anchor has an unknown shape" };
+  const anchor = checked.data;
+  const consistent = anchor.head === null ? anchor.lines === 0 && anchor.bytes === 0 : anchor.lines > 0 && anchor.head.offset + anchor.head.length === anchor.bytes;
+  return consistent ? { kind: "anchor", anchor } : { kind: "invalid", why: "the anchor contradicts itself" };
+}
+
+/** Writes the anchor atomically and durably (a lost anchor would hide a later truncation). */
+export function writeAnchor(root: string, ledgerPath: string, anchor: LedgerAnchor): void {
+  writeFileAtomicContained(root, anchorPathFor(ledgerPath), `${JSON.stringify(LedgerAnchor.parse(anchor))}\n`, { durable: true });
+}
+
+/** The inode of an open ledger, as the anchor records it. */
+export function inodeOf(fd: number): string {
+  return fs.fstatSync(fd, { bigint: true }).ino.toString();
+}
+
+/** The `lineSha256` a canonical ledger line carries, read from its text without a full decode. */
+export function lineShaOfText(text: string): string | null {
+  // Keys are sorted, so the wrapper's own lineSha256 follows the entry (whose text may contain
+  // the same key inside a nested object): the last occurrence is the wrapper's.
+  const marker = '"lineSha256":"';
+  const at = text.lastIndexOf(marker);
+  if (at < 0) return null;
+  const value = text.slice(at + marker.length, at + marker.length + 64);
+  return /^[0-9a-f]{64}$/u.test(value) && text[at + marker.length + 64] === '"' ? value : null;
+}
+
+export type AnchorFault =
+  | { readonly code: "ledger-truncated"; readonly line: number; readonly missing: { readonly from: number; readonly to: number }; readonly message: string }
+  | { readonly code: "ledger-rewritten"; readonly line: number; readonly message: string };
+
+/**
+ * Compares what the ledger holds now with its anchor. `lines` complete lines are present;
+ * `lineShaAt(n)` reads the `lineSha256` of zero-based line n (n < lines). Line numbers in the
+ * result are 1-based, as people count them.
+ */
+export function compareWithAnchor(anchor: LedgerAnchor, lines: number, lineShaAt: (line: number) => string | null, ledgerPath: string): AnchorFault | null {
+  if (anchor.head === null) return null;
+  if (lines < anchor.lines) {
+    const from = lines + 1;
+    const to = anchor.lines;
+    const range = from === to ? `line ${from} is missing` : `lines ${from}–${to} are missing`;
+    return {
+      code: "ledger-truncated",
+      line: from,
+      missing: { from, to },
+      message: `${range}: the head anchor (${anchorPathFor(ledgerPath)}) recorded ${anchor.lines} lines, the ledger holds ${lines}. Lines were cut from its end; restore the ledger from a copy, or accept it as it is with \`docket ledger anchor --accept\`.`,
+    };
+  }
+  if (lineShaAt(anchor.lines - 1) !== anchor.head.lineSha256) {
+    return {
+      code: "ledger-rewritten",
+      line: anchor.lines,
+      message: `line ${anchor.lines} is not the line the head anchor (${anchorPathFor(ledgerPath)}) recorded: the history up to it was rewritten. Restore the ledger from a copy, or accept it as it is with \`docket ledger anchor --accept\`.`,
+    };
+  }
+  return null;
+}
