@@ -205,6 +205,8 @@ export function registerCommands({ backend, log, receipts, extensionUri, noteboo
         `verify ${result.ok ? "ok" : "FAILED"}: ${result.path}`,
         `  lines: ${result.lines}, accepted: ${result.accepted}, rejected: ${result.rejected}, torn tail: ${result.tornTailBytes} bytes`,
         `  head line sha256: ${result.headLineSha256 ?? "(none)"}`,
+        `  head anchor: ${result.anchor}${result.missingLines === null ? "" : `, missing lines ${result.missingLines.from}–${result.missingLines.to}`}`,
+        `  git: ${result.git.state}${result.git.commit === null ? "" : ` (${result.git.commit.slice(0, 12)})`}${result.git.note === null ? "" : ` — ${result.git.note}`}`,
         `  first fault: ${
           fault === null ? "(none)" : `line ${fault.line}${fault.index === null ? "" : ` (entry ${fault.index})`} [${fault.code}] ${fault.message}`
         }`,

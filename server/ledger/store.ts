@@ -7,10 +7,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { createEnvelope, type Envelope, type EnvelopeDraft } from "./envelope";
 import { DEVELOPER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
-import { withExclusiveLock, LockTimeoutError } from "./lock";
+import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
-import { UnsafePathError, appendContained, assertContained, ensureContainedDirectory, fsyncFolder, openContained, writeFileAtomicContained } from "../workspace/containedFs";
+import {
+  UnsafePathError,
+  appendContained,
+  assertContained,
+  ensureContainedDirectory,
+  fsyncFolder,
+  openContained,
+  removeStaleTemporaries,
+  writeFileAtomicContained,
+} from "../workspace/containedFs";
 
 export type StoreFaultCode =
   | LineFaultCode
@@ -105,6 +114,7 @@ export class LedgerStore {
   private anchorFaultValue: StoreFault | null = null;
   private anchorStateValue: AnchorState = { kind: "none" };
   private inode: string | null = null;
+  private sweptTemporaries = false;
   readonly root: string;
 
   constructor(
@@ -452,6 +462,11 @@ export class LedgerStore {
     const fault = this.fault;
     if (fault !== null) throw new StoreError(storeErrorCodeOf(fault.code), `${fault.message}; Docket will not write to it (${this.ledgerPath}).`);
     const setAside = this.tornTailBytes > 0 ? this.setAsideTornTail() : null;
+    // Holding the lock, no other writer is mid-rename: files of killed writers can go.
+    if (!this.sweptTemporaries) {
+      this.sweptTemporaries = true;
+      removeStaleTemporaries(this.root, path.dirname(this.ledgerPath), processAlive);
+    }
     const { drafts, context } = build(this);
     if (drafts.length === 0) return { envelopes: [], context, setAsideTornTail: setAside };
     const envelopes = drafts.map((draft) => createEnvelope(draft));

@@ -191,3 +191,30 @@ export function fsyncFolder(directory: string): void {
     // Not every platform can fsync a folder; the file itself is already durable.
   }
 }
+
+/** Temporary names this module and older Docket versions used: `[.]<name>.<pid>[.<random>].tmp`. */
+const TEMPORARY_NAME = /^.+\.(\d{1,10})(?:\.[0-9a-z]{1,16})?\.tmp$/u;
+
+/**
+ * Removes temporary files a killed writer left in `directory` (not recursive): only names of the
+ * temporary pattern whose process is gone. Never throws; returns how many were removed.
+ */
+export function removeStaleTemporaries(root: string, directory: string, processAlive: (pid: number) => boolean): number {
+  let removed = 0;
+  try {
+    assertContained(root, directory);
+    for (const name of fs.readdirSync(directory)) {
+      const match = TEMPORARY_NAME.exec(name);
+      if (match === null) continue;
+      const pid = Number(match[1]);
+      if (pid === process.pid || processAlive(pid)) continue;
+      const file = path.join(directory, name);
+      if (!fs.lstatSync(file).isFile()) continue;
+      fs.rmSync(file, { force: true });
+      removed += 1;
+    }
+  } catch {
+    // Best effort: a leftover temporary file costs disk, never correctness.
+  }
+  return removed;
+}
