@@ -93,7 +93,8 @@ export function parseHookArgs(argv: readonly string[]): HookArgs | string {
 function lenientHookArgs(argv: readonly string[]): { host: HookHost; event: string | null; workspace: string | null } {
   const scanned = scanHookArgs(argv);
   const host = (HOOK_HOSTS as readonly string[]).includes(scanned.host ?? "") ? (scanned.host as HookHost) : "claude";
-  const event = scanned.positionals.includes("PreToolUse") ? "PreToolUse" : (scanned.positionals[0] ?? null);
+  // Anywhere, even where an option swallowed it (`--workspace PreToolUse`): a PreToolUse must fail closed.
+  const event = argv.includes("PreToolUse") ? "PreToolUse" : (scanned.positionals[0] ?? null);
   const workspace = scanned.workspace !== undefined && path.isAbsolute(scanned.workspace) ? scanned.workspace : null;
   return { host, event, workspace };
 }

@@ -17,6 +17,7 @@
 // - VS Code (code.visualstudio.com/docs/agents/reference/hooks-reference): matchers are ignored;
 //   it reads `.claude/settings.json` and `.github/hooks/*.json`. Default timeout 30 s.
 import { spawn } from "node:child_process";
+import { hookOutcome } from "../../server/hooks/hookCli";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -226,6 +227,67 @@ export async function runInstalledPreToolUse(host: HostKind, workspace: string, 
   const stdin = call.rawStdin ?? JSON.stringify(hostPreToolUseInput(host, call));
   // All matching hooks run concurrently on every host.
   const results = await Promise.all(handlers.map((handler) => runCommand(handler.command, call.cwd, stdin, Math.min(handler.timeoutSeconds * 1000, maxTimeoutMs))));
+  const reasons = results.map((result) => blockReason(host, result)).filter((reason): reason is string => reason !== null);
+  return { runs: reasons.length === 0, reasons, results };
+}
+
+/**
+ * The argv a POSIX shell gives the program of a command line Connect wrote (bare words, '…' with
+ * `'\''`, "…" with backslash escapes). Enough for Docket's own commands; anything else throws.
+ */
+export function commandArgv(command: string): string[] {
+  const words: string[] = [];
+  let current: string | null = null;
+  for (let index = 0; index < command.length; index += 1) {
+    const char = command[index] as string;
+    if (char === " " || char === "\t") {
+      if (current !== null) words.push(current);
+      current = null;
+    } else if (char === "'") {
+      const end = command.indexOf("'", index + 1);
+      if (end < 0) throw new Error(`unterminated ' in ${command}`);
+      current = (current ?? "") + command.slice(index + 1, end);
+      index = end;
+    } else if (char === '"') {
+      let text = "";
+      index += 1;
+      while (index < command.length && command[index] !== '"') {
+        if (command[index] === "\\" && /["\\$`]/u.test(command[index + 1] ?? "")) index += 1;
+        text += command[index] as string;
+        index += 1;
+      }
+      if (index >= command.length) throw new Error(`unterminated " in ${command}`);
+      current = (current ?? "") + text;
+    } else if (char === "\\") {
+      current = (current ?? "") + (command[index + 1] ?? "");
+      index += 1;
+    } else if (/[;&|<>$`()]/u.test(char)) {
+      throw new Error(`not a plain command: ${command}`);
+    } else {
+      current = (current ?? "") + char;
+    }
+  }
+  if (current !== null) words.push(current);
+  return words;
+}
+
+/**
+ * The same selection and the same arguments, answered in this process by the entry the hook
+ * bundle runs (hookOutcome): for sweeping many tool names quickly. The spawned form above stays
+ * the proof that the command line itself runs.
+ */
+export async function runInstalledPreToolUseInProcess(host: HostKind, workspace: string, call: ToolCallSpec): Promise<HostVerdict> {
+  const handlers = selectHookCommands(host, workspace, "PreToolUse", call.toolName);
+  const stdin = call.rawStdin ?? JSON.stringify(hostPreToolUseInput(host, call));
+  const results: HookProcessResult[] = [];
+  for (const handler of handlers) {
+    const argv = commandArgv(handler.command);
+    if (argv[0] !== "node" || argv[1] === undefined) throw new Error(`not a node command: ${handler.command}`);
+    // Raw bytes (not UTF-8, oversized) only make sense through a real stdin: use the spawned form.
+    if (typeof stdin !== "string") throw new Error("in-process calls take text stdin only");
+    const outcome = await hookOutcome(argv.slice(2), stdin, call.cwd, { runtimeDir: path.dirname(argv[1]) });
+    results.push({ command: handler.command, status: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr, timedOut: false });
+  }
   const reasons = results.map((result) => blockReason(host, result)).filter((reason): reason is string => reason !== null);
   return { runs: reasons.length === 0, reasons, results };
 }
