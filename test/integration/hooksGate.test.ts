@@ -13,6 +13,7 @@ import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
 import { tempRepo, runGit } from "../support/gitRepo";
 import { repoRoot } from "../support/repoRoot";
 import { runInstalledPreToolUse, selectHookCommands, type HostKind } from "../support/installedHooks";
+import { hookOutcome } from "../../server/hooks/hookCli";
 
 const CLI = path.join(repoRoot(), "dist", "docket.js");
 const HOSTS: readonly HostKind[] = ["claude", "codex", "vscode"];
@@ -272,4 +273,18 @@ test("authorized: every tool runs", async () => {
   ] as const) {
     await expectRuns(host, repo.root, tool, { command: "ls" }, repo.root, "authorized");
   }
+});
+
+test("a state not read within the decision budget is denied where Docket gates, and irrelevant where it is off", async () => {
+  const input = (cwd: string): string => JSON.stringify({ session_id: "s", cwd, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+  const late = await hookOutcome(["hook", "--host", "claude", "--workspace", gated, "PreToolUse"], input(gated), gated, { budgetMs: 0 });
+  assert.equal(late.exitCode, 0);
+  assert.match(late.stdout, /"permissionDecision":"deny".*could not read its state in time/u);
+  const offRepo = tempRepo();
+  scratch.push(() => offRepo.dispose());
+  const off = await hookOutcome(["hook", "--host", "claude", "--workspace", offRepo.root, "PreToolUse"], input(offRepo.root), offRepo.root, { budgetMs: 0 });
+  assert.equal(off.stdout, "{}\n");
+  // Known read-only tools need no state at all.
+  const read = await hookOutcome(["hook", "--host", "claude", "--workspace", gated, "PreToolUse"], JSON.stringify({ session_id: "s", cwd: gated, tool_name: "Read", tool_input: {} }), gated, { budgetMs: 0 });
+  assert.equal(read.stdout, "{}\n");
 });
