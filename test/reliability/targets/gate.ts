@@ -240,12 +240,12 @@ export const target: ReliabilityTarget = {
         }
       }
     };
-    addPhaseProbes("deciding", 8, 4);
-    addPhaseProbes("frame-open", 4, 2);
-    addPhaseProbes("debt-pending", 4, 2);
-    addPhaseProbes("authorized", 3, 1);
-    addPhaseProbes("off", 3, 1);
-    addPhaseProbes("turned-off", 3, 1);
+    addPhaseProbes("deciding", 6, 3);
+    addPhaseProbes("frame-open", 3, 1);
+    addPhaseProbes("debt-pending", 3, 1);
+    addPhaseProbes("authorized", 2, 1);
+    addPhaseProbes("off", 2, 1);
+    addPhaseProbes("turned-off", 2, 1);
 
     // Nested repositories and tool paths into the parent.
     const deciding = folders.get("deciding") as string;
