@@ -15,6 +15,19 @@ export const AgentCommandIds = {
   disconnect: "docket.disconnectAgent",
 } as const;
 
+/** `docket.agents.readOnlyTools`: application scope, so only the user's own settings can set it. */
+export const READ_ONLY_TOOLS_SETTING = "agents.readOnlyTools";
+
+/**
+ * The user's additions to the hooks' read-only allowlist. Only the user (global) value counts: the
+ * setting is application-scoped, and reading `globalValue` keeps a workspace or folder value —
+ * which a repository could ship — out even if the manifest's scope were ever widened.
+ */
+export function readOnlyToolsSetting(): string[] {
+  const value = vscode.workspace.getConfiguration("docket").inspect<unknown>(READ_ONLY_TOOLS_SETTING)?.globalValue;
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "").map((entry) => entry.trim()) : [];
+}
+
 /** Scheme of the read-only "current" and "proposed" documents shown in the diff editor. */
 const PLAN_SCHEME = "docket-agent-plan";
 
@@ -95,9 +108,11 @@ export function registerAgentCommands({ backend, log, onDidChange }: Dependencie
   }
 
   async function connect(host: AgentHost): Promise<AgentPlan | undefined> {
+    // Carried into the hook commands, so the diff editors show exactly what the user allowed.
+    const readOnlyTools = readOnlyToolsSetting();
     let plan: AgentPlan;
     try {
-      plan = await backend.request(Requests.agentsPlan, { host });
+      plan = await backend.request(Requests.agentsPlan, { host, readOnlyTools });
     } catch (error) {
       fail(error, Requests.agentsPlan.method);
       return undefined;
@@ -119,7 +134,7 @@ export function registerAgentCommands({ backend, log, onDidChange }: Dependencie
     );
     if (answer !== confirm) return undefined;
     try {
-      const applied = await backend.request(Requests.agentsApply, { host, planSha256: plan.planSha256 });
+      const applied = await backend.request(Requests.agentsApply, { host, planSha256: plan.planSha256, readOnlyTools });
       onDidChange();
       await showNotes(vscode.l10n.t("{0} is connected to Docket. Still to do:", hostLabel(host)), applied.notes);
       return applied;

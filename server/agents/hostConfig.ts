@@ -5,6 +5,7 @@ import path from "node:path";
 import { DocketError } from "../errors";
 import { hookCommand as buildHookCommand } from "../hooks/hookCommand";
 import type { HookEvent } from "../hooks/hostInput";
+import { isExtensibleToolName } from "../hooks/toolClassification";
 import { ErrorCodes } from "../protocol/messages";
 
 export const AGENT_HOSTS = ["claude", "codex"] as const;
@@ -19,42 +20,68 @@ export interface HookEventSpec {
   readonly matcher?: string;
 }
 
-// Shell + edit tools are gated before they run; every tool result is evidence, so PostToolUse
-// has no matcher. Codex names its edit tool apply_patch.
+// Every event without a matcher: PreToolUse must see every tool, since the hook (not the host's
+// matcher) decides what is read-only and an unknown tool is gated (server/hooks/toolClassification.ts);
+// every tool result is evidence. Claude Code and Codex both read an omitted matcher as "all tools"
+// (Claude: "*", "" or omitted; Codex: codex-rs/hooks/src/events/common.rs `matches_matcher`);
+// VS Code ignores matchers. Older versions installed PreToolUse with `Bash|Edit|Write|MultiEdit|NotebookEdit`
+// (Codex: `Bash|apply_patch`); connecting again replaces those groups.
 const HOOK_EVENTS: Record<AgentHost, readonly HookEventSpec[]> = {
-  claude: [
-    { event: "PreToolUse", matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit" },
-    { event: "PostToolUse" },
-    { event: "UserPromptSubmit" },
-    { event: "SessionStart" },
-  ],
-  codex: [
-    { event: "PreToolUse", matcher: "Bash|apply_patch" },
-    { event: "PostToolUse" },
-    { event: "UserPromptSubmit" },
-    { event: "SessionStart" },
-  ],
+  claude: [{ event: "PreToolUse" }, { event: "PostToolUse" }, { event: "UserPromptSubmit" }, { event: "SessionStart" }],
+  codex: [{ event: "PreToolUse" }, { event: "PostToolUse" }, { event: "UserPromptSubmit" }, { event: "SessionStart" }],
 };
+
+/**
+ * The `timeout` (seconds) Docket writes into each hook entry. All three hosts read it (Claude Code
+ * and Codex default to 600 s, VS Code to 30 s); a hook that times out decides nothing and the tool
+ * runs, so it must stay well above the hook's own decision budget (HOOK_DECISION_BUDGET_MS, 20 s).
+ */
+export const HOOK_TIMEOUT_SECONDS = 60;
 
 export function hookEvents(host: AgentHost): readonly HookEventSpec[] {
   return HOOK_EVENTS[host];
+}
+
+/** What the installed hook commands carry besides the runtime: the workspace and the user's read-only tools. */
+export interface HookCommandContext {
+  /** Absolute real path of the workspace. */
+  readonly workspace: string;
+  readonly readOnlyTools: readonly string[];
+}
+
+/**
+ * The user's additions to the read-only allowlist, checked: a name the host tables call shell or
+ * edit, or one in Docket's own namespace, would lift the gate and is refused; the rest are sorted
+ * and deduplicated so the installed command (and the plan digest) does not depend on their order.
+ */
+export function checkedReadOnlyTools(names: readonly string[]): string[] {
+  for (const name of names) {
+    if (!isExtensibleToolName(name)) {
+      throw new DocketError(
+        ErrorCodes.invalidParams,
+        `"${name}" cannot be added to Docket's read-only tools: use a tool name of letters, digits, "_", ".", ":" or "-" that is not a shell, edit or Docket tool.`,
+      );
+    }
+  }
+  return [...new Set(names)].sort();
 }
 
 /**
  * The one place a hook command line is built: the hook runtime's own builder (interface 3), so
  * installers and hooks agree on the bundle and quoting. A path it cannot quote is a coded refusal.
  */
-export function hookCommand(host: AgentHost, event: HookEvent, runtimePath: string): string {
+export function hookCommand(host: AgentHost, event: HookEvent, runtimePath: string, context?: HookCommandContext): string {
   try {
-    return buildHookCommand(host, event, runtimePath);
+    return buildHookCommand(host, event, runtimePath, context === undefined ? {} : { workspace: context.workspace, readOnlyTools: context.readOnlyTools });
   } catch (error) {
     throw new DocketError(ErrorCodes.agentRuntimeMissing, `Cannot build a hook command for ${runtimePath}: ${(error as Error).message}`);
   }
 }
 
 // A Docket hook: some docket*.js runtime (any install location or version) invoked as
-// `hook --host <host>`. Matching the signature rather than the exact path lets a reconnect from a
-// newer extension replace entries written by an older one.
+// `hook --host <host>` — with or without the `--workspace`/`--read-only-tool` options that follow.
+// Matching the signature rather than the exact path lets a reconnect from a newer extension
+// replace entries written by an older one.
 const HOOK_SIGNATURE = /docket[^\s"'/\\]*\.js['"]?\s+hook\s+--host\s+(claude|codex|vscode)\b/u;
 
 /** A Docket hook command, for `host` when given (each host's file holds only its own). */
@@ -62,6 +89,11 @@ export function isDocketHookCommand(command: unknown, host?: AgentHost): boolean
   if (typeof command !== "string") return false;
   const match = HOOK_SIGNATURE.exec(command);
   return match !== null && (host === undefined || match[1] === host);
+}
+
+/** A Docket hook command of the current form: it names its workspace (older ones guessed it from the cwd). */
+export function isCurrentDocketHookCommand(command: unknown): boolean {
+  return isDocketHookCommand(command) && / --workspace /u.test(command as string);
 }
 
 export interface McpServerEntry {

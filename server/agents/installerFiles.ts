@@ -91,10 +91,28 @@ export interface Installation {
   readonly runtimePath: string;
   /** The ledger the caller governs with; absent = the default. */
   readonly ledgerPath?: string | null;
+  /** The user's additions to the hook's read-only allowlist. */
+  readonly readOnlyTools?: readonly string[];
+}
+
+/** The folder's real path: the hook compares it with the real paths of the locations a tool names. */
+function realFolder(folder: string): string {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
+  }
 }
 
 function target(installation: Installation): InstallTarget {
-  return { host: installation.host, workspaceFolder: installation.workspaceFolder, runtimePath: installation.runtimePath, ledgerPath: installation.ledgerPath ?? null };
+  return {
+    host: installation.host,
+    workspaceFolder: installation.workspaceFolder,
+    runtimePath: installation.runtimePath,
+    ledgerPath: installation.ledgerPath ?? null,
+    hookWorkspace: realFolder(installation.workspaceFolder),
+    readOnlyTools: installation.readOnlyTools ?? [],
+  };
 }
 
 export function connectPlan(installation: Installation): AgentPlan {

@@ -10,6 +10,7 @@ import { canonicalize, sha256Hex } from "../ledger/canonicalJson";
 import { resolveLedgerPath } from "../workspace/ledgerPaths";
 import { hasDocketTomlBlock, withDocketToml, withoutDocketToml } from "./codexToml";
 import {
+  checkedReadOnlyTools,
   connectNotes,
   disconnectNotes,
   hookCommand,
@@ -21,6 +22,7 @@ import {
 import {
   docketHookEntries,
   hasDocketMcpServer,
+  outdatedDocketHooks,
   parseJsonObject,
   serializeJson,
   withDocketHooks,
@@ -38,6 +40,13 @@ export interface InstallTarget {
   readonly runtimePath: string;
   /** The ledger the caller governs with (VS Code's `docket.ledgerPath`, resolved); absent = the default. */
   readonly ledgerPath?: string | null;
+  /**
+   * The workspace's real path, written into every hook command (`--workspace`) so the hook never
+   * guesses it from the cwd; absent = `workspaceFolder` (the adapter passes the real path).
+   */
+  readonly hookWorkspace?: string;
+  /** The user's additions to the hook's read-only allowlist (`--read-only-tool`); validated here. */
+  readonly readOnlyTools?: readonly string[];
 }
 
 /**
@@ -76,7 +85,8 @@ function jsonChange(relative: string, edit: (root: JsonObject, label: string) =>
 }
 
 function changes(target: InstallTarget, mode: "connect" | "disconnect"): FileChange[] {
-  const commandFor = (event: HookEvent): string => hookCommand(target.host, event, target.runtimePath);
+  const context = { workspace: target.hookWorkspace ?? target.workspaceFolder, readOnlyTools: checkedReadOnlyTools(target.readOnlyTools ?? []) };
+  const commandFor = (event: HookEvent): string => hookCommand(target.host, event, target.runtimePath, context);
   const specs = hookEvents(target.host);
   const mcp = mcpServerEntry(target.runtimePath, target.workspaceFolder);
   const connect = mode === "connect";
@@ -133,12 +143,16 @@ export function installedStatus(host: AgentHost, workspaceFolder: string, read: 
   const expectedHooks = hookEvents(host).length;
   const files: AgentHostStatus["files"] = [];
   let hookCount = 0;
+  let outdated = 0;
   let mcp = false;
   try {
     const hooksFile = host === "claude" ? HOST_FILES.claude.settings : HOST_FILES.codex.hooks;
     const hooksPath = path.join(workspaceFolder, hooksFile);
-    const hookEntries = docketHookEntries(parseJsonObject(read(hooksPath), hooksFile), hooksFile, host);
+    const hooksRoot = parseJsonObject(read(hooksPath), hooksFile);
+    const hookEntries = docketHookEntries(hooksRoot, hooksFile, host);
     hookCount = hookEntries.length;
+    // Entries of an older version leave the gate weaker (a narrow matcher, no workspace): not "connected" until reconnected.
+    outdated = outdatedDocketHooks(hooksRoot, hooksFile, host).length;
     if (hookEntries.length > 0) files.push({ path: hooksPath, entries: hookEntries.map((entry) => `hooks.${entry}`) });
     if (host === "claude") {
       const mcpPath = path.join(workspaceFolder, HOST_FILES.claude.mcp);
@@ -153,7 +167,7 @@ export function installedStatus(host: AgentHost, workspaceFolder: string, read: 
     const coded = toDocketError(error);
     return { host, installed: false, partial: files.length > 0, files, problem: { code: coded.code, message: coded.message } };
   }
-  const complete = hookCount === expectedHooks && mcp;
+  const complete = hookCount === expectedHooks && outdated === 0 && mcp;
   return { host, installed: complete, partial: !complete && (hookCount > 0 || mcp), files, problem: null };
 }
 

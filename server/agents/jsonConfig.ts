@@ -5,7 +5,16 @@
 import { DocketError } from "../errors";
 import type { HookEvent } from "../hooks/hostInput";
 import { ErrorCodes } from "../protocol/messages";
-import { isDocketHookCommand, isDocketMcpEntry, MCP_SERVER_NAME, type AgentHost, type HookEventSpec, type McpServerEntry } from "./hostConfig";
+import {
+  HOOK_TIMEOUT_SECONDS,
+  isCurrentDocketHookCommand,
+  isDocketHookCommand,
+  isDocketMcpEntry,
+  MCP_SERVER_NAME,
+  type AgentHost,
+  type HookEventSpec,
+  type McpServerEntry,
+} from "./hostConfig";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -65,8 +74,29 @@ function isDocketHandler(handler: JsonObject, host: AgentHost): boolean {
 }
 
 function desiredGroup(spec: HookEventSpec, command: string): HookGroup {
-  const handler: JsonObject = { type: "command", command };
+  const handler: JsonObject = { type: "command", command, timeout: HOOK_TIMEOUT_SECONDS };
   return spec.matcher === undefined ? { hooks: [handler] } : { matcher: spec.matcher, hooks: [handler] };
+}
+
+/**
+ * Docket hook groups written by an older version, which leave the gate weaker than it should be: a
+ * PreToolUse matcher (the host then never asks Docket about other tools) or a command without
+ * `--workspace` (the hook then guesses the workspace from the cwd). Labels, for status.
+ */
+export function outdatedDocketHooks(root: JsonObject, file: string, host: AgentHost): string[] {
+  const hooks = validatedHooks(root, file);
+  if (hooks === null) return [];
+  const outdated: string[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    for (const group of groups) {
+      const docket = group.hooks.filter((handler) => isDocketHandler(handler, host));
+      if (docket.length === 0) continue;
+      const matcher = group.matcher;
+      const narrowed = event === "PreToolUse" && matcher !== undefined && matcher !== "" && matcher !== "*";
+      if (narrowed || docket.some((handler) => !isCurrentDocketHookCommand(handler["command"]))) outdated.push(event);
+    }
+  }
+  return outdated;
 }
 
 /** Docket's hook entries found in a config: `Event[matcher]` labels, for status. */

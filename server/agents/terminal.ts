@@ -5,6 +5,7 @@ import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
 import { AgentHost, type AgentPlan } from "../protocol/messages";
 import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
+import { isExtensibleToolName } from "../hooks/toolClassification";
 import { WorkspaceLedger } from "../workspace/workspaceLedger";
 import { agentsStatus } from "./agentsStatus";
 import { applyConnect, applyDisconnect, connectPlan, disconnectPlan, resolveRuntimePath } from "./installerFiles";
@@ -31,11 +32,14 @@ interface Parsed {
   readonly workspace: string | undefined;
   readonly ledger: string | undefined;
   readonly flags: Set<string>;
+  /** `--read-only-tool NAME`, repeatable (connect only). */
+  readonly readOnlyTools: string[];
 }
 
-function parse(args: readonly string[], booleans: readonly string[], allowLedger: boolean): Parsed {
+function parse(args: readonly string[], booleans: readonly string[], allowLedger: boolean, allowReadOnlyTools = false): Parsed {
   const positionals: string[] = [];
   const flags = new Set<string>();
+  const readOnlyTools: string[] = [];
   let workspace: string | undefined;
   let ledger: string | undefined;
   for (let index = 0; index < args.length; index += 1) {
@@ -49,13 +53,21 @@ function parse(args: readonly string[], booleans: readonly string[], allowLedger
       if (inline === undefined) index += 1;
       if (name === "workspace") workspace = value;
       else ledger = value;
+    } else if (allowReadOnlyTools && name === "read-only-tool") {
+      const value = inline ?? args[index + 1];
+      if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) throw new TerminalUsageError("--read-only-tool needs a tool name");
+      if (inline === undefined) index += 1;
+      if (!isExtensibleToolName(value)) {
+        throw new TerminalUsageError(`--read-only-tool ${value}: use a tool name of letters, digits, "_", ".", ":" or "-" that is not a shell, edit or Docket tool`);
+      }
+      readOnlyTools.push(value);
     } else if (booleans.includes(name) && inline === undefined) {
       flags.add(name);
     } else {
       throw new TerminalUsageError(`unknown option --${name}`);
     }
   }
-  return { positionals, workspace, ledger, flags };
+  return { positionals, workspace, ledger, flags, readOnlyTools };
 }
 
 function workspaceOf(parsed: Parsed, io: TerminalIo): string {
@@ -135,11 +147,11 @@ function describePlan(plan: AgentPlan, workspaceFolder: string, withDiff: boolea
 }
 
 function connect(connecting: boolean, args: readonly string[], io: TerminalIo): number {
-  const parsed = parse(args, ["json", "dry-run"], false);
+  const parsed = parse(args, ["json", "dry-run"], false, connecting);
   const command = connecting ? "connect" : "disconnect";
   const host = hostArgument(parsed, command);
   const workspaceFolder = workspaceOf(parsed, io);
-  const installation = { host, workspaceFolder, runtimePath: resolveRuntimePath(io.runtime) };
+  const installation = { host, workspaceFolder, runtimePath: resolveRuntimePath(io.runtime), readOnlyTools: parsed.readOnlyTools };
   const dryRun = parsed.flags.has("dry-run");
   const plan = dryRun
     ? connecting ? connectPlan(installation) : disconnectPlan(installation)

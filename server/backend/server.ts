@@ -119,8 +119,8 @@ export class Backend {
       this.piSessions.close();
       return this.status();
     });
-    this.handle(Requests.agentsPlan, (params) => connectPlan(this.agentInstallation(params.host, false)));
-    this.handle(Requests.agentsApply, (params) => applyConnect(this.agentInstallation(params.host, true), params.planSha256));
+    this.handle(Requests.agentsPlan, (params) => connectPlan(this.agentInstallation(params.host, false, params.readOnlyTools)));
+    this.handle(Requests.agentsApply, (params) => applyConnect(this.agentInstallation(params.host, true, params.readOnlyTools), params.planSha256));
     this.handle(Requests.agentsDisconnect, (params) => applyDisconnect(this.agentInstallation(params.host, true)));
     this.handle(Requests.agentsStatus, () => agentsStatus(this.requireWorkspaceFolder()));
     this.handle(Requests.plan, (params) => this.workspacePlanner().plan(params.task, params.mode ?? null));
@@ -229,12 +229,12 @@ export class Backend {
   }
 
   /** The backend runs from the extension's installed dist/docket.js: that is what hosts will run. */
-  private agentInstallation(host: Installation["host"], writing: boolean): Installation {
+  private agentInstallation(host: Installation["host"], writing: boolean, readOnlyTools: readonly string[] = []): Installation {
     const workspaceFolder = this.requireWorkspaceFolder();
     if (writing && !this.options.trusted) {
       throw new DocketError(ErrorCodes.untrusted, "This workspace is not trusted, so Docket will not change its agent configuration.");
     }
-    return { host, workspaceFolder, runtimePath: resolveRuntimePath(process.argv[1]), ledgerPath: this.options.ledgerPath };
+    return { host, workspaceFolder, runtimePath: resolveRuntimePath(process.argv[1]), ledgerPath: this.options.ledgerPath, readOnlyTools };
   }
 
   private requireLedger(): WorkspaceLedger {

@@ -39,9 +39,10 @@ Usage:
   docket status [--workspace DIR] [--ledger PATH] [--json]
                                            phase, scope, legal operations, shell/edit policy, ledger
                                            path and which agents are connected
-  docket connect claude|codex [--workspace DIR] [--dry-run] [--json]
+  docket connect claude|codex [--workspace DIR] [--read-only-tool NAME]... [--dry-run] [--json]
                                            add Docket's hooks and MCP server to the agent's project
-                                           config (--dry-run prints the exact diff, writes nothing)
+                                           config (--dry-run prints the exact diff, writes nothing;
+                                           --read-only-tool: a tool that only reads, may run while gated)
   docket disconnect claude|codex [--workspace DIR] [--dry-run] [--json]
                                            remove exactly the entries connect added
   docket mcp [--workspace DIR] [--ledger PATH] [--notebook DIR]
@@ -51,9 +52,10 @@ Usage:
                                            plan a task: skills, order, context, checks and the review
                                            board, each with its reason (exit 0 for any verdict;
                                            --json prints the canonical plan). See docs/router.md
-  docket hook --host claude|codex|vscode EVENT
+  docket hook --host claude|codex|vscode [--workspace DIR] [--read-only-tool NAME]... EVENT
                                            answer one agent hook call (JSON on stdin, the host's
-                                           dialect on stdout; exit 1 = no decision). See docs/hooks.md
+                                           dialect on stdout; PreToolUse fails closed, other events
+                                           exit 1 = no decision). See docs/hooks.md
   docket notebook validate|status DIR [--json]
                                            check a Notebook's records (exit 0 valid, 1 invalid,
                                            2 not a usable Notebook) or show its health

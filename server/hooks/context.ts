@@ -40,3 +40,21 @@ export function capturedContext(branchResultId: string, truncated: boolean, reda
   const notes = [truncated ? "stored truncated" : null, redactions > 0 ? `${redactions} secret(s) redacted` : null].filter((note) => note !== null);
   return `Docket captured this tool result as evidence ${branchResultId}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}; nominate it in conclude_judgment to cite it.`;
 }
+
+/** How a person extends the read-only allowlist: named in every denial of an unknown tool. */
+function allowlistAdvice(toolName: string): string {
+  return `If ${toolName} only reads, the user can add it to Docket's read-only tools (the user setting docket.agents.readOnlyTools, or \`docket connect claude|codex --read-only-tool ${toolName}\`) and connect again.`;
+}
+
+export function unknownToolDenial(toolName: string, reason: string): string {
+  return `Docket denied ${toolName}: Docket does not know this tool to be read-only, so it is withheld like shell and edit tools. ${reason} ${allowlistAdvice(toolName)}`;
+}
+
+export function foreignDocketDenial(toolName: string, problem: string, reason: string): string {
+  return `Docket denied ${toolName}: ${problem}, so this is not known to be one of Docket's own tools and it is withheld like any unknown tool. ${reason} Ask the user to remove or rename that server and run \`docket connect\` again.`;
+}
+
+/** Why a hook could not decide, what it means for the call, and what to do about it. */
+export function undecidedDenial(code: string, why: string, governed: string, advice: string): string {
+  return `Docket denied this tool call: it could not decide on it (${code}: ${why}), and ${governed} is governed by Docket, so nothing runs that Docket has not checked. ${advice}`;
+}

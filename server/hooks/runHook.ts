@@ -1,16 +1,25 @@
 // One hook call: host input → Docket decision → the host's output dialect. Decision table
-// (docs/hooks.md): Docket off → nothing; ledger unusable → shell/edit denied (fail closed) with
-// how to fix it; otherwise the replay-current tool policy. Nothing here writes the ledger.
+// (docs/hooks.md): the call is governed by every workspace with Docket on that encloses the
+// configured workspace, the cwd or a location the tool names (hookWorkspace.ts); PreToolUse lets a
+// tool run only if it is known read-only, Docket's own, or allowed by every governing policy, and
+// denies whatever it cannot decide while a governing workspace withholds tools (fail closed).
+// Other events never block. Nothing here writes the ledger.
 import fs from "node:fs";
 import path from "node:path";
-import { computeToolPolicy } from "../developer/toolPolicy";
-import { blockedContext, blockedDenial, capturedContext, policyDenial, stateContext } from "./context";
+import { blockedContext, capturedContext, stateContext } from "./context";
+import { foreignDocketServer } from "./docketServer";
 import { evidenceCapture, type RecentEvidence } from "./evidenceAdapter";
+import { decideToolCall, undecided, type UndecidedProblem } from "./gateDecision";
 import { recordHeartbeat } from "./heartbeat";
-import { readHookState, locateWorkspace, type HookState } from "./hookState";
+import { readHookState, type HookState } from "./hookState";
+import { resolveHookWorkspaces, type DocketWorkspace, type HookWorkspaces } from "./hookWorkspace";
 import { HookInputError, isHookEvent, parseHookInput, type HookEvent, type HookHost, type HookInput } from "./hostInput";
 import { renderDecision, type HookDecision } from "./hostOutput";
-import { classifyTool } from "./toolClassification";
+import { classifyTool, type HookDialect } from "./toolClassification";
+import { scanToolPaths } from "./toolPaths";
+
+/** `docket.hook-input-invalid` (server/protocol/messages.ts ErrorCodes); a literal, so the lean bundle does not load the protocol schemas. */
+export const HOOK_INPUT_INVALID = "docket.hook-input-invalid";
 
 export interface HookRun {
   readonly host: HookHost;
@@ -22,6 +31,16 @@ export interface HookRun {
   readonly now: () => string;
   /** Upper bound for evidence capture, so a slow store never stalls the host. */
   readonly captureTimeoutMs?: number;
+  /** The workspace Connect wrote into the command (`--workspace`); absent in older commands. */
+  readonly configuredWorkspace?: string | null;
+  /** Tool names the user declared read-only when connecting (`--read-only-tool`). */
+  readonly readOnlyTools?: readonly string[];
+  /** Epoch ms after which state that is not yet known counts as unreadable (blocked, so denied). */
+  readonly deadline?: number;
+  /** Folder of the running hook bundle (where Docket's `docket.js` is); null in-process. */
+  readonly runtimeDir?: string | null;
+  /** Set when the command line could not be parsed: PreToolUse then fails closed. */
+  readonly usageProblem?: string;
 }
 
 export interface HookOutcome {
@@ -34,7 +53,7 @@ const RECENT_EVIDENCE = 12;
 
 /**
  * Exit 1 is "non-blocking error, the action proceeds" for all three hosts (exit 2 would block on
- * Claude and VS Code), so input Docket cannot read fails open and visibly, never silently.
+ * Claude and VS Code). Only events that never block use it; PreToolUse fails closed instead.
  */
 function inputFailure(message: string): HookOutcome {
   return { stdout: "", stderr: `docket hook: ${message}; Docket made no decision for this call.\n`, exitCode: 1 };
@@ -64,16 +83,86 @@ function recentEvidence(workspaceFolder: string): readonly RecentEvidence[] {
   }
 }
 
-function preToolUse(input: HookInput, state: HookState): HookDecision {
+type ReadState = (workspaceFolder: string, ledgerPath: string, options?: { readonly deadline: number }) => HookState;
+
+/**
+ * readHookState with the deadline the state reader honours (it stops a slow full replay and
+ * reports the state as blocked); a deadline already past blocks without reading.
+ */
+function stateOf(workspace: DocketWorkspace, deadline: number | undefined): HookState {
+  if (deadline !== undefined && Date.now() >= deadline) {
+    return { kind: "blocked", workspaceFolder: workspace.folder, ledgerPath: workspace.ledgerPath, reason: "Docket could not read its state in time" };
+  }
+  const read = readHookState as ReadState;
+  return deadline === undefined ? read(workspace.folder, workspace.ledgerPath) : read(workspace.folder, workspace.ledgerPath, { deadline });
+}
+
+function hostCwd(candidate: unknown, fallback: string): string {
+  return typeof candidate === "string" && path.isAbsolute(candidate) && !candidate.includes("\0") ? candidate : fallback;
+}
+
+/** Whatever a call's input that could not be parsed still says about where it acts. */
+function lenientAnchors(run: HookRun): { cwd: string; paths: readonly string[] } {
+  if (typeof run.stdin !== "string") return { cwd: run.cwd, paths: [] };
+  try {
+    const raw: unknown = JSON.parse(run.stdin);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { cwd: run.cwd, paths: [] };
+    const record = raw as Record<string, unknown>;
+    return { cwd: hostCwd(record.cwd, run.cwd), paths: scanToolPaths(record.tool_input).paths };
+  } catch {
+    return { cwd: run.cwd, paths: [] };
+  }
+}
+
+function heartbeat(run: HookRun, workspaces: HookWorkspaces, states: readonly HookState[], dialect: HookDialect, event: HookEvent, sessionId: string | null): void {
+  // The connected workspace, a Git root or a workspace Docket already uses is a resolved
+  // workspace; a bare folder such as the home directory gets no `.docket/` folder just because an agent ran there.
+  const primary = workspaces.primary;
+  const used = states.some((state) => state.kind !== "off" && state.workspaceFolder === primary);
+  if ((run.configuredWorkspace ?? null) !== null || used || fs.existsSync(path.join(primary, ".git"))) {
+    recordHeartbeat(primary, { host: dialect, event, sessionId, at: run.now() });
+  }
+}
+
+/** The fail-closed PreToolUse answer for a call Docket could not decide. */
+function undecidedOutcome(run: HookRun, problem: UndecidedProblem, why: string): HookOutcome {
+  const code = problem === "internal" ? "docket.internal" : problem === "usage" ? "docket.usage" : HOOK_INPUT_INVALID;
+  let note = `docket hook: ${code}: ${problem}: ${why}`;
+  let decision: HookDecision;
+  try {
+    const anchors = lenientAnchors(run);
+    const workspaces = resolveHookWorkspaces({ configured: run.configuredWorkspace ?? null, cwd: anchors.cwd, paths: anchors.paths });
+    const states = workspaces.docketOn.map((workspace) => stateOf(workspace, run.deadline));
+    decision = undecided(problem, code, why, states);
+  } catch (error) {
+    // Not even the workspaces could be read: nothing proves Docket is off, so deny.
+    note += `; the workspace check failed too: ${error instanceof Error ? error.message : String(error)}`;
+    decision = {
+      kind: "deny",
+      reason: `Docket denied this tool call: it could not decide on it (${code}: ${why}) nor tell whether Docket governs this workspace. Ask the user to run \`docket status\`.`,
+    };
+  }
+  // The deny object is the same in all three dialects (hostOutput.ts).
+  const rendered = renderDecision("claude", "PreToolUse", decision);
+  const outcome = decision.kind === "deny" ? "denied (fail closed)" : "no workspace here withholds tools, so the tool may run";
+  return { stdout: rendered.stdout, stderr: `${note}; ${outcome}.\n`, exitCode: rendered.exitCode };
+}
+
+function preToolUse(run: HookRun, input: HookInput): HookOutcome {
   const toolName = input.toolName ?? "";
-  const kind = classifyTool(input.dialect, toolName);
-  if (kind !== "shell" && kind !== "edit") return { kind: "none" };
-  if (state.kind === "off") return { kind: "none" };
-  if (state.kind === "blocked") return { kind: "deny", reason: blockedDenial(toolName, state.ledgerPath, state.reason) };
-  const policy = computeToolPolicy(state.state.facts);
-  const decision = kind === "shell" ? policy.shell : policy.edit;
-  if (decision === "allow") return { kind: "none" };
-  return { kind: "deny", reason: policyDenial(toolName, policy.reason ?? "Docket withholds this tool now.") };
+  const cwd = hostCwd(input.cwd, run.cwd);
+  const scan = scanToolPaths(input.toolInput);
+  const workspaces = resolveHookWorkspaces({ configured: run.configuredWorkspace ?? null, cwd, paths: scan.paths });
+  if (scan.overflow) return undecidedOutcome(run, "too-many-paths", "the tool input names more locations than Docket checks");
+  const states = workspaces.docketOn.map((workspace) => stateOf(workspace, run.deadline));
+  const toolClass = classifyTool(input.dialect, toolName, new Set(run.readOnlyTools ?? []));
+  // The host reads project MCP config from the workspace it runs in and Docket's folders.
+  const folders = [workspaces.primary, ...workspaces.docketOn.map((workspace) => workspace.folder)];
+  const foreignDocket = toolClass === "docket" ? foreignDocketServer(input.dialect, folders, run.runtimeDir ?? null) : null;
+  const decision = decideToolCall({ toolName, toolClass, foreignDocket }, states);
+  heartbeat(run, workspaces, states, input.dialect, "PreToolUse", input.sessionId);
+  const rendered = renderDecision(input.dialect, "PreToolUse", decision);
+  return { stdout: rendered.stdout, stderr: "", exitCode: rendered.exitCode };
 }
 
 async function postToolUse(input: HookInput, state: HookState, run: HookRun, notes: string[]): Promise<HookDecision> {
@@ -117,31 +206,48 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
   return { kind: "context", text: stateContext(state.state, recentEvidence(state.workspaceFolder)) };
 }
 
+/** Events that never block: context and capture from the first governing workspace. */
+async function observingEvent(run: HookRun, event: Exclude<HookEvent, "PreToolUse">, input: HookInput): Promise<HookOutcome> {
+  const cwd = hostCwd(input.cwd, run.cwd);
+  const workspaces = resolveHookWorkspaces({ configured: run.configuredWorkspace ?? null, cwd, paths: [] });
+  const governing = workspaces.docketOn[0];
+  const state: HookState =
+    governing === undefined
+      ? { kind: "off", workspaceFolder: workspaces.primary, ledgerPath: path.join(workspaces.primary, ".docket", "ledger.jsonl") }
+      : stateOf(governing, run.deadline);
+  const notes: string[] = [];
+  let decision: HookDecision;
+  if (event === "PostToolUse") decision = await postToolUse(input, state, run, notes);
+  else if (event === "UserPromptSubmit" || event === "SessionStart") decision = await promptContext(input, state, run, notes, event);
+  else decision = { kind: "none" }; // Stop: the completion guard is a later issue.
+  heartbeat(run, workspaces, [state], input.dialect, event, input.sessionId);
+  const rendered = renderDecision(input.dialect, event, decision);
+  return { stdout: rendered.stdout, stderr: notes.map((note) => `docket hook: ${note}\n`).join(""), exitCode: rendered.exitCode };
+}
+
 export async function runHook(run: HookRun): Promise<HookOutcome> {
   if (!isHookEvent(run.event)) {
     return { stdout: "{}\n", stderr: `docket hook: ${run.event} is not an event Docket handles; nothing to do.\n`, exitCode: 0 };
   }
   const event = run.event;
-  if (run.stdin instanceof HookInputError) return inputFailure(`${run.stdin.problem}: ${run.stdin.message}`);
+  if (event === "PreToolUse") {
+    if (run.usageProblem !== undefined) return undecidedOutcome(run, "usage", run.usageProblem);
+    if (run.stdin instanceof HookInputError) return undecidedOutcome(run, run.stdin.problem, run.stdin.message);
+    try {
+      return preToolUse(run, parseHookInput(run.host, event, run.stdin));
+    } catch (error) {
+      if (error instanceof HookInputError) return undecidedOutcome(run, error.problem, error.message);
+      return undecidedOutcome(run, "internal", error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (run.usageProblem !== undefined) return { stdout: "", stderr: `docket hook: docket.usage: ${run.usageProblem}\n`, exitCode: 1 };
+  if (run.stdin instanceof HookInputError) return inputFailure(`${HOOK_INPUT_INVALID}: ${run.stdin.problem}: ${run.stdin.message}`);
   let input: HookInput;
   try {
     input = parseHookInput(run.host, event, run.stdin);
   } catch (error) {
-    if (error instanceof HookInputError) return inputFailure(`${error.problem}: ${error.message}`);
+    if (error instanceof HookInputError) return inputFailure(`${HOOK_INPUT_INVALID}: ${error.problem}: ${error.message}`);
     throw error;
   }
-  const cwd = input.cwd !== null && path.isAbsolute(input.cwd) ? input.cwd : run.cwd;
-  const { workspaceFolder, ledgerPath } = locateWorkspace(cwd);
-  const state = readHookState(workspaceFolder, ledgerPath);
-  const notes: string[] = [];
-  let decision: HookDecision;
-  if (event === "PreToolUse") decision = preToolUse(input, state);
-  else if (event === "PostToolUse") decision = await postToolUse(input, state, run, notes);
-  else if (event === "UserPromptSubmit" || event === "SessionStart") decision = await promptContext(input, state, run, notes, event);
-  else decision = { kind: "none" }; // Stop: the completion guard is a later issue.
-  // A Git root (or a workspace Docket already uses) is a resolved workspace; a bare folder such
-  // as the home directory gets no `.docket/` folder just because an agent ran there.
-  if (state.kind !== "off" || fs.existsSync(path.join(workspaceFolder, ".git"))) recordHeartbeat(workspaceFolder, { host: input.dialect, event, sessionId: input.sessionId, at: run.now() });
-  const rendered = renderDecision(input.dialect, event, decision);
-  return { stdout: rendered.stdout, stderr: notes.map((note) => `docket hook: ${note}\n`).join(""), exitCode: rendered.exitCode };
+  return observingEvent(run, event, input);
 }

@@ -522,7 +522,14 @@ export type PiSessionOpenParams = z.infer<typeof PiSessionOpenParams>;
 export const AgentHost = z.enum(["claude", "codex"]);
 export type AgentHost = z.infer<typeof AgentHost>;
 
-export const AgentHostParams = z.strictObject({ host: AgentHost });
+/** A tool name the user adds to the hooks' read-only allowlist (the installers refuse shell, edit and Docket tools). */
+const ReadOnlyToolName = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/u);
+
+export const AgentHostParams = z.strictObject({
+  host: AgentHost,
+  /** The user's read-only tools (VS Code setting `docket.agents.readOnlyTools`), written into the hook commands. */
+  readOnlyTools: z.array(ReadOnlyToolName).max(256).optional(),
+});
 export type AgentHostParams = z.infer<typeof AgentHostParams>;
 
 /** One file an install would change: its absolute path and full text before/after (null = absent). */
@@ -544,7 +551,7 @@ export const AgentPlan = z.strictObject({
 });
 export type AgentPlan = z.infer<typeof AgentPlan>;
 
-export const AgentApplyParams = z.strictObject({ host: AgentHost, planSha256: sha256 });
+export const AgentApplyParams = z.strictObject({ host: AgentHost, planSha256: sha256, readOnlyTools: z.array(ReadOnlyToolName).max(256).optional() });
 export type AgentApplyParams = z.infer<typeof AgentApplyParams>;
 
 export const AgentHeartbeat = z.strictObject({
@@ -833,6 +840,8 @@ export const ErrorCodes = {
   piSessionUnreadable: "docket.pi-session-unreadable",
   piSessionTooLarge: "docket.pi-session-too-large",
   piSessionInvalid: "docket.pi-session-invalid",
+  // A hook call whose stdin is not the host's documented JSON (too large, not UTF-8 JSON, wrong shape).
+  hookInputInvalid: "docket.hook-input-invalid",
   // Agent installers (server/agents): a host config file Docket will not edit, or a stale plan.
   agentConfigMalformed: "docket.agent-config-malformed",
   agentConfigUnsupported: "docket.agent-config-unsupported",

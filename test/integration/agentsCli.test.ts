@@ -72,7 +72,7 @@ for (const host of ["claude", "codex"] as const) {
       if (host === "claude") {
         const settings = JSON.parse(after[".claude/settings.json"] ?? "") as { permissions: unknown; hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
         assert.deepEqual(settings.permissions, { allow: ["Bash(npm test)"] });
-        assert.equal(settings.hooks["PreToolUse"]?.[0]?.hooks[0]?.command, `node "${path.join(path.dirname(cli), "docket-hook.js")}" hook --host claude PreToolUse`);
+        assert.equal(settings.hooks["PreToolUse"]?.[0]?.hooks[0]?.command, `node "${path.join(path.dirname(cli), "docket-hook.js")}" hook --host claude --workspace "${fs.realpathSync(root)}" PreToolUse`);
         const mcp = JSON.parse(after[".mcp.json"] ?? "") as { mcpServers: Record<string, unknown> };
         assert.deepEqual(mcp.mcpServers["docket"], { command: "node", args: [cli, "mcp", "--workspace", root] });
       } else {

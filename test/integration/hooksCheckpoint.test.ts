@@ -165,7 +165,7 @@ test("heartbeat: the latest call per host, best effort, tolerant of a damaged fi
   }
 });
 
-test("oversized hook input is refused unread: exit 1, nothing on stdout, nothing written", async () => {
+test("oversized hook input is refused unread: exit 1 for events that never block, a deny for PreToolUse; nothing written", async () => {
   const { root, ledgerPath, dispose } = await onWorkspace();
   try {
     const before = fs.readFileSync(ledgerPath);
@@ -175,9 +175,17 @@ test("oversized hook input is refused unread: exit 1, nothing on stdout, nothing
     assert.equal(child.stdout, "");
     assert.match(child.stderr, /too-large/u);
     assert.deepEqual(fs.readFileSync(ledgerPath), before);
-    const usage = spawnSync(process.execPath, [HOOK_BUNDLE, "hook", "--host", "cursor", "PreToolUse"], { input: "{}", cwd: root, encoding: "utf8" });
+    const usage = spawnSync(process.execPath, [HOOK_BUNDLE, "hook", "--host", "cursor", "Stop"], { input: "{}", cwd: root, encoding: "utf8" });
     assert.equal(usage.status, 1, "a usage mistake never exits 2, which Claude and VS Code treat as a block");
     assert.equal(usage.stdout, "");
+    // A PreToolUse that cannot be decided is never let through while Docket gates: a coded deny, exit 0.
+    const gated = spawnSync(process.execPath, [HOOK_BUNDLE, "hook", "--host", "cursor", "PreToolUse"], { input: "{}", cwd: root, encoding: "utf8" });
+    assert.equal(gated.status, 0);
+    assert.match(gated.stdout, /"permissionDecision":"deny".*docket\.usage/u);
+    const tooLarge = spawnSync(process.execPath, [HOOK_BUNDLE, "hook", "--host", "claude", "--workspace", root, "PreToolUse"], { input: huge, cwd: root, encoding: "utf8" });
+    assert.equal(tooLarge.status, 0);
+    assert.match(tooLarge.stdout, /"permissionDecision":"deny".*docket\.hook-input-invalid/u);
+    assert.deepEqual(fs.readFileSync(ledgerPath), before);
   } finally {
     dispose();
   }

@@ -27,6 +27,8 @@ type WorkspaceKind = z.infer<typeof WorkspaceKind>;
 const Fixture = z.strictObject({
   description: z.string().min(1),
   workspace: WorkspaceKind,
+  /** Options between `--host <host>` and the event, as Connect writes them (`--workspace $WORKSPACE`). */
+  args: z.array(z.string()).optional(),
   input: z.unknown().optional(),
   stdin: z.string().optional(),
   expected: z
@@ -111,8 +113,8 @@ function readFixtures(): { host: HookHost; event: string; name: string; file: st
   return fixtures;
 }
 
-function runHook(bundle: string, host: HookHost, event: string, stdin: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [bundle, "hook", "--host", host, event], { cwd, input: stdin, encoding: "utf8", timeout: 20_000 });
+function runHook(bundle: string, host: HookHost, event: string, stdin: string, cwd: string, args: readonly string[] = []): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [bundle, "hook", "--host", host, ...args, event], { cwd, input: stdin, encoding: "utf8", timeout: 20_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -167,7 +169,8 @@ for (const entry of fixtures) {
     const { folder, scopeId } = freshWorkspace(entry.fixture.workspace);
     const stdin = entry.fixture.stdin ?? JSON.stringify(placeholders(entry.fixture.input, folder, scopeId, false));
     const before = ledgerBytes(folder);
-    const result = runHook(HOOK_BUNDLE, entry.host, entry.event, stdin, folder);
+    const args = (entry.fixture.args ?? []).map((arg) => placeholders(arg, folder, scopeId, false) as string);
+    const result = runHook(HOOK_BUNDLE, entry.host, entry.event, stdin, folder, args);
     const after = ledgerBytes(folder);
     assert.deepEqual(after, before, "the hook never writes the ledger");
     const stdoutJson: unknown = result.stdout === "" ? null : JSON.parse(result.stdout);

@@ -87,8 +87,7 @@ test("claude: unrelated settings keep their order and values; disconnect gives t
   assert.deepEqual(Object.keys(hooks), ["PreToolUse", "Stop", "PostToolUse", "UserPromptSubmit", "SessionStart"]);
   assert.deepEqual(hooks["PreToolUse"]?.[0], { matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh" }] });
   assert.deepEqual(hooks["PreToolUse"]?.[1], {
-    matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit",
-    hooks: [{ type: "command", command: hookCommand("claude", "PreToolUse", runtime) }],
+    hooks: [{ type: "command", command: hookCommand("claude", "PreToolUse", runtime, { workspace: folder, readOnlyTools: [] }), timeout: 60 }],
   });
   const mcp = JSON.parse(files.get(".mcp.json") ?? "") as { mcpServers: Record<string, unknown> };
   assert.deepEqual(Object.keys(mcp.mcpServers), ["other", "docket"]);
@@ -212,12 +211,64 @@ test("codex config.toml: structures a line edit cannot handle safely are refused
   }
 });
 
-test("codex hooks use the Bash|apply_patch matcher", () => {
-  const files = new Files();
+test("PreToolUse has no matcher for either host: every tool reaches the hook, which decides", () => {
+  for (const host of ["claude", "codex"] as const) {
+    const files = new Files();
+    files.apply(planConnect(target(host), files.read));
+    const file = host === "claude" ? ".claude/settings.json" : ".codex/hooks.json";
+    const hooks = JSON.parse(files.get(file) ?? "") as { hooks: Record<string, Array<{ matcher?: string; hooks: { command: string; timeout: number }[] }>> };
+    for (const event of ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"]) {
+      const group = hooks.hooks[event]?.[0];
+      assert.equal(group?.matcher, undefined, `${host} ${event}`);
+      assert.equal(group?.hooks[0]?.timeout, 60);
+      assert.ok(group?.hooks[0]?.command.includes(` --host ${host} --workspace `), group?.hooks[0]?.command);
+    }
+  }
+});
+
+test("older entries (a PreToolUse matcher, no --workspace) are recognised, reported as outdated and replaced on reconnect", () => {
+  const old = JSON.stringify({
+    hooks: {
+      PreToolUse: [{ matcher: "Bash|apply_patch", hooks: [{ type: "command", command: 'node "/old/dist/docket-hook.js" hook --host codex PreToolUse' }] }],
+      PostToolUse: [{ hooks: [{ type: "command", command: 'node "/old/dist/docket-hook.js" hook --host codex PostToolUse' }] }],
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: 'node "/old/dist/docket-hook.js" hook --host codex UserPromptSubmit' }] }],
+      SessionStart: [{ hooks: [{ type: "command", command: 'node "/old/dist/docket-hook.js" hook --host codex SessionStart' }] }],
+    },
+  });
+  const files = new Files({ ".codex/hooks.json": old });
   files.apply(planConnect(target("codex"), files.read));
-  const hooks = JSON.parse(files.get(".codex/hooks.json") ?? "") as { hooks: Record<string, Array<{ matcher?: string }>> };
-  assert.equal(hooks.hooks["PreToolUse"]?.[0]?.matcher, "Bash|apply_patch");
-  assert.equal(hooks.hooks["PostToolUse"]?.[0]?.matcher, undefined);
+  const text = files.get(".codex/hooks.json") ?? "";
+  assert.doesNotMatch(text, /\/old\/|matcher/u);
+  assert.equal((text.match(/docket-hook\.js/gu) ?? []).length, 4);
+  assert.equal(installedStatus("codex", folder, files.read).installed, true);
+  const stale = new Files({ ".codex/hooks.json": old, ".codex/config.toml": files.get(".codex/config.toml") ?? "" });
+  const status = installedStatus("codex", folder, stale.read);
+  assert.deepEqual([status.installed, status.partial], [false, true], "old entries leave the gate weaker: not fully connected");
+  files.apply(planDisconnect(target("codex"), files.read));
+  assert.deepEqual(files.snapshot(), {});
+  const mixed = new Files({ ".codex/hooks.json": old });
+  mixed.apply(planDisconnect(target("codex"), mixed.read));
+  assert.deepEqual(mixed.snapshot(), {}, "disconnect removes old-form entries too");
+});
+
+test("read-only tools: written into every hook command, sorted; shell, edit and Docket names refused", () => {
+  const files = new Files();
+  const plan = planConnect({ ...target("claude"), readOnlyTools: ["mcp__z__read", "mcp__a__get", "mcp__z__read"] }, files.read);
+  files.apply(plan);
+  const settings = files.get(".claude/settings.json") ?? "";
+  assert.match(settings, /--read-only-tool mcp__a__get --read-only-tool mcp__z__read PreToolUse/u);
+  assert.notEqual(plan.planSha256, planConnect(target("claude"), new Files().read).planSha256, "the additions are part of the plan");
+  assert.deepEqual(planConnect({ ...target("claude"), readOnlyTools: ["mcp__z__read", "mcp__a__get"] }, files.read).files, [], "order does not matter");
+  assert.notEqual(planConnect(target("claude"), files.read).files.length, 0, "dropping them changes the hooks");
+  for (const name of ["Bash", "Write", "apply_patch", "runTerminalCommand", "mcp__docket__status", "a b", ""]) {
+    assert.equal(codeOf(() => planConnect({ ...target("claude"), readOnlyTools: [name] }, new Files().read)), ErrorCodes.invalidParams, name);
+  }
+});
+
+test("the hook command carries the workspace: a real path given by the adapter", () => {
+  const files = new Files();
+  files.apply(planConnect({ ...target("claude"), hookWorkspace: "/real/place" }, files.read));
+  assert.match(files.get(".claude/settings.json") ?? "", /--workspace \\"\/real\/place\\"/u);
 });
 
 test("hook commands run the hook bundle next to the runtime, quoted for the shell; a relative runtime is refused", () => {
@@ -234,6 +285,8 @@ test("hook commands run the hook bundle next to the runtime, quoted for the shel
   assert.ok(isDocketHookCommand(hookCommand("codex", "PreToolUse", "/it's here/dist/docket.js")));
   assert.ok(isDocketHookCommand('node "C:\\Program Files\\x\\dist\\docket-hook.js" hook --host claude PreToolUse'));
   assert.ok(isDocketHookCommand('node "/x/dist/docket.js" hook --host claude PreToolUse'), "entries of the full CLI bundle are recognised too");
+  assert.ok(isDocketHookCommand('node "/x/dist/docket-hook.js" hook --host claude --workspace "/w s" --read-only-tool a PreToolUse', "claude"), "the current form");
+  assert.ok(isDocketHookCommand("node '/x/dist/docket-hook.js' hook --host codex --workspace '/a$b' PreToolUse", "codex"));
   assert.equal(isDocketHookCommand("node hook.js --host claude"), false);
   assert.equal(isDocketHookCommand('node "/x/dist/docket-hook.js" hook --host vscode PreToolUse', "claude"), false, "another host's hook is not claude's");
   assert.equal(codeOf(() => planConnect(target("claude", "relative/dist/docket.js"), new Files().read)), ErrorCodes.agentRuntimeMissing);

@@ -3,7 +3,11 @@
 // documented schema, and the installers' command line.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyTool, TOOL_TABLES } from "../../server/hooks/toolClassification";
+import { classifyTool, DOCKET_MCP_TOOLS, isExtensibleToolName, TOOL_TABLES } from "../../server/hooks/toolClassification";
+import { scanToolPaths } from "../../server/hooks/toolPaths";
+import { CODEX_BLOCK_BEGIN, CODEX_BLOCK_END } from "../../server/hooks/docketServer";
+import { TOML_BEGIN, TOML_END } from "../../server/agents/codexToml";
+import { DOCKET_TOOL_NAMES } from "../../server/mcp/tools";
 import { detectDialect, HookInputError, parseHookInput, HOOK_EVENTS } from "../../server/hooks/hostInput";
 import { renderDecision, MAX_HOOK_TEXT } from "../../server/hooks/hostOutput";
 import { HOST_OUTPUT_SCHEMAS } from "../../server/hooks/hostOutputSchemas";
@@ -12,39 +16,97 @@ import { parseHookArgs, readBoundedStdin } from "../../server/hooks/hookCli";
 import { PassThrough } from "node:stream";
 import { computeToolPolicy } from "../../server/developer/toolPolicy";
 
-test("tool classification: shell, edit, Docket's own tools and everything else, per host", () => {
+test("tool classification: fail closed — shell, edit, known read-only, Docket's own and unknown, per host", () => {
   const cases: [Parameters<typeof classifyTool>[0], string, ReturnType<typeof classifyTool>][] = [
     ["claude", "Bash", "shell"],
+    ["claude", "PowerShell", "shell"],
+    ["claude", "mcp__ide__executeCode", "shell"],
     ["claude", "Edit", "edit"],
     ["claude", "Write", "edit"],
     ["claude", "MultiEdit", "edit"],
     ["claude", "NotebookEdit", "edit"],
-    ["claude", "Read", "other"],
-    ["claude", "Grep", "other"],
+    ["claude", "Read", "read"],
+    ["claude", "Grep", "read"],
+    ["claude", "Glob", "read"],
+    ["claude", "WebFetch", "read"],
     ["claude", "mcp__docket__open_judgment", "docket"],
-    ["claude", "mcp__github__create_issue", "other"],
-    ["claude", "bash", "other"],
+    ["claude", "mcp__docket__status", "docket"],
+    ["claude", "mcp__docket__run_anything", "unknown"],
+    ["claude", "mcp__github__create_issue", "unknown"],
+    ["claude", "Skill", "unknown"],
+    ["claude", "EnterWorktree", "unknown"],
+    ["claude", "bash", "unknown"],
+    ["claude", "", "unknown"],
     ["codex", "Bash", "shell"],
     ["codex", "shell", "shell"],
     ["codex", "exec_command", "shell"],
     ["codex", "apply_patch", "edit"],
     ["codex", "mcp__docket__status", "docket"],
-    ["codex", "view_image", "other"],
+    ["codex", "view_image", "read"],
+    ["codex", "mcp__github__search_issues", "unknown"],
+    ["codex", "spawn_agent", "unknown"],
     ["vscode", "runTerminalCommand", "shell"],
     ["vscode", "run_in_terminal", "shell"],
+    ["vscode", "run_notebook_cell", "shell"],
+    ["vscode", "run_vscode_command", "shell"],
+    ["vscode", "runTests", "shell"],
+    ["vscode", "install_python_packages", "shell"],
     ["vscode", "editFiles", "edit"],
     ["vscode", "createFile", "edit"],
     ["vscode", "replace_string_in_file", "edit"],
     ["vscode", "insert_edit_into_file", "edit"],
     ["vscode", "create_file", "edit"],
     ["vscode", "mcp_docket_conclude_judgment", "docket"],
-    ["vscode", "readFile", "other"],
-    ["vscode", "Bash", "other"],
+    ["vscode", "readFile", "read"],
+    ["vscode", "read_file", "read"],
+    ["vscode", "copilot_readFile", "read"],
+    ["vscode", "Bash", "unknown"],
+    ["vscode", "mcp_github_create_issue", "unknown"],
   ];
   for (const [dialect, tool, expected] of cases) assert.equal(classifyTool(dialect, tool), expected, `${dialect} ${tool}`);
   for (const table of Object.values(TOOL_TABLES)) {
-    for (const name of table.shell) assert.ok(!table.edit.has(name), `${name} is one class only`);
+    for (const name of table.shell) assert.ok(!table.edit.has(name) && !table.read.has(name), `${name} is one class only`);
+    for (const name of table.edit) assert.ok(!table.read.has(name), `${name} is one class only`);
   }
+});
+
+test("the user's read-only additions widen reading only: never a shell, edit or Docket name", () => {
+  const extra = new Set(["mcp__github__get_issue", "Bash", "apply_patch", "runTerminalCommand", "mcp__docket__evil", "bad name"]);
+  assert.equal(classifyTool("claude", "mcp__github__get_issue", extra), "read");
+  assert.equal(classifyTool("codex", "mcp__github__get_issue", extra), "read");
+  assert.equal(classifyTool("claude", "Bash", extra), "shell");
+  assert.equal(classifyTool("codex", "apply_patch", extra), "edit");
+  assert.equal(classifyTool("vscode", "runTerminalCommand", extra), "shell");
+  assert.equal(classifyTool("claude", "mcp__docket__evil", extra), "unknown");
+  assert.equal(classifyTool("claude", "bad name", extra), "unknown");
+  for (const name of ["Bash", "Edit", "apply_patch", "run_in_terminal", "mcp__docket__status", "mcp_docket_x", "", "a b", "x".repeat(129)]) {
+    assert.equal(isExtensibleToolName(name), false, name);
+  }
+  for (const name of ["mcp__github__get_issue", "my.tool:read", "Read"]) assert.equal(isExtensibleToolName(name), true, name);
+});
+
+test("Docket's own tool names are exactly the MCP server's tools", () => {
+  assert.deepEqual([...DOCKET_MCP_TOOLS].sort(), [...DOCKET_TOOL_NAMES].sort());
+});
+
+test("tool paths: every path-like field and every patch header, bounded", () => {
+  assert.deepEqual(scanToolPaths({ file_path: "/w/a.ts", content: "/not/a/path" }).paths, ["/w/a.ts"]);
+  assert.deepEqual(scanToolPaths({ notebook_path: "n.ipynb", cwd: "/w/x" }).paths, ["n.ipynb", "/w/x"]);
+  assert.deepEqual(scanToolPaths({ files: ["a", "b"], filePath: "c", nested: [{ workdir: "/d" }] }).paths, ["a", "b", "c", "/d"]);
+  const patch = "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-1\n+2\n*** Add File: ../outside/b.ts\n+x\n*** Move to: /abs/c.ts\n*** End Patch\n";
+  assert.deepEqual(scanToolPaths({ command: patch }).paths, ["src/a.ts", "../outside/b.ts", "/abs/c.ts"]);
+  assert.deepEqual(scanToolPaths(patch).paths, ["src/a.ts", "../outside/b.ts", "/abs/c.ts"]);
+  assert.deepEqual(scanToolPaths(null).paths, []);
+  const many = scanToolPaths({ paths: Array.from({ length: 5_000 }, (_, index) => `f${index}`) });
+  assert.equal(many.overflow, true);
+  let deep: unknown = { path: "/deep" };
+  for (let index = 0; index < 10_000; index += 1) deep = { next: deep };
+  assert.deepEqual(scanToolPaths(deep).paths, ["/deep"], "deep nesting does not overflow the stack");
+});
+
+test("Codex block markers the hook reads are the installer's", () => {
+  assert.equal(CODEX_BLOCK_BEGIN, TOML_BEGIN);
+  assert.equal(CODEX_BLOCK_END, TOML_END);
 });
 
 const claudePre = {
@@ -139,12 +201,27 @@ test("output schemas reject what the hosts reject", () => {
 });
 
 test("command line: arguments and the installers' command", () => {
-  assert.deepEqual(parseHookArgs(["hook", "--host", "codex", "PreToolUse"]), { host: "codex", event: "PreToolUse" });
-  assert.deepEqual(parseHookArgs(["--host=vscode", "Stop"]), { host: "vscode", event: "Stop" });
+  assert.deepEqual(parseHookArgs(["hook", "--host", "codex", "PreToolUse"]), { host: "codex", event: "PreToolUse", workspace: null, readOnlyTools: [] });
+  assert.deepEqual(parseHookArgs(["--host=vscode", "Stop"]), { host: "vscode", event: "Stop", workspace: null, readOnlyTools: [] });
+  assert.deepEqual(parseHookArgs(["hook", "--host", "claude", "--workspace", "/a b/w", "--read-only-tool", "mcp__x__get", "--read-only-tool=T", "PreToolUse"]), {
+    host: "claude",
+    event: "PreToolUse",
+    workspace: "/a b/w",
+    readOnlyTools: ["mcp__x__get", "T"],
+  });
   assert.equal(typeof parseHookArgs(["--host", "cursor", "Stop"]), "string");
   assert.equal(typeof parseHookArgs(["--host", "claude"]), "string");
   assert.equal(typeof parseHookArgs(["--host", "claude", "--json", "Stop"]), "string");
+  assert.equal(typeof parseHookArgs(["--host", "claude", "--workspace", "relative", "Stop"]), "string");
+  assert.equal(typeof parseHookArgs(["--host", "claude", "--read-only-tool", "Bash", "Stop"]), "string", "a shell tool can never be declared read-only");
   assert.equal(hookCommand("claude", "PreToolUse", "/opt/docket/dist/docket.js"), 'node "/opt/docket/dist/docket-hook.js" hook --host claude PreToolUse');
+  assert.equal(
+    hookCommand("claude", "PreToolUse", "/opt/docket/dist/docket.js", { workspace: "/w s/it's", readOnlyTools: ["mcp__x__get"] }),
+    'node "/opt/docket/dist/docket-hook.js" hook --host claude --workspace "/w s/it\'s" --read-only-tool mcp__x__get PreToolUse',
+  );
+  assert.equal(hookCommand("codex", "Stop", "/opt/d/dist/docket.js", { workspace: "/a$b" }), 'node "/opt/d/dist/docket-hook.js" hook --host codex --workspace \'/a$b\' Stop');
+  assert.throws(() => hookCommand("claude", "Stop", "/opt/d/dist/docket.js", { workspace: "/a\nb" }));
+  assert.throws(() => hookCommand("claude", "Stop", "/opt/d/dist/docket.js", { workspace: "rel" }));
   assert.equal(hookCommand("codex", "Stop", "/opt/my docket/dist/docket-hook.js"), 'node "/opt/my docket/dist/docket-hook.js" hook --host codex Stop');
   assert.equal(hookCommand("claude", "Stop", "/opt/a$b/dist/docket.js"), "node '/opt/a$b/dist/docket-hook.js' hook --host claude Stop");
   assert.throws(() => hookCommand("claude", "Stop", "dist/docket.js"));
