@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import { computeToolPolicy } from "../developer/toolPolicy";
 import { lineShaOfText, readAnchor, type LedgerAnchor } from "../ledger/anchor";
-import { containmentRootFor, findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
+import { containmentRootFor } from "../workspace/ledgerPaths";
 import { UnsafePathError, openContained } from "../workspace/containedFs";
 import { proveAllowance, type AllowanceClaim } from "./allowProof";
 import { lookupCheckpoint, readAt, type CheckpointState, type OpenLedger } from "./checkpoint";
@@ -56,12 +56,6 @@ function allowanceClaim(state: CheckpointState): AllowanceClaim | null {
   if (!state.facts.scopeActive) return { kind: "no-open-scope" };
   if (state.workScopeId === null) return { kind: "authorized", workScopeId: "" };
   return { kind: "authorized", workScopeId: state.workScopeId };
-}
-
-/** Legacy resolution (nearest Git root above the cwd); the hook workspace module replaces it. */
-export function locateWorkspace(cwd: string): { workspaceFolder: string; ledgerPath: string } {
-  const workspaceFolder = findWorkspaceRoot(cwd);
-  return { workspaceFolder, ledgerPath: resolveLedgerPath(workspaceFolder, null) };
 }
 
 function blocked(workspaceFolder: string, ledgerPath: string, reason: string): HookState {

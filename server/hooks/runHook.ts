@@ -83,8 +83,6 @@ function recentEvidence(workspaceFolder: string): readonly RecentEvidence[] {
   }
 }
 
-type ReadState = (workspaceFolder: string, ledgerPath: string, options?: { readonly deadline: number }) => HookState;
-
 /**
  * readHookState with the deadline the state reader honours (it stops a slow full replay and
  * reports the state as blocked); a deadline already past blocks without reading.
@@ -93,8 +91,7 @@ function stateOf(workspace: DocketWorkspace, deadline: number | undefined): Hook
   if (deadline !== undefined && Date.now() >= deadline) {
     return { kind: "blocked", workspaceFolder: workspace.folder, ledgerPath: workspace.ledgerPath, reason: "Docket could not read its state in time" };
   }
-  const read = readHookState as ReadState;
-  return deadline === undefined ? read(workspace.folder, workspace.ledgerPath) : read(workspace.folder, workspace.ledgerPath, { deadline });
+  return readHookState(workspace.folder, workspace.ledgerPath, deadline === undefined ? {} : { deadline });
 }
 
 function hostCwd(candidate: unknown, fallback: string): string {

@@ -2,7 +2,7 @@
 // the derived status, and the write operations. Time is injected; everything else is derived
 // from the ledger file.
 import path from "node:path";
-import { describeHistory, resultSummary, type HistoryView, type ResultSummary } from "../developer/history";
+import { describeHistory, resultSummary, runtimeFacts, type HistoryView, type ResultSummary } from "../developer/history";
 import { ReceiptProjection } from "../developer/receipts";
 import { historyPolicy, historyReceiptsPage, historyStatus } from "./historyStatus";
 import { readReceiptDetail, type ReceiptPageQuery } from "./receiptQueries";
@@ -166,9 +166,36 @@ export class WorkspaceLedger {
     });
   }
 
-  /** The replay-current tool policy (what an agent may do right now). */
+  /**
+   * The replay-current tool policy (what an agent may do right now). An active authorization counts
+   * only when a Docket writer on this machine anchored it for this very ledger file — the rule the
+   * hooks apply (server/hooks/allowProof.ts), so `docket status` never says "allow" where the gate denies.
+   */
   policy(): ToolPolicyResult {
-    return historyPolicy(this.history());
+    const policy = historyPolicy(this.history());
+    if (policy.shell === "deny" || !runtimeFacts(this.history()).authorizationActive || this.authorizationAnchoredHere()) return policy;
+    return {
+      ...policy,
+      shell: "deny",
+      edit: "deny",
+      reason:
+        "This ledger's change authorization was not recorded by Docket on this machine for this file (its head anchor is missing, belongs to another copy, or ends before the authorization). If you trust the ledger, check it with `docket ledger verify` and adopt it with `docket ledger anchor`.",
+    };
+  }
+
+  /** The active authorization's event lies within a head anchor bound to this ledger file. */
+  private authorizationAnchoredHere(): boolean {
+    const anchor = this.store.anchorState;
+    if (anchor.kind !== "matched" || !anchor.boundToFile) return false;
+    const accepted = this.store.replayer.accepted;
+    for (let index = accepted.length - 1; index >= 0; index -= 1) {
+      const { envelope, storedIndex } = accepted[index] as (typeof accepted)[number];
+      if (envelope.kind !== "change-authorized") continue;
+      const line = this.lineOfReplayIndex(storedIndex);
+      const record = line === null ? undefined : this.store.lineRecord(line);
+      return record !== undefined && record.offset + record.length <= anchor.anchor.bytes;
+    }
+    return false;
   }
 
   /** What the Work view shows: frames, authorization, landings and debts of the active scope. */
