@@ -125,7 +125,7 @@ export const HOST_FILES = {
 export function connectNotes(host: AgentHost): string[] {
   if (host === "claude") {
     return [
-      "Restart Claude Code (or start a new session) in this folder so it loads the hooks in .claude/settings.json.",
+      "Restart Claude Code (or start a new session) in this folder so it loads the hooks in .claude/settings.json. Always start it here: Claude Code reads .claude/settings.json only from the folder a session starts in, so a session started in a subfolder runs without Docket's hooks.",
       "Approve the project MCP server \"docket\" from .mcp.json when Claude Code asks (or with /mcp).",
     ];
   }
@@ -133,7 +133,7 @@ export function connectNotes(host: AgentHost): string[] {
     "Codex runs project hooks only after you review and trust them: open /hooks in Codex (or accept its trust prompt) and trust the Docket hooks.",
     "Codex loads .codex/ only for a trusted project; trust this folder in Codex if you have not.",
     "On Codex versions before 0.124.0, enable hooks in ~/.codex/config.toml: [features] hooks = true (older builds: codex_hooks = true).",
-    "Restart Codex so it loads .codex/hooks.json and the docket MCP server from .codex/config.toml.",
+    "Restart Codex so it loads .codex/hooks.json and the docket MCP server from .codex/config.toml. Start it in this repository: Codex loads .codex/ from the nearest .git above where it starts, so a session started inside a nested repository runs without Docket's hooks.",
   ];
 }
 

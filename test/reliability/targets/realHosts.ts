@@ -36,7 +36,7 @@ async function runCase(entry: RealHostCase, toolchain: HostsToolchain, context: 
   });
   fs.writeFileSync(path.join(workspace.folder, "requests.json"), JSON.stringify(run.requests, null, 1));
   fs.writeFileSync(path.join(workspace.folder, "stdout.txt"), run.stdout);
-  return { verdict: evaluate(run, workspace, prepared, ledger, snapshots), run, workspace };
+  return { verdict: evaluate(run, workspace, prepared, ledger, snapshots, entry.hostLimitation), run, workspace };
 }
 
 export const target: ReliabilityTarget = {
@@ -72,7 +72,8 @@ export const target: ReliabilityTarget = {
         gateAttempts += verdict.gateAttempts;
         const took = run.durationMs / 1000;
         seconds[entry.host] += took;
-        context.log(`${verdict.failures.length === 0 ? "ok  " : "FAIL"} ${entry.id} (${took.toFixed(1)} s): ${entry.what}`);
+        const state = verdict.failures.length > 0 ? "FAIL" : verdict.limitation !== null ? "host" : "ok  ";
+        context.log(`${state} ${entry.id} (${took.toFixed(1)} s): ${entry.what}${verdict.limitation === null ? "" : ` — Docket never asked: ${verdict.limitation} (documented limitation)`}`);
         for (const failure of verdict.failures) failures.push(`${entry.id} — ${entry.what}: ${failure} (files: ${workspace.folder}; ${reproduce})`);
       } catch (error) {
         failures.push(`${entry.id}: setup failed: ${error instanceof Error ? error.message : String(error)} (${reproduce})`);

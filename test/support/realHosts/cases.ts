@@ -42,6 +42,12 @@ export interface RealHostCase {
   readonly id: string;
   readonly host: HostName;
   readonly what: string;
+  /**
+   * A documented host limitation (docs/guarantees.md): when the host loads no Docket hook at all
+   * in this session, Docket is never asked and the case records the limitation instead of a gate
+   * attempt. When the host does ask Docket, every expectation holds as usual.
+   */
+  readonly hostLimitation?: string;
   /** Sets the workspace up beyond `docket on` + `connect`, and says what the model asks for. */
   prepare(workspace: HostWorkspace, ledger: LedgerWatch): Promise<PreparedCase> | PreparedCase;
 }
@@ -83,6 +89,7 @@ function claudeCases(): RealHostCase[] {
     id: `claude/nested-start-${kind}`,
     host: "claude",
     what: `a session started in ${describeNested(kind)} runs Bash touch`,
+    hostLimitation: "Claude Code reads .claude/settings.json only from the folder a session starts in",
     prepare: (workspace) => {
       const nested = makeNestedRepository(workspace.root, NESTED, kind);
       return { cwd: nested, calls: [denied(bash("touch pwned-nested"), "Bash", [path.join(nested, "pwned-nested")])] };
@@ -180,6 +187,7 @@ function codexCases(): RealHostCase[] {
     id: `codex/nested-start-${kind}`,
     host: "codex",
     what: `a session started in ${describeNested(kind)} runs touch`,
+    hostLimitation: "Codex takes the nearest .git as the project root and loads .codex/ only from there",
     prepare: (workspace) => {
       const nested = makeNestedRepository(workspace.root, NESTED, kind);
       return { cwd: nested, calls: [denied(exec("touch pwned-nested"), "Bash", [path.join(nested, "pwned-nested")])] };

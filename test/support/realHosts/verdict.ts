@@ -26,7 +26,7 @@ function loggedDenials(run: HostRun, hookTool: string): number {
 
 /** Whether the host ran Docket's PreToolUse hook at all during the session. */
 function loggedDocketHook(run: HostRun): boolean {
-  if (run.host === "claude") return /Hooks: PreToolUse:\S+ \[node "[^"]*docket-hook\.js" hook --host claude PreToolUse\] finished with status 0/u.test(run.log);
+  if (run.host === "claude") return /Hooks: PreToolUse:\S+ \[node "[^"]*docket-hook\.js" hook --host claude (?:--\S+ (?:"[^"]*"|\S+) )*PreToolUse\] finished with status 0/u.test(run.log);
   return /^hook: PreToolUse (Completed|Blocked)$/mu.test(run.log);
 }
 
@@ -97,9 +97,26 @@ export function snapshotUnchanged(prepared: PreparedCase): Map<string, Buffer | 
 export interface Verdict {
   readonly failures: string[];
   readonly gateAttempts: number;
+  /** Set when the case's documented host limitation held: the host never asked Docket. */
+  readonly limitation: string | null;
 }
 
-export function evaluate(run: HostRun, workspace: HostWorkspace, prepared: PreparedCase, ledger: LedgerWatch, snapshots: Map<string, Buffer | null>): Verdict {
+/** Whether the host ran any Docket hook at all (project hooks loaded). */
+function loadedDocketHooks(run: HostRun): boolean {
+  return run.host === "claude" ? run.log.includes("docket-hook.js") : /^hook: /mu.test(run.log);
+}
+
+export function evaluate(
+  run: HostRun,
+  workspace: HostWorkspace,
+  prepared: PreparedCase,
+  ledger: LedgerWatch,
+  snapshots: Map<string, Buffer | null>,
+  hostLimitation?: string,
+): Verdict {
+  if (hostLimitation !== undefined && !run.timedOut && run.exitCode === 0 && !loadedDocketHooks(run)) {
+    return { failures: ledger.changed() ? ["the ledger's bytes changed during the session"] : [], gateAttempts: 0, limitation: hostLimitation };
+  }
   const failures: string[] = [];
   if (run.timedOut) failures.push(`the host did not finish in time (killed); stderr: ${tail(run.stderr)}`);
   else if (run.exitCode !== 0) failures.push(`the host exited ${String(run.exitCode ?? run.signal)}; stderr: ${tail(run.stderr)}`);
@@ -145,5 +162,5 @@ export function evaluate(run: HostRun, workspace: HostWorkspace, prepared: Prepa
   if (ledger.changed()) failures.push("the ledger's bytes changed during the session");
   const gatedTools = prepared.calls.filter((call) => call.expect.kind === "denied").map((call) => call.hookTool);
   if (failures.length > 0 && gateAttempts > 0) failures.push(`why: ${diagnose(run, workspace, prepared.cwd, gatedTools)}`);
-  return { failures, gateAttempts };
+  return { failures, gateAttempts, limitation: null };
 }
