@@ -60,19 +60,30 @@ export class RawMcpClient {
 
   /** Sends one request with `params` exactly as given (undefined: no params key). */
   request(method: string, params?: unknown): Promise<TimedResponse> {
+    const paramsText = params === undefined ? undefined : JSON.stringify(params);
+    return this.requestText(method, paramsText);
+  }
+
+  /** Sends one request whose params are this JSON text, written as is (undefined: no params key). */
+  requestText(method: string, paramsText: string | undefined): Promise<TimedResponse> {
     const id = this.nextId;
     this.nextId += 1;
     const started = performance.now();
     const answered = new Promise<TimedResponse>((resolve, reject) => {
       this.waiting.set(id, { resolve: (response) => resolve({ response, ms: performance.now() - started }), reject });
     });
-    this.write({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    this.child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${paramsText === undefined ? "" : `,"params":${paramsText}`}}\n`);
     return answered;
   }
 
   /** tools/call with `args` as the raw `arguments` value (undefined: no arguments key). */
   callTool(name: unknown, args?: unknown): Promise<TimedResponse> {
     return this.request("tools/call", { name, ...(args === undefined ? {} : { arguments: args }) });
+  }
+
+  /** tools/call with the `arguments` value given as JSON text (for values JSON.stringify cannot write). */
+  callToolText(name: string, argumentsText: string | undefined): Promise<TimedResponse> {
+    return this.requestText("tools/call", `{"name":${JSON.stringify(name)}${argumentsText === undefined ? "" : `,"arguments":${argumentsText}`}}`);
   }
 
   notify(method: string, params?: unknown): void {
