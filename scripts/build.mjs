@@ -60,6 +60,15 @@ const configs = [
     plugins: [hookSlowPathPlugin],
   },
   {
+    // The worker thread of `docket mcp` (server/mcp/toolWorker.ts), loaded from beside dist/docket.js.
+    ...common,
+    entryPoints: ["server/mcp/toolWorkerMain.ts"],
+    outfile: "dist/docket-mcp-worker.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+  },
+  {
     ...common,
     entryPoints: ["server/hooks/slowPath.ts"],
     outfile: "dist/docket-hook-slow.js",

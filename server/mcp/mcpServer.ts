@@ -2,10 +2,11 @@
 // trusted (the user started this process), appending under the same cross-process lock as the
 // extension's backend, the CLI and the hooks. Uses the SDK's low-level Server so the tool list
 // carries our derived JSON schemas and every refusal (bad arguments included) is a coded tool
-// result instead of a JSON-RPC error.
+// result instead of a JSON-RPC error. The Notebook's tools run in a worker thread (toolWorker.ts),
+// so a long validation never delays the answer to another call.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { DocketError, toDocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
 import { WorkspaceLedger } from "../workspace/workspaceLedger";
@@ -13,6 +14,7 @@ import type { AgentState } from "./guidance";
 import { DOCKET_MCP_INSTRUCTIONS } from "./instructions";
 import { errorResult, successResult } from "./toolResults";
 import { DOCKET_TOOL_NAMES, DOCKET_TOOLS, findTool, type ToolContext } from "./tools";
+import { ToolWorker } from "./toolWorker";
 
 export interface McpServerOptions {
   readonly workspaceFolder: string;
@@ -55,14 +57,15 @@ export function listTools(): Tool[] {
   }));
 }
 
-/** Runs one tool call; never throws. */
-export async function callTool(
-  ledger: WorkspaceLedger,
-  workspaceFolder: string,
-  name: string,
-  args: unknown,
-  session: { readonly notebookPath?: string | null; readonly client?: string | null } = {},
-): Promise<CallToolResult> {
+export interface CallSession {
+  readonly notebookPath?: string | null;
+  readonly client?: string | null;
+  /** Where off-thread tools run; without one (in-process callers, tests) they run inline. */
+  readonly worker?: ToolWorker | null;
+}
+
+/** Runs one tool call; never throws. `args` is the request's `arguments` exactly as received. */
+export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string, name: string, args: unknown, session: CallSession = {}): Promise<CallToolResult> {
   const context: ToolContext = { ledger, workspaceFolder, notebookPath: session.notebookPath ?? null, client: session.client ?? null, state: () => agentState(ledger) };
   const tool = findTool(name);
   if (tool === undefined) {
@@ -70,11 +73,32 @@ export async function callTool(
     return errorResult(error, context.state(), name);
   }
   try {
-    const outcome = await tool.invoke(context, args);
+    const worker = session.worker ?? null;
+    const outcome = tool.offThread && worker !== null ? await worker.run(tool.name, context, args) : await tool.invoke(context, args);
     return successResult(outcome, context.state());
   } catch (error) {
     return errorResult(toDocketError(error), context.state(), name);
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `tools/call` as it arrived. The SDK's own handler validates the whole request first and answers
+ * a non-object `arguments` with a JSON-RPC error carrying a raw zod dump; taking the request here
+ * (the SDK's fallback for methods without their own handler) makes that a coded tool result like
+ * every other bad argument.
+ */
+async function answerToolCall(request: JSONRPCRequest, call: (name: string, args: unknown) => Promise<CallToolResult>, state: () => AgentState): Promise<CallToolResult> {
+  const params: Record<string, unknown> = isObject(request.params) ? request.params : {};
+  const name = params["name"];
+  if (typeof name !== "string") {
+    const error = new DocketError(ErrorCodes.invalidParams, `tools/call needs the tool's name as a string in params.name; Docket's tools are ${DOCKET_TOOL_NAMES.join(", ")}.`);
+    return errorResult(error, state(), "the tool");
+  }
+  return call(name, params["arguments"]);
 }
 
 /** "name version" as the client introduced itself (recorded as who acted), or null before it has. */
@@ -83,7 +107,7 @@ function clientLabel(server: Server): string | null {
   return client === undefined ? null : `${client.name} ${client.version}`.slice(0, 200);
 }
 
-export function createDocketMcpServer(options: McpServerOptions): { server: Server; ledger: WorkspaceLedger } {
+export function createDocketMcpServer(options: McpServerOptions): { server: Server; ledger: WorkspaceLedger; worker: ToolWorker } {
   const server = new Server(
     { name: "docket", title: "Docket", version: options.version },
     { capabilities: { tools: {} }, instructions: DOCKET_MCP_INSTRUCTIONS },
@@ -96,11 +120,16 @@ export function createDocketMcpServer(options: McpServerOptions): { server: Serv
     // initialized) and this server process.
     actor: () => ({ kind: "mcp", client: clientLabel(server), session: `pid ${process.pid}` }),
   });
+  const worker = new ToolWorker();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(ledger, options.workspaceFolder, request.params.name, request.params.arguments, { notebookPath: options.notebookPath, client: clientLabel(server) }),
-  );
-  return { server, ledger };
+  const call = (name: string, args: unknown): Promise<CallToolResult> =>
+    callTool(ledger, options.workspaceFolder, name, args, { notebookPath: options.notebookPath, client: clientLabel(server), worker });
+  server.fallbackRequestHandler = async (request) => {
+    // The SDK's own answer to a method nobody handles (its Protocol reads `code` and `message`).
+    if (request.method !== CallToolRequestSchema.shape.method.value) throw Object.assign(new Error("Method not found"), { code: ErrorCode.MethodNotFound });
+    return answerToolCall(request, call, () => agentState(ledger));
+  };
+  return { server, ledger, worker };
 }
 
 /** Serves MCP on stdin/stdout until the client closes stdin. */
@@ -112,10 +141,11 @@ export function serveMcpStdio(options: McpServerOptions): void {
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
-  const { server } = createDocketMcpServer(options);
+  const { server, worker } = createDocketMcpServer(options);
   const transport = new StdioServerTransport();
   process.stdin.on("end", () => {
     void server.close();
+    void worker.close();
   });
   server.connect(transport).catch((error: unknown) => {
     process.stderr.write(`docket: docket.internal: the MCP server could not start: ${error instanceof Error ? error.message : String(error)}\n`);

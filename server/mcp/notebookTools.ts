@@ -13,7 +13,7 @@ import { resolveNotebookPath } from "../notebook/notebookPath";
 import { hasActiveTransaction, openNotebook, type OpenNotebook } from "../notebook/notebookStore";
 import { PreparedRecord } from "../notebook/proposal";
 import { listProposalSummaries } from "../notebook/proposalView";
-import { defineTool, type DocketTool, type ToolContext } from "./toolDefinition";
+import { defineSessionTool, type SessionTool, type ToolSession } from "./toolDefinition";
 
 /** More would make one approval too large to review; split the work into several proposals. */
 export const MAX_PROPOSED_RECORDS = 200;
@@ -52,15 +52,15 @@ function quote(diagnostics: readonly NotebookDiagnostic[]): string {
 }
 
 /** The argument, else the server's configured notebook, through the notebook path rules (observer.md §5.1). */
-function notebookRoot(context: ToolContext, argument: string | undefined): string {
-  const input = argument ?? context.notebookPath;
+function notebookRoot(session: ToolSession, argument: string | undefined): string {
+  const input = argument ?? session.notebookPath;
   if (input === null || input.trim() === "") {
     throw new DocketError(
       ErrorCodes.notebookNotConfigured,
       "No notebook is configured for this workspace, and no notebook folder was given. Name the folder in `notebook`, or ask the user to set one up (Docket: Set Up Notebook… in VS Code, or `docket notebook setup DIR`).",
     );
   }
-  const resolved = resolveNotebookPath(input, context.workspaceFolder, os.homedir());
+  const resolved = resolveNotebookPath(input, session.workspaceFolder, os.homedir());
   if (!resolved.ok) throw new DocketError(ErrorCodes.notebookUnusable, `${resolved.message} (${resolved.code})`, { code: resolved.code });
   return resolved.path;
 }
@@ -79,7 +79,7 @@ function pendingFor(workspace: string, notebook: OpenNotebook): { proposalId: st
     .map((proposal) => ({ proposalId: proposal.proposalId, records: proposal.records.length, stale: proposal.stale }));
 }
 
-const readNotebookTool = defineTool({
+const readNotebookTool = defineSessionTool({
   name: "notebook",
   title: "Read the Docket Notebook",
   readOnly: true,
@@ -89,8 +89,8 @@ const readNotebookTool = defineTool({
     "notebook (optional): the notebook folder; omitted, the notebook configured for this workspace (VS Code setting docket.notebookPath) is used. recordIds (optional): only these records.",
     `Result: root, notebookId, language, health, recordCount, the records {recordId, type, status, title, path, sha256} (all of them, or the first ${MAX_LISTED_RECORDS} with truncated: true) — an update's expected_sha256 is the record's sha256 here; read the file at path for its Markdown — plus the proposals already waiting for the user's review (pendingProposals).`,
   ].join("\n"),
-  run: async (context, params) => {
-    const root = notebookRoot(context, params.notebook);
+  run: async (session, params) => {
+    const root = notebookRoot(session, params.notebook);
     const opened = openNotebook(root);
     if (!opened.ok) throw unusable(root, opened.issue);
     const notebook = opened.value;
@@ -108,7 +108,7 @@ const readNotebookTool = defineTool({
       path: entry.path,
       sha256: entry.sha256,
     }));
-    const pendingProposals = pendingFor(context.workspaceFolder, notebook);
+    const pendingProposals = pendingFor(session.workspaceFolder, notebook);
     const waiting = pendingProposals.length === 0 ? "no proposal is waiting for review" : `${pendingProposals.length} proposal(s) waiting for the user's review`;
     const truncated = wanted === null && notebook.inventory.length > MAX_LISTED_RECORDS;
     const listed = truncated ? `${notebook.inventory.length} records, the first ${MAX_LISTED_RECORDS} listed (name recordIds for others)` : `${records.length} record(s) listed`;
@@ -133,7 +133,7 @@ const readNotebookTool = defineTool({
   },
 });
 
-const proposeRecordsTool = defineTool({
+const proposeRecordsTool = defineSessionTool({
   name: "propose_notebook_records",
   title: "Propose Notebook records",
   readOnly: false,
@@ -145,14 +145,14 @@ const proposeRecordsTool = defineTool({
     "The whole batch is refused, and nothing stored, when a record is malformed, an id repeats, a create collides with an existing record, an update's target is missing or changed since expected_sha256, or the notebook as it would be afterwards does not validate (links between records, promotions, inquiries): docket.proposal-invalid names the reference code (save.invalid-plan with publication-preflight.<reason>) and the diagnostics (error.details.diagnostics: phase, code, path, pointer, message). Fix the records and propose again.",
     "Result: the proposal id and its planned records (operation, path, record_id). Tell the user it is waiting for their review: in VS Code's Observer view, or in a terminal with docket notebook show <proposal id>.",
   ].join("\n"),
-  run: async (context, params) => {
-    const root = notebookRoot(context, params.notebook);
+  run: async (session, params) => {
+    const root = notebookRoot(session, params.notebook);
     const made = makeProposal({
-      workspace: context.workspaceFolder,
+      workspace: session.workspaceFolder,
       root,
       episodeLanguage: params.episode_language ?? null,
       records: params.records,
-      origin: { kind: "mcp", client: context.client },
+      origin: { kind: "mcp", client: session.client },
     });
     if (!made.ok && made.stage === "notebook") throw unusable(root, made.issue);
     if (!made.ok && made.stage === "shape") throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for propose_notebook_records: ${made.issue.message} (${made.issue.code} at ${made.issue.pointer || "/"})`);
@@ -185,4 +185,4 @@ const proposeRecordsTool = defineTool({
   },
 });
 
-export const NOTEBOOK_TOOLS: readonly DocketTool[] = Object.freeze([readNotebookTool, proposeRecordsTool]);
+export const NOTEBOOK_TOOLS: readonly SessionTool[] = Object.freeze([readNotebookTool, proposeRecordsTool]);

@@ -7,13 +7,17 @@ import type { WorkspaceLedger } from "../workspace/workspaceLedger";
 import type { AgentState } from "./guidance";
 import { describeIssues, toolInputSchema, type ToolInputSchema } from "./inputSchema";
 
-export interface ToolContext {
-  readonly ledger: WorkspaceLedger;
+/** What a call knows about its session: plain data, so a tool that needs only this can run in a worker thread. */
+export interface ToolSession {
   readonly workspaceFolder: string;
   /** The notebook folder the server was started with (`docket mcp --notebook`), as given; null when none. */
   readonly notebookPath: string | null;
   /** The MCP client's self-reported "name version", once it has initialized; null before or without one. */
   readonly client: string | null;
+}
+
+export interface ToolContext extends ToolSession {
+  readonly ledger: WorkspaceLedger;
   /** The replay-current state (computed after the call, so it names what is legal next). */
   state(): AgentState;
 }
@@ -32,30 +36,78 @@ export interface DocketTool {
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
   readonly readOnly: boolean;
+  /**
+   * The handler needs only the session (no ledger) and may read and validate a lot (a notebook, a
+   * batch of records), so `docket mcp` runs it in its worker thread (toolWorker.ts) and keeps
+   * answering other calls meanwhile.
+   */
+  readonly offThread: boolean;
   /** Validates `args` with the zod schema (coded `docket.invalid-params`) and runs the handler. */
   invoke(context: ToolContext, args: unknown): Promise<ToolOutcome>;
 }
 
-export function defineTool<S extends z.ZodType>(definition: {
+/** A tool whose handler needs only the session; `docket mcp` runs it in its worker thread. */
+export interface SessionTool extends DocketTool {
+  readonly offThread: true;
+  invoke(session: ToolSession, args: unknown): Promise<ToolOutcome>;
+}
+
+function describeJson(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/**
+ * The arguments as the handler's schema sees them: absent means none, anything else must be a JSON
+ * object (MCP's `arguments` is one); `null`, arrays and scalars are refused like any bad argument.
+ */
+function argumentsObject(toolName: string, args: unknown): object {
+  if (args === undefined) return {};
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for ${toolName}: (arguments): must be a JSON object, got ${describeJson(args)}`);
+  }
+  return args;
+}
+
+function validated<S extends z.ZodType>(name: string, params: S, args: unknown): z.output<S> {
+  const parsed = params.safeParse(argumentsObject(name, args));
+  if (!parsed.success) throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+interface ToolText {
   readonly name: string;
   readonly title: string;
   readonly description: string;
-  readonly params: S;
   readonly readOnly: boolean;
-  readonly run: (context: ToolContext, params: z.output<S>) => Promise<ToolOutcome>;
-}): DocketTool {
+}
+
+export function defineTool<S extends z.ZodType>(
+  definition: ToolText & { readonly params: S; readonly run: (context: ToolContext, params: z.output<S>) => Promise<ToolOutcome> },
+): DocketTool {
   return Object.freeze({
     name: definition.name,
     title: definition.title,
     description: definition.description,
     inputSchema: toolInputSchema(definition.params),
     readOnly: definition.readOnly,
-    invoke: async (context: ToolContext, args: unknown) => {
-      const parsed = definition.params.safeParse(args ?? {});
-      if (!parsed.success) {
-        throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for ${definition.name}: ${describeIssues(parsed.error)}`);
-      }
-      return definition.run(context, parsed.data);
-    },
+    offThread: false,
+    invoke: async (context: ToolContext, args: unknown) => definition.run(context, validated(definition.name, definition.params, args)),
+  });
+}
+
+/** A tool whose handler sees only the session, so it can run off the thread that answers requests. */
+export function defineSessionTool<S extends z.ZodType>(
+  definition: ToolText & { readonly params: S; readonly run: (session: ToolSession, params: z.output<S>) => Promise<ToolOutcome> },
+): SessionTool {
+  return Object.freeze({
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: toolInputSchema(definition.params),
+    readOnly: definition.readOnly,
+    offThread: true as const,
+    invoke: async (session: ToolSession, args: unknown) => definition.run(session, validated(definition.name, definition.params, args)),
   });
 }

@@ -1,7 +1,7 @@
 // Phase A of observer-record/v1 (observer.md §5.5): one file's bytes to a typed record, or the
 // diagnostics of the first step that failed. Never throws, whatever the bytes.
 import { createHash } from "node:crypto";
-import { parseDocument } from "yaml";
+import { parseStrictYaml } from "../yaml/strictDocument";
 import { notebookDiagnostic, sortDiagnostics, type NotebookDiagnostic } from "./diagnostics";
 import { recordRuleDiagnostics } from "./recordRules";
 import { OBSERVER_RECORD_SCHEMA, schemaDiagnostics, type ObserverRecord, type RecordType } from "./recordSchema";
@@ -21,6 +21,19 @@ export interface ParsedRecord {
   /** Lowercase hex SHA-256 of the file's bytes. */
   readonly sha256: string;
 }
+
+/**
+ * Docket's bounds on one record, far above any real record (a few kilobytes and a few dozen keys),
+ * so that no file or proposal can make validation slow or its diagnostics huge. The reference has
+ * none; a record past either is refused with its own code instead of being parsed.
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+/** The YAML between the `---` lines, in UTF-8 bytes: it is the costly part to read, the body is not. */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+/** Mapping keys in the frontmatter, counted at every depth (`sources` entries' keys included). */
+export const MAX_FRONTMATTER_KEYS = 1_000;
+/** Collections nested in one another; a record's deepest is 3 (a `sources` entry in its list in the frontmatter). */
+export const MAX_FRONTMATTER_DEPTH = 64;
 
 export type ParseRecordResult = { ok: true; record: ParsedRecord } | { ok: false; diagnostics: NotebookDiagnostic[] };
 
@@ -92,14 +105,33 @@ function isPlainMapping(value: unknown): value is Record<string, unknown> {
 }
 
 function parseFrontmatter(path: string, text: string): Step<Record<string, unknown>> {
+  const size = Buffer.byteLength(text, "utf8");
+  if (size > MAX_FRONTMATTER_BYTES) {
+    return markdownFailure(path, "markdown.frontmatter.too-large", `The frontmatter has ${size} bytes; a record's may have at most ${MAX_FRONTMATTER_BYTES}.`);
+  }
   let value: unknown;
   try {
     // Core schema so unquoted timestamps stay strings; `<<` is an ordinary key; duplicate keys are
-    // errors; maxAliasCount 0 makes any alias an error, so no value is shared or expanded.
-    const document = parseDocument(text, { schema: "core", merge: false, uniqueKeys: true, prettyErrors: false });
-    const first = document.errors[0];
+    // errors (found in linear time, strictDocument.ts); maxAliasCount 0 makes any alias an error,
+    // so no value is shared or expanded. logLevel "error" keeps yaml from printing warnings.
+    const parsed = parseStrictYaml(
+      text,
+      { schema: "core", merge: false, prettyErrors: false, logLevel: "error" },
+      { maxKeys: MAX_FRONTMATTER_KEYS, maxDepth: MAX_FRONTMATTER_DEPTH },
+    );
+    if (!parsed.ok && parsed.limit === "keys") {
+      return markdownFailure(
+        path,
+        "markdown.frontmatter.too-many-keys",
+        `The frontmatter has ${parsed.keys} keys; a record may have at most ${MAX_FRONTMATTER_KEYS}, counted at every depth.`,
+      );
+    }
+    if (!parsed.ok) {
+      return markdownFailure(path, "markdown.frontmatter.too-deep", `The frontmatter nests lists and mappings more than ${MAX_FRONTMATTER_DEPTH} deep.`);
+    }
+    const first = parsed.document.errors[0];
     if (first !== undefined) return markdownFailure(path, "markdown.frontmatter.invalid", `Invalid YAML frontmatter: ${first.message}`);
-    value = document.toJS({ maxAliasCount: 0 });
+    value = parsed.document.toJS({ maxAliasCount: 0 });
   } catch (error) {
     return markdownFailure(path, "markdown.frontmatter.invalid", `Invalid YAML frontmatter: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -193,29 +225,41 @@ function checkRecord(path: string, text: string): Step<{ frontmatter: Record<str
 }
 
 /**
- * Phase A answers remembered by path and content hash. Phase A is a pure function of the two, and a
- * notebook is validated several times per publication (open, preflight, drift check, read-back) and
- * on every view refresh, so only records that changed are parsed again. Bounded: the oldest answers
- * go first.
+ * Phase A answers remembered by content hash. Phase A is a pure function of the bytes (the path only
+ * names the file in the answer), and the same bytes are validated several times per proposal and
+ * publication under different names (`<prepared-record-N>` in preflight, `records/<id>.md` in the
+ * final set, then open, drift check, read-back) and on every view refresh, so each record is
+ * parsed once. Bounded: the oldest answers go first.
  */
 const PARSE_CACHE_LIMIT = 8_192;
-const parseCache = new Map<string, ParseRecordResult>();
+const parseCache = new Map<string, { readonly path: string; readonly result: ParseRecordResult }>();
+
+/** The same answer for a file of the same bytes at another path. */
+function atPath(result: ParseRecordResult, path: string): ParseRecordResult {
+  if (!result.ok) return { ok: false, diagnostics: result.diagnostics.map((diagnostic) => ({ ...diagnostic, path })) };
+  return { ok: true, record: Object.freeze({ ...result.record, path }) };
+}
 
 /**
- * Phase A for one record file: decode, split, parse, check headings, schema, then record rules.
- * The result is shared with later calls for the same bytes at the same path: never mutate it.
+ * Phase A for one record file: size, decode, split, parse (bounded, duplicate keys in linear time),
+ * check headings, schema, then record rules. The result is shared with later calls for the same
+ * bytes: never mutate it.
  */
 export function parseRecordMarkdown(path: string, bytes: Uint8Array): ParseRecordResult {
-  const key = `${path}\u0000${createHash("sha256").update(bytes).digest("hex")}`;
+  // Checked before anything reads the bytes, hashing for the cache included.
+  if (bytes.byteLength > MAX_RECORD_BYTES) {
+    return markdownFailure(path, "markdown.record.too-large", `The record has ${bytes.byteLength} bytes; a record may have at most ${MAX_RECORD_BYTES}.`);
+  }
+  const key = createHash("sha256").update(bytes).digest("hex");
   const remembered = parseCache.get(key);
   if (remembered !== undefined) {
     // Refresh its place so records read on every validation stay.
     parseCache.delete(key);
     parseCache.set(key, remembered);
-    return remembered;
+    return remembered.path === path ? remembered.result : atPath(remembered.result, path);
   }
-  const result = parseRecordUncached(path, bytes);
-  parseCache.set(key, result);
+  const result = parseRecordUncached(path, bytes, key);
+  parseCache.set(key, { path, result });
   if (parseCache.size > PARSE_CACHE_LIMIT) {
     const oldest = parseCache.keys().next().value;
     if (oldest !== undefined) parseCache.delete(oldest);
@@ -223,7 +267,7 @@ export function parseRecordMarkdown(path: string, bytes: Uint8Array): ParseRecor
   return result;
 }
 
-function parseRecordUncached(path: string, bytes: Uint8Array): ParseRecordResult {
+function parseRecordUncached(path: string, bytes: Uint8Array, sha256: string): ParseRecordResult {
   try {
     const text = decodeUtf8(path, bytes);
     if (!text.ok) return text;
@@ -244,7 +288,7 @@ function parseRecordUncached(path: string, bytes: Uint8Array): ParseRecordResult
         record,
         h1,
         body,
-        sha256: createHash("sha256").update(bytes).digest("hex"),
+        sha256,
       }),
     };
   } catch (error) {

@@ -4,9 +4,10 @@
 //
 // YAML is read strictly (1.2 core schema, duplicate keys are errors, warnings are errors, no
 // aliases, no merge keys, string keys only) so that what a person sees in the file is what Docket
-// routes on. server/developer/bundledSkills.ts keeps its own minimal parser for the Developer
+// routes on. Duplicate keys are found in linear time, and keys and nesting are bounded
+// (server/yaml/strictDocument.ts), so no skill can make a plan slow or crash it. server/developer/bundledSkills.ts keeps its own minimal parser for the Developer
 // runtime; this one is the Router's, and it accepts the full YAML frontmatter Agent Skills allow.
-import { LineCounter, parseDocument } from "yaml";
+import { lineOfOffset, parseStrictYaml } from "../yaml/strictDocument";
 
 /** A problem that makes a catalogue entry unavailable: a stable code and a sentence. */
 export interface SkillProblem {
@@ -25,6 +26,11 @@ export const SkillProblemCodes = Object.freeze({
   unreadable: "skill-unreadable",
   limitExceeded: "skill-limit-exceeded",
 } as const);
+
+/** Mapping keys in one SKILL.md frontmatter or routing.yaml, at every depth; real ones have a few dozen. */
+export const MAX_YAML_KEYS = 2_000;
+/** Collections nested in one another; real files nest 3 or 4 deep. */
+export const MAX_YAML_DEPTH = 64;
 
 export type YamlRecord = { readonly [key: string]: YamlValue };
 export type YamlValue = null | boolean | number | string | readonly YamlValue[] | YamlRecord;
@@ -66,20 +72,19 @@ function plain(value: unknown, where: string): YamlValue {
  * text starts on, so problems cite lines of the file a person opens.
  */
 export function parseYaml(text: string, what: string, code: string, firstLine = 1): Parsed<YamlValue> {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, {
-    lineCounter,
-    version: "1.2",
-    schema: "core",
-    strict: true,
-    uniqueKeys: true,
-    merge: false,
-    prettyErrors: false,
-    logLevel: "silent",
-  });
+  const parsed = parseStrictYaml(
+    text,
+    { version: "1.2", schema: "core", strict: true, merge: false, prettyErrors: false, logLevel: "silent" },
+    { maxKeys: MAX_YAML_KEYS, maxDepth: MAX_YAML_DEPTH },
+  );
+  if (!parsed.ok) {
+    const exceeded = parsed.limit === "keys" ? `${parsed.keys} mapping keys; the limit is ${MAX_YAML_KEYS}` : `lists and mappings nested more than ${MAX_YAML_DEPTH} deep`;
+    return { ok: false, problem: { code: SkillProblemCodes.limitExceeded, message: `${what}: ${exceeded}` } };
+  }
+  const document = parsed.document;
   const first = document.errors[0] ?? document.warnings[0];
   if (first !== undefined) {
-    const at = ` (line ${lineCounter.linePos(first.pos[0]).line + firstLine - 1})`;
+    const at = ` (line ${lineOfOffset(text, first.pos[0]) + firstLine - 1})`;
     return { ok: false, problem: { code, message: `${what}: ${first.message.split("\n")[0] ?? first.code}${at}` } };
   }
   try {

@@ -2,7 +2,7 @@
 // deterministic checks where possible"). Each check is a fact about the snapshot, the intent or
 // the composition that anyone can re-derive; a failing check becomes a finding with a stable id,
 // so a seat's report can resolve it by naming the same id. Pure: no I/O.
-import { compareCodeUnits } from "../ledger/canonicalJson";
+import { compareCodeUnits, sha256Hex } from "../ledger/canonicalJson";
 import type {
   Citation,
   CompositionStage,
@@ -135,9 +135,27 @@ const MAX_FINDING_MESSAGE = 4000;
 /** Candidates named in words; all of them stay in the intent stage's `ambiguous`. */
 const MAX_NAMED_CANDIDATES = 10;
 
+const MAX_FINDING_ID = 200;
+/** Characters a shortened id ends with: "…#" and 16 hex digits of the whole id's digest. */
+const DIGEST_TAIL = 18;
+
+/**
+ * `<reviewer>/<check>`, where a check names what the task said (an unmatched name, a path). A long
+ * one is cut to the bound with a digest of the whole kept at its end, so ids stay unique, the same
+ * for the same plan, and within what a report may send back.
+ */
+export function findingIdOf(reviewer: ReviewerId, check: string): string {
+  const id = `${reviewer}/${check}`;
+  if (id.length <= MAX_FINDING_ID) return id;
+  let cut = MAX_FINDING_ID - DIGEST_TAIL;
+  // Never leave half of a surrogate pair at the cut.
+  if (/[\ud800-\udbff]/u.test(id.charAt(cut - 1))) cut -= 1;
+  return `${id.slice(0, cut)}…#${sha256Hex(id).slice(0, 16)}`;
+}
+
 function finding(reviewer: ReviewerId, check: string, severity: Severity, message: string, citations: Citation[]): Finding {
   const text = message.length <= MAX_FINDING_MESSAGE ? message : `${message.slice(0, MAX_FINDING_MESSAGE - 1)}…`;
-  return { findingId: `${reviewer}/${check}`, severity, message: text, citations: citations.slice(0, MAX_FINDING_CITATIONS), resolved: false };
+  return { findingId: findingIdOf(reviewer, check), severity, message: text, citations: citations.slice(0, MAX_FINDING_CITATIONS), resolved: false };
 }
 
 function namedList(items: readonly string[]): string {
@@ -241,7 +259,7 @@ export function securityAuditorChecks(intent: IntentStage): SeatCheckResult {
     const citations = item.reasons.flatMap((reason): Citation[] =>
       reason.kind === "snapshot-entity" && reason.path !== null && reason.entityKind !== "technology" ? [fileCitation(reason.path)] : [],
     );
-    const detail = `Risk rule ${item.rule} (${item.level}) fired; the security auditor must report on it (resolve finding security-auditor/${check}).`;
+    const detail = `Risk rule ${item.rule} (${item.level}) fired; the security auditor must report on it (resolve finding ${findingIdOf("security-auditor", check)}).`;
     checks.push({ check, passed: false, detail, citations });
     findings.push(finding("security-auditor", check, RISK_SEVERITY[item.level], detail, citations));
   }

@@ -117,7 +117,8 @@ test("a malformed config is refused with exit 3 and a coded error; nothing is wr
     assert.match(result.stderr, /docket\.agent-config-malformed/u);
     assert.deepEqual(tree(repo.root), before);
 
-    repo.write(".codex/config.toml", 'note = """\nmulti\n"""\n');
+    // An inline mcp_servers table cannot take Docket's [mcp_servers.docket] (a multi-line string can, now that a TOML parser checks the edit).
+    repo.write(".codex/config.toml", 'mcp_servers = { other = { command = "x" } }\n');
     const codex = docket(["connect", "codex"], repo.root);
     assert.equal(codex.status, 3);
     assert.match(codex.stderr, /docket\.agent-config-unsupported/u);

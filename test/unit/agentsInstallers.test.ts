@@ -199,9 +199,9 @@ test("codex config.toml: a managed block in the middle is replaced in place", ()
 
 test("codex config.toml: structures a line edit cannot handle safely are refused", () => {
   const cases: Array<[string, string]> = [
-    ['x = """\n[mcp_servers.docket]\n"""\n', ErrorCodes.agentConfigUnsupported],
+    [`x = """\n${TOML_BEGIN}\n[mcp_servers.docket]\n# <<< docket\n"""\n`, ErrorCodes.agentConfigUnsupported],
     ["mcp_servers = { other = { command = \"x\" } }\n", ErrorCodes.agentConfigUnsupported],
-    ['[mcp_servers]\ndocket = { command = "x" }\n', ErrorCodes.agentConfigUnsupported],
+    ['[mcp_servers]\ndocket = { command = "x" }\n', ErrorCodes.agentConfigConflict],
     ['[mcp_servers.docket]\ncommand = "python"\n', ErrorCodes.agentConfigConflict],
     [`${TOML_BEGIN}\n[mcp_servers.docket]\n`, ErrorCodes.agentConfigUnsupported],
   ];

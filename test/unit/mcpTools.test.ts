@@ -119,6 +119,12 @@ test("callTool answers bad arguments, unknown tools and an unusable ledger with 
     assert.equal(bad.isError, true);
     assert.match(String((bad.content[0] as { text: string }).text), /^docket\.invalid-params: Invalid arguments for open_context_sources: inventorySourceIds: inventory source ids must be unique/u);
     assert.deepEqual((bad.structuredContent as { error: { code: string } }).error.code, "docket.invalid-params");
+    // `arguments` must be an object for every tool (absent is none); null, arrays and scalars are refused.
+    for (const args of [5, [], "x", null, false]) {
+      const refused = await callTool(ledger, folder, "status", args);
+      assert.equal((refused.structuredContent as { error: { code: string } }).error.code, "docket.invalid-params", JSON.stringify(args));
+    }
+    assert.equal((await callTool(ledger, folder, "status", undefined)).isError, undefined);
     const unknown = await callTool(ledger, folder, "turn_on", {});
     assert.match(String((unknown.content[0] as { text: string }).text), /Unknown tool turn_on/u);
     const notOn = await callTool(ledger, folder, "record_landing", { result: "x" });

@@ -12,7 +12,7 @@ import { buildSnapshot, snapshotFromFiles, type SnapshotFs, type WalkEntry } fro
 import { findHotPaths } from "../../server/router/snapshot/hotPaths";
 import { readManifest } from "../../server/router/snapshot/manifests";
 import { relativeSpecifiers, resolveSpecifier } from "../../server/router/snapshot/importGraph";
-import { readToml } from "../../server/router/snapshot/toml";
+import { readTomlManifest, tomlKeysAt, tomlStringAt, tomlStrings, tomlTableAt } from "../../server/router/snapshot/toml";
 import { seededShuffle } from "../support/shuffle";
 
 function fromRecord(record: Readonly<Record<string, string | Buffer>>, options: Parameters<typeof snapshotFromFiles>[3] = {}) {
@@ -193,12 +193,35 @@ test("caps are applied in code-unit order and said in limits", () => {
   assert.deepEqual(many.limits, ["skipped: 3 entries, first 2 kept"]);
 });
 
-test("the small TOML reader and manifest readers never throw on odd input", () => {
-  const sections = readToml('name = "x" # c\n[a."b.c"]\nk = [ "1", # one\n "2" ]\nbad line\n[[bin]]\nname = \'tool\'\n');
-  assert.equal(sections.get("")?.get("name"), "x");
-  assert.deepEqual(sections.get("a.b.c")?.get("k"), ["1", "2"]);
-  assert.equal(sections.get("bin")?.get("name"), "tool");
-  for (const text of ["", "\u0000", "[[[", "{", "<project>", "module", "include("]) {
+test("TOML manifests are read by a real TOML parser; one that is not TOML is a problem naming its line; no manifest reader throws", () => {
+  const read = readTomlManifest('name = "x" # c\n[a."b.c"]\nk = [ "1", # one\n "2" ]\n[[bin]]\nname = \'tool\'\n', "Cargo.toml");
+  assert.ok(read.ok);
+  assert.equal(tomlStringAt(read.value, "name"), "x");
+  assert.deepEqual(tomlStrings(tomlTableAt(read.value, "a", "b.c")?.["k"]), ["1", "2"]);
+  assert.deepEqual(tomlKeysAt(read.value, "a"), ["b.c"]);
+  assert.equal(tomlStringAt(read.value, "bin", "name"), null, "an array of tables is not a table");
+  const broken = readTomlManifest('name = "x"\nbad line\n', "Cargo.toml");
+  assert.ok(!broken.ok);
+  assert.match(broken.problem, /^Cargo\.toml is not valid TOML: .*\(line 2, column \d+\)$/u);
+  const facts = readManifest("crates/x/Cargo.toml", "Cargo.toml", '[package]\nname = "x"\nbad line\n');
+  assert.deepEqual({ modules: facts.modules, technologies: facts.technologies }, { modules: [], technologies: ["Rust"] });
+  assert.match(facts.problem ?? "", /not valid TOML/u);
+  // Dependencies wherever Cargo and PEP 621 / Poetry put them.
+  const cargo = readManifest(
+    "Cargo.toml",
+    "Cargo.toml",
+    '[package]\nname = "c"\n[dependencies]\nserde.version = "1"\n[target.\'cfg(unix)\'.dev-dependencies]\ntokio = "1"\n[workspace.dependencies.axum]\nversion = "0.7"\n',
+  );
+  assert.deepEqual(cargo.modules.map((entry) => entry.name), ["c"]);
+  assert.deepEqual(
+    [...cargo.technologies].sort(),
+    [...readManifest("Cargo.toml", "Cargo.toml", '[dependencies]\nserde = "1"\ntokio = "1"\naxum = "0.7"\n').technologies].sort(),
+  );
+  assert.ok(cargo.technologies.includes("Tokio") && cargo.technologies.includes("Axum"));
+  const poetry = readManifest("pyproject.toml", "pyproject.toml", '[tool.poetry]\nname = "p"\n[tool.poetry.group.dev.dependencies]\ndjango = "*"\n');
+  assert.deepEqual(poetry.modules.map((entry) => entry.name), ["p"]);
+  assert.deepEqual(poetry.technologies, readManifest("requirements.txt", "requirements", "django\n").technologies);
+  for (const text of ["", "\u0000", "[[[", "{", "<project>", "module", "include(", "a = [".repeat(5_000)]) {
     for (const file of ["package.json", "go.mod", "Cargo.toml", "pyproject.toml", "pom.xml", "settings.gradle", "composer.json", "Gemfile", "setup.py"]) {
       const kind = file === "settings.gradle" ? "gradle-settings" : file;
       assert.doesNotThrow(() => readManifest(file, kind as Parameters<typeof readManifest>[1], text));

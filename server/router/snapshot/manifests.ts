@@ -16,7 +16,7 @@ import {
   PYTHON_TECHNOLOGIES,
   normalizePythonName,
 } from "./technologies";
-import { readToml, tomlString, type TomlSections } from "./toml";
+import { readTomlManifest, tomlKeysAt, tomlStringAt, tomlStrings, tomlTableAt, type TomlTable } from "./toml";
 
 export type ManifestKind =
   | "package.json"
@@ -145,30 +145,29 @@ function goMod(path: string, text: string): ManifestFacts {
   return { modules: [module(path, declared[2] as string, "go-module", path)], technologies, problem: null };
 }
 
-function tableKeys(sections: TomlSections, predicate: (section: string) => boolean): string[] {
-  const keys: string[] = [];
-  for (const [section, entries] of sections) {
-    if (predicate(section)) for (const key of entries.keys()) keys.push(key.split(".")[0] as string);
+const CARGO_DEPENDENCY_KINDS = ["dependencies", "dev-dependencies", "build-dependencies"] as const;
+
+/** Crate names from `[dependencies]` (and dev-, build-), `[workspace.dependencies]` and `[target.<cfg>.dependencies]`. */
+function cargoDependencies(manifest: TomlTable): string[] {
+  const scopes: TomlTable[] = [manifest];
+  const workspace = tomlTableAt(manifest, "workspace");
+  if (workspace !== null) scopes.push(workspace);
+  for (const platform of tomlKeysAt(manifest, "target")) {
+    const scope = tomlTableAt(manifest, "target", platform);
+    if (scope !== null) scopes.push(scope);
   }
-  return keys;
+  return scopes.flatMap((scope) => CARGO_DEPENDENCY_KINDS.flatMap((kind) => tomlKeysAt(scope, kind)));
 }
 
-const CARGO_DEPENDENCY_TABLE = /^(?:workspace\.|target\..+\.)?(?:dev-|build-)?dependencies$/u;
-
 function cargoToml(path: string, text: string): ManifestFacts {
-  const sections = readToml(text);
   const technologies = ["Rust"];
-  const dependencies = tableKeys(sections, (section) => CARGO_DEPENDENCY_TABLE.test(section));
-  // `[dependencies.tokio]` names the crate in the header.
-  for (const section of sections.keys()) {
-    const header = /^(?:workspace\.|target\..+\.)?(?:dev-|build-)?dependencies\.([^.]+)$/u.exec(section);
-    if (header !== null) dependencies.push(header[1] as string);
-  }
-  for (const dependency of dependencies) {
+  const read = readTomlManifest(text, "Cargo.toml");
+  if (!read.ok) return { modules: [], technologies, problem: read.problem };
+  for (const dependency of cargoDependencies(read.value)) {
     const technology = lookup(CARGO_TECHNOLOGIES, dependency);
     if (technology !== null) technologies.push(technology);
   }
-  const name = tomlString(sections, "package", "name");
+  const name = tomlStringAt(read.value, "package", "name");
   // A virtual manifest (only `[workspace]`) declares members, each with its own Cargo.toml.
   return { modules: name === null ? [] : [module(path, name, "cargo-crate", path)], technologies, problem: null };
 }
@@ -184,17 +183,21 @@ function pythonTechnologies(requirements: readonly string[]): string[] {
   return found;
 }
 
+/** PEP 621 requirements (`project.dependencies`, every optional group) and Poetry's dependency names. */
+function pythonRequirements(manifest: TomlTable): string[] {
+  const requirements = tomlStrings(tomlTableAt(manifest, "project")?.["dependencies"]);
+  const optional = tomlTableAt(manifest, "project", "optional-dependencies");
+  for (const group of Object.values(optional ?? {})) requirements.push(...tomlStrings(group));
+  requirements.push(...tomlKeysAt(manifest, "tool", "poetry", "dependencies"), ...tomlKeysAt(manifest, "tool", "poetry", "dev-dependencies"));
+  for (const group of tomlKeysAt(manifest, "tool", "poetry", "group")) requirements.push(...tomlKeysAt(manifest, "tool", "poetry", "group", group, "dependencies"));
+  return requirements;
+}
+
 function pyprojectToml(path: string, text: string): ManifestFacts {
-  const sections = readToml(text);
-  const requirements: string[] = [];
-  const listed = sections.get("project")?.get("dependencies");
-  if (Array.isArray(listed)) requirements.push(...(listed as readonly string[]));
-  for (const value of sections.get("project.optional-dependencies")?.values() ?? []) {
-    if (Array.isArray(value)) requirements.push(...(value as readonly string[]));
-  }
-  requirements.push(...tableKeys(sections, (section) => /^tool\.poetry\.(?:(?:dev-)?dependencies|group\.[^.]+\.dependencies)$/u.test(section)));
-  const name = tomlString(sections, "project", "name") ?? tomlString(sections, "tool.poetry", "name");
-  return { modules: name === null ? [] : [module(path, name, "python-package", path)], technologies: pythonTechnologies(requirements), problem: null };
+  const read = readTomlManifest(text, "pyproject.toml");
+  if (!read.ok) return { modules: [], technologies: pythonTechnologies([]), problem: read.problem };
+  const name = tomlStringAt(read.value, "project", "name") ?? tomlStringAt(read.value, "tool", "poetry", "name");
+  return { modules: name === null ? [] : [module(path, name, "python-package", path)], technologies: pythonTechnologies(pythonRequirements(read.value)), problem: null };
 }
 
 function requirementsTxt(text: string): ManifestFacts {
