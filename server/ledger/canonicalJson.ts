@@ -14,20 +14,29 @@ export class CanonicalJsonError extends Error {
   }
 }
 
+/**
+ * Nesting deeper than this is refused as unsupported: no value Docket stores comes close, and the
+ * recursive walks below (and canonicalJson's) would otherwise end in a raw stack overflow.
+ */
+export const MAX_JSON_DEPTH = 1_000;
+
 /** Checks that a value is representable as canonical JSON and returns it typed. */
-export function toJsonValue(value: unknown, path = "/"): JsonValue {
+export function toJsonValue(value: unknown, path = "/", depth = 0): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (Number.isFinite(value)) return value;
     throw new CanonicalJsonError(`Unsupported JSON value at ${path}.`, path);
   }
-  if (Array.isArray(value)) return value.map((entry, index) => toJsonValue(entry, `${path}${index}/`));
+  if (depth >= MAX_JSON_DEPTH && typeof value === "object") {
+    throw new CanonicalJsonError(`The value is nested more than ${MAX_JSON_DEPTH} levels deep (at ${path.slice(0, 200)}…).`, path.slice(0, 200));
+  }
+  if (Array.isArray(value)) return value.map((entry, index) => toJsonValue(entry, `${path}${index}/`, depth + 1));
   if (typeof value === "object") {
     const result: Record<string, JsonValue> = {};
     for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
       // defineProperty, not assignment: an own "__proto__" key (JSON.parse makes one) must stay a
       // key of the value instead of changing the result's prototype and vanishing from the hash.
-      Object.defineProperty(result, key, { value: toJsonValue(entry, `${path}${key}/`), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(result, key, { value: toJsonValue(entry, `${path}${key}/`, depth + 1), enumerable: true, writable: true, configurable: true });
     }
     return result;
   }

@@ -102,7 +102,14 @@ export function decodeLedgerLine(text: string, expectedLine: number, expectedPre
       `line ${expectedLine + 1} does not follow the previous line (a line was removed, reordered or edited)`,
     );
   }
-  const entryText = canonicalJson(line.entry);
+  let entryText: string;
+  try {
+    entryText = canonicalJson(line.entry);
+  } catch {
+    // Only an engine limit can fail here (a JSON.parse result is always JSON): nesting so deep
+    // that the canonical walk runs out of stack. Such a line was never written by Docket.
+    throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is nested too deeply to be a ledger line`);
+  }
   const expectedSha = hashFromEntryText(line.line, line.previousLineSha256, line.stream, entryText);
   if (expectedSha !== line.lineSha256) {
     throw new LineFault("ledger-line-hash-mismatch", `line ${expectedLine + 1} does not match its hash`);
