@@ -1,7 +1,9 @@
 // Crash recovery and concurrent publishers (observer.md §6.3): a publishing child process is killed
-// (SIGKILL) at each step and the next start leaves the notebook fully old, fully new (settled
-// without republishing) or reports `mixed` with diagnostics while writing nothing. Two processes
-// publishing different proposals to one notebook at once: exactly one wins.
+// (SIGKILL) at each named step and the next start leaves the notebook fully old (cleared or rolled
+// back) or fully new (settled without republishing); only someone else's bytes in a target make it
+// report `mixed` with diagnostics while writing nothing. Two processes publishing different
+// proposals to one notebook at once: exactly one wins. (Every numbered step of a 200-record batch
+// is the reliability target test/reliability/targets/notebookCrash.ts.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -59,8 +61,9 @@ test("killed before anything was published: the next start clears the staging fo
   }
 });
 
-test("killed mid-publish (after the first of two records): recovery reports mixed with diagnostics and writes nothing", () => {
+test("killed mid-publish (after the first of two records): recovery rolls the published record back from its before image, and the proposal publishes again", () => {
   const fx = notebookFixture({ prefix: "docket-recovery-" });
+  const before = recordFiles(fx.root);
   const proposalId = proposeRecords(fx, pairedBatch(fx));
   const batch = pairedBatch(fx);
   const child = publishInChild(fx, proposalId, "mid-publish");
@@ -69,25 +72,55 @@ test("killed mid-publish (after the first of two records): recovery reports mixe
   assert.equal(crashed["memo-incubating.md"], (batch[0] as PreparedRecord).markdown, "first record published");
   assert.equal(crashed[`${ZETTEL_NEW}.md`], undefined, "second record not published");
   const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
+  assert.equal(recovered.status, "not-published", JSON.stringify(recovered));
+  if (recovered.status !== "not-published") return;
+  assert.equal(recovered.proposalId, proposalId);
+  assert.equal(recovered.restored, 1);
+  assert.deepEqual(recordFiles(fx.root), before, "the notebook is exactly as it was");
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+  assert.deepEqual(fs.readdirSync(path.dirname(activeDir(fx.root))), [], "nothing left of the lock");
+  assert.equal(readReceipt(fx.workspace, proposalId), null);
+  const retry = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
+  assert.ok(retry.ok && retry.settled === "published", JSON.stringify(retry));
+  assert.equal(recordFiles(fx.root)[`${ZETTEL_NEW}.md`], promotedZettel());
+});
+
+test("killed mid-publish, then someone else changes a published record: recovery reports mixed with diagnostics and writes nothing, until the bytes are put back", () => {
+  const fx = notebookFixture({ prefix: "docket-recovery-foreign-bytes-" });
+  const before = recordFiles(fx.root);
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
+  assert.equal(publishInChild(fx, proposalId, "mid-publish").signal, "SIGKILL");
+  const memo = path.join(fx.root, "records", "memo-incubating.md");
+  const published = fs.readFileSync(memo);
+  fs.writeFileSync(memo, "edited by someone else");
+  const crashed = recordFiles(fx.root);
+  const recovered = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds });
   assert.equal(recovered.status, "mixed");
   if (recovered.status !== "mixed") return;
   assert.equal(recovered.proposalId, proposalId);
   assert.deepEqual(
     recovered.records.map((record) => [record.recordId, record.state]),
     [
-      [MEMO_ONE, "final"],
+      [MEMO_ONE, "other"],
       [ZETTEL_NEW, "before"],
     ],
   );
   assert.deepEqual(
     recovered.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.recordId, diagnostic.path]),
-    [["publication-transaction.mixed", ZETTEL_NEW, `records/${ZETTEL_NEW}.md`]],
+    [
+      ["publication-transaction.mixed", MEMO_ONE, "records/memo-incubating.md"],
+      ["publication-transaction.mixed", ZETTEL_NEW, `records/${ZETTEL_NEW}.md`],
+    ],
   );
   assert.deepEqual(recordFiles(fx.root), crashed, "nothing written");
   assert.ok(fs.existsSync(activeDir(fx.root)), "the lock stays");
   const blocked = publishProposal({ workspace: fx.workspace, proposalId, approved: true });
   assert.ok(!blocked.ok && blocked.issue.code === "save.busy" && blocked.issue.recoveryRequired);
   assert.deepEqual(recordFiles(fx.root), crashed);
+  // Put the published bytes back (what the advice says): the next recovery rolls the batch back.
+  fs.writeFileSync(memo, published);
+  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds }).status, "not-published");
+  assert.deepEqual(recordFiles(fx.root), before);
 });
 
 test("killed before readback (everything published): the next start settles with a receipt and does not republish", () => {
@@ -117,23 +150,40 @@ test("killed before readback (everything published): the next start settles with
   assert.ok(!again.ok && again.issue.code === "save.lifecycle");
 });
 
-test("recovery never touches a live or unknown lock, and never trusts a malformed journal", () => {
+test("recovery never touches a live or unknown lock and never trusts a malformed journal; an empty or half-claimed lock folder is cleared", () => {
   const fx = notebookFixture({ prefix: "docket-recovery-" });
-  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds }).status, "clean");
+  const recover = (isAlive?: (pid: number) => boolean): string => recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, ...(isAlive === undefined ? {} : { isAlive }) }).status;
+  assert.equal(recover(), "clean");
+  // A publisher killed right after taking the folder, or while writing its owner file: it owned nothing.
   fs.mkdirSync(activeDir(fx.root), { recursive: true });
-  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds }).status, "busy", "no owner, no journal: do not guess");
+  assert.equal(recover(), "not-published", "an empty lock folder is never busy forever");
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+  fs.mkdirSync(activeDir(fx.root));
+  fs.writeFileSync(path.join(activeDir(fx.root), ".docket-owner.json.00000000-0000-4000-8000-000000000000.tmp"), "");
+  assert.equal(recover(), "not-published", "a half-written owner file owns nothing");
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+  // Another tool staging (no owner, no journal, but its files): do not guess.
+  fs.mkdirSync(path.join(activeDir(fx.root), "staged"), { recursive: true });
+  assert.equal(recover(), "busy");
+  fs.rmSync(activeDir(fx.root), { recursive: true });
+  fs.mkdirSync(activeDir(fx.root));
   fs.writeFileSync(path.join(activeDir(fx.root), OWNER_FILE), JSON.stringify({ pid: 999999, hostname: os.hostname() }));
-  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => true }).status, "busy", "a running publisher");
+  assert.equal(recover(() => true), "busy", "a running publisher");
+  fs.writeFileSync(path.join(activeDir(fx.root), OWNER_FILE), JSON.stringify({ pid: process.ppid, hostname: os.hostname(), released: true }));
   fs.writeFileSync(path.join(activeDir(fx.root), "transaction.json"), "{}");
-  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false }).status, "unreadable");
+  assert.equal(recover(() => false), "unreadable");
   fs.writeFileSync(
     path.join(activeDir(fx.root), "transaction.json"),
     JSON.stringify({ observer_transaction: "observer-notebook-publication/v1", transaction_id: "transaction-1", proposal_id: "proposal-1", records: [{ operation: "create", record_id: ZETTEL_NEW, path: "../../outside.md", before_sha256: null, next_sha256: "0".repeat(64) }] }),
   );
-  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false }).status, "unreadable", "a path outside records/ is refused");
+  assert.equal(recover(() => false), "unreadable", "a path outside records/ is refused");
   assert.ok(fs.existsSync(activeDir(fx.root)));
   fs.rmSync(path.join(activeDir(fx.root), "transaction.json"));
-  assert.equal(recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false }).status, "not-published", "dead owner, no journal: nothing was published");
+  assert.equal(recover(), "not-published", "a released lock without a journal: nothing was published");
+  assert.equal(fs.existsSync(activeDir(fx.root)), false);
+  fs.mkdirSync(activeDir(fx.root));
+  fs.writeFileSync(path.join(activeDir(fx.root), OWNER_FILE), JSON.stringify({ pid: 999999, hostname: os.hostname() }));
+  assert.equal(recover(() => false), "not-published", "dead owner, no journal: nothing was published");
   assert.equal(fs.existsSync(activeDir(fx.root)), false);
 });
 
