@@ -360,3 +360,26 @@ test("CLI: propose FILE.json stores a proposal; publish refuses without --yes, p
   const proposals = fs.readdirSync(path.join(fx.workspace, ".docket", "notebook", "proposals"));
   assert.deepEqual(proposals, [`${summary.proposalId}.json`]);
 });
+
+test("proposals and receipts are never written through a link in the workspace's .docket/notebook folder", () => {
+  const fx = notebookFixture({ prefix: "docket-publication-linked-state-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
+  const outside = fs.mkdtempSync(path.join(path.dirname(fx.workspace), "docket-publication-receipts-elsewhere-"));
+  const receipts = path.join(fx.workspace, ".docket", "notebook", "receipts");
+  fs.symlinkSync(outside, receipts);
+  const issue = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(issue.code, "save.lifecycle");
+  assert.equal(issue.recoveryRequired, true);
+  assert.match(issue.message, /symbolic link/u);
+  assert.deepEqual(fs.readdirSync(outside), [], "nothing was written through the link");
+  fs.unlinkSync(receipts);
+  const settled = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(settled.ok && settled.settled === "already-published", JSON.stringify(settled));
+
+  const proposals = path.join(fx.workspace, ".docket", "notebook", "proposals");
+  fs.renameSync(proposals, `${proposals}.real`);
+  fs.symlinkSync(outside, proposals);
+  assert.throws(() => proposeRecords(fx, [{ operation: "create", record_id: SOURCE_NEW, markdown: externalSource(SOURCE_NEW) }]), /symbolic link/u);
+  assert.deepEqual(fs.readdirSync(outside), []);
+  fs.rmSync(outside, { recursive: true, force: true });
+});
