@@ -106,9 +106,9 @@ export function claimNewLock(writer: NotebookWriter, active: string): boolean {
   } catch (error) {
     if (errnoOf(error) === "EEXIST" || errnoOf(error) === "ENOENT") {
       try {
-        fs.rmSync(temporary, { force: true });
+        writer.unlink(temporary);
       } catch {
-        // The folder is someone else's now; a stray temporary there is theirs to remove.
+        // Gone with the folder, or the folder is someone else's now: nothing of ours to remove.
       }
       return false;
     }
