@@ -154,7 +154,12 @@ function runStatus(args: readonly string[], io: NotebookCliIo): number {
       io.stdout(`  ${issue.code}: ${issue.message}${count}\n`);
     }
     if (recovery !== null) {
-      const next = recovery.action === "wait" ? "wait for it, then check again" : `run ${recoverCommand(status.root)}`;
+      const next =
+        recovery.action === "wait"
+          ? "wait for it, then check again"
+          : recovery.action === "blocked"
+            ? `recovery cannot finish it on its own (see above); once that is resolved, run ${recoverCommand(status.root)}`
+            : `run ${recoverCommand(status.root)}`;
       io.stdout(`recovery needed: no publication can start until the interrupted one is settled or rolled back; ${next}.\n`);
     }
   }

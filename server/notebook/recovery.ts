@@ -96,7 +96,8 @@ interface JudgedRecord {
 
 type Assessment =
   | { readonly kind: "clean" }
-  | { readonly kind: "busy"; readonly message: string }
+  /** `live`: a process of this machine works on it; `other`: another tool's lock, or another machine's. */
+  | { readonly kind: "busy"; readonly holder: "live" | "other"; readonly message: string }
   | { readonly kind: "unreadable"; readonly message: string }
   /** A publisher died before its owner file was in place: only these owner temporaries (if any) are inside. */
   | { readonly kind: "abandoned"; readonly temporaries: readonly string[] }
@@ -209,13 +210,13 @@ function assess(writer: NotebookWriter, isAlive: ((pid: number) => boolean) | un
   if (owner.state === "missing") {
     // A journal without Docket's owner file is another tool's (the reference Observer's), which may
     // be publishing right now: its lock is never removed or settled from here.
-    if (journal.state !== "missing") return { kind: "busy", message: `${active} holds another tool's publication (no ${OWNER_FILE}); if no other program is saving to this notebook, finish or remove it there` };
+    if (journal.state !== "missing") return { kind: "busy", holder: "other", message: `${active} holds another tool's publication (no ${OWNER_FILE}); if no other program is saving to this notebook, finish or remove it there` };
     if (entries.every(isOwnerTemporary)) return { kind: "abandoned", temporaries: entries };
-    return { kind: "busy", message: `${active} holds another tool's publication in progress (staging without ${OWNER_FILE}); if no other program is saving to this notebook, remove the folder` };
+    return { kind: "busy", holder: "other", message: `${active} holds another tool's publication in progress (staging without ${OWNER_FILE}); if no other program is saving to this notebook, remove the folder` };
   }
   if (owner.state === "bad") return { kind: "unreadable", message: `${owner.message}; if no publication is running, inspect and remove ${active}` };
   const live = liveOwner(owner.owner, isAlive);
-  if (live !== null) return { kind: "busy", message: live };
+  if (live !== null) return { kind: "busy", holder: live.where === "here" ? "live" : "other", message: live.message };
   if (journal.state === "missing") return { kind: "unstaged" };
   if (journal.state === "bad") return { kind: "unreadable", message: `the publication journal cannot be used (${journal.message}); nothing was changed` };
   let records: JudgedRecord[];
@@ -244,7 +245,7 @@ export function describeRecovery(root: string, isAlive?: (pid: number) => boolea
     case "clean":
       return { action: "none", message: "no publication is in progress" };
     case "busy":
-      return { action: "wait", message: `${assessment.message}; wait for it to finish` };
+      return assessment.holder === "live" ? { action: "wait", message: `${assessment.message}; wait for it to finish` } : { action: "blocked", message: assessment.message };
     case "unreadable":
       return { action: "blocked", message: assessment.message };
     case "abandoned":

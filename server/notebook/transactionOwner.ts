@@ -66,10 +66,13 @@ export function readOwner(writer: NotebookWriter, active: string): OwnerRead {
   return { state: "bad", message: `${file} is not a Docket owner file` };
 }
 
-/** Null when the lock is free to recover; else why a live process may still be working on it. */
-export function liveOwner(owner: TransactionOwner, isAlive: (pid: number) => boolean = processAlive): string | null {
+/**
+ * Null when the lock is free to recover; else who may still be working on it: a live process of
+ * this machine, or a process of another machine (which cannot be checked from here).
+ */
+export function liveOwner(owner: TransactionOwner, isAlive: (pid: number) => boolean = processAlive): { readonly where: "here" | "elsewhere"; readonly message: string } | null {
   if (owner.released === true) return null;
-  if (owner.hostname !== os.hostname()) return `a publication on ${owner.hostname} holds the lock; it cannot be checked from this machine`;
+  if (owner.hostname !== os.hostname()) return { where: "elsewhere", message: `a publication on ${owner.hostname} holds the lock; it cannot be checked from this machine` };
   // A publication or recovery of this process never spans calls (both are synchronous): our own pid is a leftover.
   if (owner.pid === process.pid) return null;
   if (!isAlive(owner.pid)) return null;
@@ -78,7 +81,7 @@ export function liveOwner(owner: TransactionOwner, isAlive: (pid: number) => boo
     const current = processStartTime(owner.pid);
     if (current !== null && current !== recorded) return null;
   }
-  return `process ${owner.pid} is publishing to or recovering this notebook`;
+  return { where: "here", message: `process ${owner.pid} is publishing to or recovering this notebook` };
 }
 
 function ownerText(owner: TransactionOwner): string {

@@ -16,7 +16,7 @@ import type { PreparedRecord } from "../../server/notebook/proposal";
 import { readReceipt } from "../../server/notebook/proposalStore";
 import { publishProposal, type PublicationResult } from "../../server/notebook/publication";
 import { KILL_AT_VARIABLE, killPointFromEnvironment } from "../../server/notebook/crashSeam";
-import { OWNER_FILE, recoverNotebook } from "../../server/notebook/recovery";
+import { describeRecovery, OWNER_FILE, recoverNotebook } from "../../server/notebook/recovery";
 import { MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
 import { externalSource, nextId, notebookFixture, pairedBatch, proposeRecords, publishSteps, recordFiles, stepOf, type NotebookFixture } from "../support/notebookFixture";
 
@@ -215,6 +215,7 @@ test("another tool's lock (a journal without Docket's owner file) is never remov
   const outcome = recoverNotebook({ root: fx.root, workspace: fx.workspace, receiptId: receiptIds, isAlive: () => false });
   assert.equal(outcome.status, "busy");
   assert.match(outcome.status === "busy" ? outcome.message : "", /another tool's publication/u);
+  assert.equal(describeRecovery(fx.root, () => false).action, "blocked", "status says recovery cannot finish it, not that it should wait");
   assert.ok(fs.existsSync(path.join(activeDir(fx.root), "transaction.json")), "the foreign journal is kept");
 });
 
