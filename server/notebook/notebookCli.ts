@@ -2,12 +2,18 @@
 // table so others can join it with one line (proposals and publication live in proposalCli.ts);
 // each one gets the raw arguments and the same io, and returns its exit code.
 import { UsageError, parseArgs, type ParsedArgs } from "../cli/args";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline/promises";
-import { formatDiagnostic, notebookDiagnostic } from "./diagnostics";
-import { NotebookLanguage, type NotebookIssue } from "./manifest";
+import { UnsafePathError } from "../workspace/containedFs";
+import { findWorkspaceRoot } from "../workspace/ledgerPaths";
+import { formatDiagnostic, notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
+import { ACTIVE_TRANSACTION_PATH, NotebookLanguage, type NotebookIssue } from "./manifest";
 import { describeNotebookPathKind, resolveNotebookPath } from "./notebookPath";
 import { notebookStatus, planNotebookSetup, readNotebook, setupNotebook, type NotebookSetupPlan, type NotebookStatus } from "./notebookStore";
+import { describeRecovery, recoverNotebook, type RecoveryOutcome } from "./recovery";
 
 export interface NotebookCliIo {
   readonly stdout: (text: string) => void;
@@ -23,8 +29,11 @@ export interface NotebookCliIo {
   readonly color?: boolean;
 }
 
-/** 0 valid / done; 1 the Notebook answered but is invalid or unhealthy; 2 usage error, refusal or not a usable Notebook. */
-export const NotebookExit = { ok: 0, invalid: 1, unusable: 2 } as const;
+/**
+ * 0 valid / done; 1 the Notebook answered but is invalid or unhealthy; 2 usage error, refusal or not
+ * a usable Notebook; 3 a publication was interrupted and recovery is required (validate, recover).
+ */
+export const NotebookExit = { ok: 0, invalid: 1, unusable: 2, recoveryRequired: 3 } as const;
 
 /** The one folder argument, read with the Notebook path rules (observer.md §5.1). */
 export function notebookFolderArgument(parsed: ParsedArgs, io: NotebookCliIo, subcommand: string): { readonly path: string; readonly kind: string } {
@@ -41,33 +50,60 @@ function reportIssue(issue: NotebookIssue, io: NotebookCliIo): number {
 
 // ---- validate ----
 
+function recoverCommand(root: string): string {
+  return `docket notebook recover ${root}`;
+}
+
+/**
+ * What `validate` says first while a publication lock is present: the notebook may be half
+ * published, so it is never called valid, and the leftovers a crash put in records/ are named.
+ */
+function recoveryDiagnostics(root: string, leftovers: readonly string[]): NotebookDiagnostic[] {
+  const recovery = describeRecovery(root);
+  return [
+    notebookDiagnostic({
+      phase: "record",
+      code: "publication-transaction.active",
+      path: ACTIVE_TRANSACTION_PATH,
+      message: `recovery required: ${recovery.message}; run ${recoverCommand(root)}`,
+    }),
+    ...leftovers.map((name) =>
+      notebookDiagnostic({ phase: "record", code: "publication-transaction.leftover", path: `records/${name}`, message: "a temporary file of the interrupted publication; recovery removes it" }),
+    ),
+  ];
+}
 
 function runValidate(args: readonly string[], io: NotebookCliIo): number {
   const parsed = parseArgs(args, [], ["json"]);
   const folder = notebookFolderArgument(parsed, io, "validate");
   const read = readNotebook(folder.path);
   if (!read.ok) return reportIssue(read.issue, io);
-  const { validation } = read.value;
+  const { validation, activeTransaction, leftovers } = read.value;
+  const diagnostics = [...(activeTransaction ? recoveryDiagnostics(read.value.root, leftovers) : []), ...validation.diagnostics.map(notebookDiagnostic)].slice(0, 100);
+  const valid = validation.valid && !activeTransaction;
   if (parsed.flags.has("json")) {
-    const report = { valid: validation.valid, graphEvaluated: validation.graphEvaluated, records: validation.records, diagnostics: validation.diagnostics.map(notebookDiagnostic) };
+    const report = { valid, graphEvaluated: validation.graphEvaluated, records: validation.records, diagnostics };
     io.stdout(`${JSON.stringify(report)}\n`);
   } else {
     io.stdout(`Notebook ${read.value.root} (${read.value.manifest.notebook_id}, ${read.value.manifest.default_language})\n`);
-    if (validation.valid) {
+    const graph = validation.graphEvaluated ? "whole graph checked" : "graph not checked: a record failed its own checks first";
+    if (valid) {
       io.stdout(`valid: ${validation.records} record(s), whole graph checked\n`);
+    } else if (activeTransaction) {
+      io.stdout(`recovery required: a publication was interrupted, so these ${validation.records} record file(s) may be half published (${graph})\n`);
     } else {
-      const graph = validation.graphEvaluated ? "whole graph checked" : "graph not checked: a record failed its own checks first";
       io.stdout(`invalid: ${validation.diagnostics.length} diagnostic(s), ${read.value.files.length} record file(s), ${graph}\n`);
-      for (const diagnostic of validation.diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
     }
+    for (const diagnostic of diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
   }
-  return validation.valid ? NotebookExit.ok : NotebookExit.invalid;
+  if (activeTransaction) return NotebookExit.recoveryRequired;
+  return valid ? NotebookExit.ok : NotebookExit.invalid;
 }
 
 // ---- status ----
 
 /** Issues without their (possibly 100) diagnostics: `validate` lists those; status gives the count. */
-function statusJson(status: NotebookStatus): Record<string, unknown> {
+function statusJson(status: NotebookStatus, recovery: { action: string } | null): Record<string, unknown> {
   return {
     root: status.root,
     notebookId: status.notebookId,
@@ -81,8 +117,21 @@ function statusJson(status: NotebookStatus): Record<string, unknown> {
       path: issue.path,
       message: issue.message,
       ...(issue.diagnostics !== undefined ? { diagnostics: issue.diagnostics.length } : {}),
+      ...(issue.code === "publication-transaction.active" && recovery !== null ? { recovery: recovery.action } : {}),
     })),
   };
+}
+
+/** The status with what recovery would do spelled out in the lock's issue; reads only. */
+function statusWithRecovery(status: NotebookStatus): { status: NotebookStatus; recovery: { action: string; message: string } | null } {
+  if (!status.activeTransaction) return { status, recovery: null };
+  const recovery = describeRecovery(status.root);
+  const issues = status.issues.map((issue) => (issue.code === "publication-transaction.active" ? { ...issue, message: `${issue.message}. ${capitalize(recovery.message)}` } : issue));
+  return { status: { ...status, issues }, recovery };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function runStatus(args: readonly string[], io: NotebookCliIo): number {
@@ -90,9 +139,9 @@ function runStatus(args: readonly string[], io: NotebookCliIo): number {
   const folder = notebookFolderArgument(parsed, io, "status");
   const result = notebookStatus(folder.path);
   if (!result.ok) return reportIssue(result.issue, io);
-  const status = result.value;
+  const { status, recovery } = statusWithRecovery(result.value);
   if (parsed.flags.has("json")) {
-    io.stdout(`${JSON.stringify(statusJson(status))}\n`);
+    io.stdout(`${JSON.stringify(statusJson(status, recovery))}\n`);
   } else {
     const { source, inquiry, memo, zettel } = status.types;
     io.stdout(`Notebook: ${status.root}\n`);
@@ -104,9 +153,75 @@ function runStatus(args: readonly string[], io: NotebookCliIo): number {
       const count = issue.diagnostics !== undefined ? ` — run docket notebook validate for the ${issue.diagnostics.length} diagnostic(s)` : "";
       io.stdout(`  ${issue.code}: ${issue.message}${count}\n`);
     }
-    if (status.activeTransaction) io.stdout("recovery needed: no publication can start until the interrupted one is settled or rolled back.\n");
+    if (recovery !== null) {
+      const next =
+        recovery.action === "wait"
+          ? "wait for it, then check again"
+          : recovery.action === "blocked"
+            ? `recovery cannot finish it on its own (see above); once that is resolved, run ${recoverCommand(status.root)}`
+            : `run ${recoverCommand(status.root)}`;
+      io.stdout(`recovery needed: no publication can start until the interrupted one is settled or rolled back; ${next}.\n`);
+    }
   }
   return status.health === "healthy" ? NotebookExit.ok : NotebookExit.invalid;
+}
+
+// ---- recover ----
+
+function outcomeJson(outcome: RecoveryOutcome): Record<string, unknown> {
+  switch (outcome.status) {
+    case "clean":
+      return { status: outcome.status, message: "no publication was in progress; nothing to recover" };
+    case "settled":
+      return { status: outcome.status, message: outcome.message, proposalId: outcome.receipt.proposal_id, completed: outcome.completed, receipt: outcome.receipt };
+    case "not-published":
+      return { status: outcome.status, message: outcome.message, proposalId: outcome.proposalId, restored: outcome.restored };
+    case "mixed":
+      return { status: outcome.status, message: outcome.message, proposalId: outcome.proposalId, records: outcome.records, diagnostics: outcome.diagnostics };
+    case "busy":
+    case "unreadable":
+      return { status: outcome.status, message: outcome.message };
+  }
+}
+
+/**
+ * `docket notebook recover DIR`: settles, clears, rolls back or completes an interrupted publication
+ * (recovery.ts), writing a settled batch's receipt into the workspace that holds its proposal.
+ * Exit 0 when the notebook is whole and unlocked afterwards, 3 when recovery is still required
+ * (another process holds the lock, or someone else's bytes are in the way), 2 when it is not a
+ * usable notebook folder.
+ */
+function runRecover(args: readonly string[], io: NotebookCliIo): number {
+  const parsed = parseArgs(args, ["workspace"], ["json"]);
+  const folder = notebookFolderArgument(parsed, io, "recover");
+  let root: string;
+  try {
+    root = fs.realpathSync.native(folder.path);
+    if (!fs.statSync(root).isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+  } catch (error) {
+    return reportIssue({ code: "notebook.path-missing", path: folder.path, message: `there is no Notebook folder here (${(error as Error).message})` }, io);
+  }
+  const flag = parsed.flags.get("workspace");
+  const workspace = typeof flag === "string" ? path.resolve(io.cwd, flag) : findWorkspaceRoot(io.cwd);
+  const outcome = recoverNotebook({ root, workspace: fs.existsSync(workspace) ? workspace : null, receiptId: () => `receipt-${randomUUID()}` });
+  const after = notebookStatus(root);
+  const health = after.ok ? after.value.health : null;
+  const whole = outcome.status === "clean" || outcome.status === "settled" || outcome.status === "not-published";
+  if (parsed.flags.has("json")) {
+    io.stdout(`${JSON.stringify({ ...outcomeJson(outcome), root, health })}\n`);
+  } else {
+    io.stdout(`Notebook: ${root}\n`);
+    io.stdout(`${whole ? "recovered" : "recovery required"}: ${String(outcomeJson(outcome)["message"])}\n`);
+    if (outcome.status === "mixed") for (const diagnostic of outcome.diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
+    if (outcome.status === "settled") io.stdout(`receipt ${outcome.receipt.receipt_id} for ${outcome.receipt.proposal_id} (${outcome.receipt.records.length} record(s))\n`);
+    if (outcome.status === "not-published" && outcome.proposalId !== null) io.stdout(`${outcome.proposalId} was not published; it can be published again.\n`);
+    io.stdout(`health: ${health ?? (after.ok ? "" : `${after.issue.code}: ${after.issue.message}`)}\n`);
+  }
+  if (!whole) {
+    io.stderr(`docket: ${outcome.status === "busy" ? "publication-transaction.active" : outcome.status === "mixed" ? "publication-transaction.mixed" : "publication-transaction.recovery"}: ${String(outcomeJson(outcome)["message"])}\n`);
+    return NotebookExit.recoveryRequired;
+  }
+  return NotebookExit.ok;
 }
 
 // ---- setup ----
@@ -189,10 +304,10 @@ export function lazySubcommand(usage: string, load: () => NotebookSubcommand["ru
 export const NOTEBOOK_SUBCOMMANDS: Readonly<Record<string, NotebookSubcommand>> = {
   validate: { usage: "validate DIR [--json]", run: runValidate },
   status: { usage: "status DIR [--json]", run: runStatus },
+  recover: { usage: "recover DIR [--workspace DIR] [--json]", run: runRecover },
   setup: { usage: "setup DIR [--language en|ko] [--yes]", run: runSetup },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   propose: lazySubcommand("propose FILE.json [--notebook DIR] [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPropose),
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   proposals: lazySubcommand("proposals [--workspace DIR] [--json]", () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runProposals),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -223,6 +338,10 @@ export async function dispatchNotebookCommand(args: readonly string[], io: Noteb
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`docket: ${error.code}: ${error.message}\nUsage:\n${usageText()}`);
+      return NotebookExit.unusable;
+    }
+    if (error instanceof UnsafePathError) {
+      io.stderr(`docket: docket.unsafe-path: ${error.message}\n`);
       return NotebookExit.unusable;
     }
     io.stderr(`docket: docket.internal: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -28,7 +28,7 @@ import { notebookStatus, planNotebookSetup, setupNotebook } from "./notebookStor
 import { discardProposal } from "./proposalStore";
 import { listProposalSummaries, proposalDetail } from "./proposalView";
 import { publishProposal } from "./publication";
-import { recoverNotebook } from "./recovery";
+import { describeRecovery, recoverNotebook } from "./recovery";
 
 /** A failure reported by a notebook module, with the reference's own code (e.g. `notebook.manifest-invalid`). */
 export interface PortFailure {
@@ -54,8 +54,9 @@ export interface NotebookPorts {
   /** False when no pending proposal has this id. */
   discard(workspaceFolder: string, proposalId: string): boolean;
   /**
-   * Settles or clears an interrupted publication (crash recovery, observer.md §6.3): never
-   * republishes, never rolls back, writes nothing for a mixed state.
+   * Finishes an interrupted publication (crash recovery, recovery.ts): settles it without
+   * republishing, clears or rolls it back to the old bytes, or completes it from verified staged
+   * images; writes nothing when another process holds the lock or someone else's bytes are in the way.
    */
   recover(root: string, workspaceFolder: string): void;
 }
@@ -240,13 +241,15 @@ function storeStatus(root: string): NotebookStatus {
   }
   const status = result.value;
   const first = status.issues[0];
+  // What holds the lock and what recovery does about it, so the view's tooltip says more than "recovery required".
+  const recovery = status.activeTransaction ? describeRecovery(status.root) : null;
   return {
     health: status.health === "healthy" ? "ok" : status.health === "recovery-required" ? "recovery-required" : "unusable",
     root: status.root,
     notebookId: status.notebookId,
     language: status.language,
     records: status.records,
-    problem: first === undefined ? null : { code: first.code, message: first.message },
+    problem: first === undefined ? null : { code: first.code, message: recovery === null ? first.message : `${first.message}. ${recovery.message}` },
   };
 }
 

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { assertContained, ensureContainedDirectory, openContained, UnsafePathError } from "../workspace/containedFs";
 import { compareNotebookText } from "./referenceOrder";
 import {
   ACTIVE_TRANSACTION_PATH,
@@ -24,6 +25,7 @@ import {
 } from "./manifest";
 import type { ParsedRecord } from "./markdownProfile";
 import { validateRecordSet, type RecordSetValidation } from "./recordSet";
+import { publicationTemporaryTarget } from "./transactionFiles";
 
 export type { RecordSetValidation };
 export type NotebookRecord = ParsedRecord;
@@ -57,6 +59,13 @@ export interface NotebookSnapshot extends NotebookLocation {
   /** Sorted by path (code units). */
   readonly files: readonly NotebookFile[];
   readonly validation: RecordSetValidation;
+  /** `.observer/transactions/active` is present: a publication is running or was interrupted. */
+  readonly activeTransaction: boolean;
+  /**
+   * Publication temporaries in `records/` (`.<name>.md.<uuid>.tmp`) left by an interrupted
+   * publication; only tolerated (and not counted as records) while its lock is present.
+   */
+  readonly leftovers: readonly string[];
 }
 
 /** A Notebook whose every record passed Phase A and Phase B. */
@@ -146,7 +155,7 @@ function readManifest(manifestPath: string): NotebookManifest {
   return decoded.value;
 }
 
-function readRecordFiles(recordsDir: string): NotebookFile[] {
+function readRecordFiles(recordsDir: string, tolerateLeftovers: boolean): { files: NotebookFile[]; leftovers: string[] } {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(recordsDir, { withFileTypes: true });
@@ -154,8 +163,15 @@ function readRecordFiles(recordsDir: string): NotebookFile[] {
     return ioFailure(recordsDir, "cannot list the records", error);
   }
   const sorted = [...entries].sort((left, right) => compareNotebookText(left.name, right.name));
-  return sorted.map((entry) => {
+  const leftovers: string[] = [];
+  const files: NotebookFile[] = [];
+  for (const entry of sorted) {
     const absolutePath = path.join(recordsDir, entry.name);
+    // An interrupted publication's temporary is recovery's to remove, not a broken layout to repair.
+    if (tolerateLeftovers && entry.isFile() && publicationTemporaryTarget(entry.name) !== null) {
+      leftovers.push(entry.name);
+      continue;
+    }
     const notRegular = (): never =>
       failNotebook(
         "notebook.layout-invalid",
@@ -166,8 +182,9 @@ function readRecordFiles(recordsDir: string): NotebookFile[] {
       );
     if (!entry.isFile() || !entry.name.endsWith(".md")) notRegular();
     const bytes = readRegularFile(absolutePath, notRegular);
-    return { path: `${RECORDS_DIRECTORY}/${entry.name}`, absolutePath, sha256: sha256Hex(bytes), bytes };
-  });
+    files.push({ path: `${RECORDS_DIRECTORY}/${entry.name}`, absolutePath, sha256: sha256Hex(bytes), bytes });
+  }
+  return { files, leftovers };
 }
 
 function locate(root: string): NotebookLocation {
@@ -176,14 +193,16 @@ function locate(root: string): NotebookLocation {
   return { root: canonical, observerDir, recordsDir: path.join(canonical, RECORDS_DIRECTORY), manifestPath: path.join(observerDir, MANIFEST_FILENAME) };
 }
 
-function snapshotOrThrow(root: string): NotebookSnapshot {
+/** `tolerateLeftovers`: for reports (status, validate), which must say "recovery required" rather than fail on what a crash left. */
+function snapshotOrThrow(root: string, tolerateLeftovers: boolean): NotebookSnapshot {
   const location = locate(root);
   requireRealDirectory(location.observerDir, OBSERVER_DIRECTORY);
   requireRealDirectory(location.recordsDir, RECORDS_DIRECTORY);
   const manifest = readManifest(location.manifestPath);
-  const files = readRecordFiles(location.recordsDir);
+  const activeTransaction = hasActiveTransaction(location.root);
+  const { files, leftovers } = readRecordFiles(location.recordsDir, tolerateLeftovers && activeTransaction);
   const validation = validateRecordSet(files.map((file) => ({ path: file.path, bytes: file.bytes })));
-  return { ...location, manifest, files, validation };
+  return { ...location, manifest, files, validation, activeTransaction, leftovers };
 }
 
 function inventoryOf(snapshot: NotebookSnapshot): InventoryEntry[] {
@@ -196,13 +215,13 @@ function inventoryOf(snapshot: NotebookSnapshot): InventoryEntry[] {
 }
 
 function openOrThrow(root: string): OpenNotebook {
-  const snapshot = snapshotOrThrow(root);
+  const snapshot = snapshotOrThrow(root, false);
   if (!snapshot.validation.valid) {
     throw new NotebookIssueError(
       notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${snapshot.validation.diagnostics.length} record diagnostic(s); run docket notebook validate`, snapshot.validation.diagnostics),
     );
   }
-  const { files: _files, validation: _validation, ...rest } = snapshot;
+  const { files: _files, validation: _validation, activeTransaction: _active, leftovers: _leftovers, ...rest } = snapshot;
   return { ...rest, inventory: inventoryOf(snapshot) };
 }
 
@@ -211,13 +230,19 @@ function attempt<Value>(run: () => Value, at: string): NotebookResult<Value> {
     return { ok: true, value: run() };
   } catch (error) {
     if (error instanceof NotebookIssueError) return { ok: false, issue: error.issue };
+    // A link where the layout needs a real folder or file: the layout code, as for any other link found there.
+    if (error instanceof UnsafePathError) return { ok: false, issue: notebookIssue("notebook.layout-invalid", error.target, error.message) };
     return { ok: false, issue: notebookIssue("notebook.io", at, error instanceof Error ? error.message : String(error)) };
   }
 }
 
-/** Layout, manifest and record bytes, with the record-set verdict but without failing on it (for `validate`). */
+/**
+ * Layout, manifest and record bytes, with the record-set verdict but without failing on it (for
+ * `validate`). While a publication lock is present its temporaries in `records/` are set aside
+ * (`leftovers`) instead of making the layout invalid: the answer is then "recovery required".
+ */
 export function readNotebook(root: string): NotebookResult<NotebookSnapshot> {
-  return attempt(() => snapshotOrThrow(root), root);
+  return attempt(() => snapshotOrThrow(root, true), root);
 }
 
 /** A usable Notebook: sound layout and manifest and every record valid (else `notebook.records-invalid`). */
@@ -311,7 +336,7 @@ function planOrThrow(root: string, language: NotebookLanguage): NotebookSetupPla
   }
   // Adopting a folder that already has records: they must be valid before anything is written.
   if (hasRecords) {
-    const validation = validateRecordSet(readRecordFiles(recordsDir).map((file) => ({ path: file.path, bytes: file.bytes })));
+    const validation = validateRecordSet(readRecordFiles(recordsDir, false).files.map((file) => ({ path: file.path, bytes: file.bytes })));
     if (!validation.valid) {
       throw new NotebookIssueError(
         notebookIssue("notebook.records-invalid", recordsDir, `the existing records are not a valid Notebook (${validation.diagnostics.length} diagnostic(s)); nothing was written`, validation.diagnostics),
@@ -326,21 +351,29 @@ export function planNotebookSetup(root: string, language: NotebookLanguage): Not
   return attempt(() => planOrThrow(root, language), root);
 }
 
-function makeDirectory(at: string, name: string, recursive: boolean): void {
+/** A folder of the layout, created inside the Notebook root without following a link (containedFs). */
+function makeLayoutDirectory(root: string, at: string, name: string): void {
   try {
-    fs.mkdirSync(at, { recursive });
+    ensureContainedDirectory(root, at);
   } catch (error) {
-    if (errnoOf(error) !== "EEXIST") ioFailure(at, `cannot create ${name}`, error);
+    if (error instanceof UnsafePathError) failNotebook("notebook.layout-invalid", at, `${name}/ is a symbolic link; it must be a real folder inside the Notebook`);
+    ioFailure(at, `cannot create ${name}`, error);
   }
   requireRealDirectory(at, name);
 }
 
 /** Exclusive create through a hard link, so the manifest appears whole or not at all and never replaces one a concurrent setup wrote. */
-function createManifest(manifestPath: string, manifest: NotebookManifest): boolean {
+function createManifest(root: string, manifestPath: string, manifest: NotebookManifest): boolean {
   const temporary = path.join(path.dirname(manifestPath), `.${MANIFEST_FILENAME}.${randomUUID()}.tmp`);
   try {
-    fs.writeFileSync(temporary, serializeManifest(manifest), { encoding: "utf8", flag: "wx" });
+    const fd = openContained(root, temporary, "wx");
     try {
+      fs.writeFileSync(fd, serializeManifest(manifest), "utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      assertContained(root, manifestPath);
       fs.linkSync(temporary, manifestPath);
       return true;
     } catch (error) {
@@ -348,6 +381,7 @@ function createManifest(manifestPath: string, manifest: NotebookManifest): boole
       throw error;
     }
   } catch (error) {
+    if (error instanceof UnsafePathError) throw error;
     return ioFailure(manifestPath, "cannot create the Notebook manifest", error);
   } finally {
     fs.rmSync(temporary, { force: true });
@@ -358,20 +392,25 @@ function setupOrThrow(root: string, language: NotebookLanguage): NotebookSetupOu
   const plan = planOrThrow(root, language);
   const created: string[] = [];
   if (plan.create.includes(".")) {
-    makeDirectory(plan.root, "the Notebook folder", true);
+    // The folder the person chose, and its parents: theirs, outside anything Docket owns.
+    try {
+      fs.mkdirSync(plan.root, { recursive: true });
+    } catch (error) {
+      ioFailure(plan.root, "cannot create the Notebook folder", error);
+    }
     created.push(".");
   }
   const location = locate(plan.root);
   if (plan.create.includes(OBSERVER_DIRECTORY)) {
-    makeDirectory(location.observerDir, OBSERVER_DIRECTORY, false);
+    makeLayoutDirectory(location.root, location.observerDir, OBSERVER_DIRECTORY);
     created.push(OBSERVER_DIRECTORY);
   }
   if (plan.create.includes(RECORDS_DIRECTORY)) {
-    makeDirectory(location.recordsDir, RECORDS_DIRECTORY, false);
+    makeLayoutDirectory(location.root, location.recordsDir, RECORDS_DIRECTORY);
     created.push(RECORDS_DIRECTORY);
   }
   if (plan.existingManifest === null) {
-    if (createManifest(location.manifestPath, newManifest(language))) {
+    if (createManifest(location.root, location.manifestPath, newManifest(language))) {
       created.push(`${OBSERVER_DIRECTORY}/${MANIFEST_FILENAME}`);
     } else {
       // Another setup won the race: accept its manifest only if it agrees on the language.
@@ -415,7 +454,7 @@ export interface NotebookStatus {
 export function notebookStatus(root: string): NotebookResult<NotebookStatus> {
   const result = statusOf(root);
   if (result.ok || result.issue.code !== "notebook.layout-invalid") return result;
-  // An interrupted publication can leave a temporary file in records/; say so, or the advice would be "repair" instead of "recover".
+  // Something else is wrong with the layout too; still say that a publication was interrupted.
   const interrupted = attempt(() => hasActiveTransaction(canonicalRoot(root)), root);
   if (!interrupted.ok || !interrupted.value) return result;
   return { ok: false, issue: { ...result.issue, message: `${result.issue.message}; a publication was interrupted (.observer/transactions/active exists): recovery needed` } };
@@ -423,24 +462,24 @@ export function notebookStatus(root: string): NotebookResult<NotebookStatus> {
 
 function statusOf(root: string): NotebookResult<NotebookStatus> {
   return attempt(() => {
-    const snapshot = snapshotOrThrow(root);
+    const snapshot = snapshotOrThrow(root, true);
     const types: Record<RecordType, number> = { source: 0, inquiry: 0, memo: 0, zettel: 0 };
     for (const record of snapshot.validation.parsed) types[record.type] += 1;
-    const activeTransaction = hasActiveTransaction(snapshot.root);
     const issues: NotebookIssue[] = [];
-    if (activeTransaction) {
+    if (snapshot.activeTransaction) {
+      const leftovers = snapshot.leftovers.length === 0 ? "" : `; ${snapshot.leftovers.length} publication temporary file(s) in records/ are left for recovery to remove`;
       issues.push(
         notebookIssue(
           "publication-transaction.active",
           path.join(snapshot.root, ...ACTIVE_TRANSACTION_PATH.split("/")),
-          "a publication is in progress or was interrupted (.observer/transactions/active exists); recovery must settle or roll it back before the next publication",
+          `a publication is in progress or was interrupted (.observer/transactions/active exists); recovery must settle or roll it back before the next publication${leftovers}`,
         ),
       );
     }
     if (!snapshot.validation.valid) {
       issues.push(notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${snapshot.validation.diagnostics.length} record diagnostic(s)`, snapshot.validation.diagnostics));
     }
-    const health: NotebookHealth = activeTransaction ? "recovery-required" : snapshot.validation.valid ? "healthy" : "unhealthy";
+    const health: NotebookHealth = snapshot.activeTransaction ? "recovery-required" : snapshot.validation.valid ? "healthy" : "unhealthy";
     return {
       root: snapshot.root,
       notebookId: snapshot.manifest.notebook_id,
@@ -448,7 +487,7 @@ function statusOf(root: string): NotebookResult<NotebookStatus> {
       health,
       records: snapshot.files.length,
       types,
-      activeTransaction,
+      activeTransaction: snapshot.activeTransaction,
       issues,
     };
   }, root);

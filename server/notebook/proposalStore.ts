@@ -2,10 +2,13 @@
 // (`<workspace>/.docket/notebook/proposals/<proposal_id>.json`, `…/receipts/<proposal_id>.json`).
 // A proposal is pending until its receipt exists. Files are created exclusively and complete (temp
 // file + hard link), so a reader never sees half a proposal and two writers never share an id.
+// Every write stays inside the workspace (containedFs): a `.docket` or `notebook/` folder that is a
+// symbolic link committed in a repository is refused (`docket.unsafe-path`), never written through.
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { compareCodeUnits } from "../ledger/canonicalJson";
+import { assertContained, ensureContainedDirectory, openContained } from "../workspace/containedFs";
 import { decodeProposal, PROPOSAL_ID, SaveReceipt, serializeProposal, type NotebookProposal, type ProposalIssue } from "./proposal";
 
 export type StoredProposal =
@@ -30,12 +33,18 @@ export function isStorableProposalId(value: string): boolean {
   return PROPOSAL_ID.test(value);
 }
 
-/** Writes complete bytes under a new name; EEXIST when the name is taken. */
-export function createFileExclusively(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+/** Writes complete bytes under a new name inside `workspace`; EEXIST when the name is taken. */
+export function createFileExclusively(workspace: string, file: string, text: string): void {
+  ensureContainedDirectory(workspace, path.dirname(file));
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
-  fs.writeFileSync(temporary, text, { flag: "wx" });
+  const fd = openContained(workspace, temporary, "wx");
   try {
+    try {
+      fs.writeFileSync(fd, text, "utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+    assertContained(workspace, file);
     fs.linkSync(temporary, file);
   } finally {
     fs.rmSync(temporary, { force: true });
@@ -45,7 +54,7 @@ export function createFileExclusively(file: string, text: string): void {
 export function writeProposal(workspace: string, proposal: NotebookProposal): string {
   if (!isStorableProposalId(proposal.prepared.proposal_id)) throw new Error(`${proposal.prepared.proposal_id} is not a proposal-<uuid v4> id`);
   const file = proposalFile(workspace, proposal.prepared.proposal_id);
-  createFileExclusively(file, serializeProposal(proposal));
+  createFileExclusively(workspace, file, serializeProposal(proposal));
   return file;
 }
 
@@ -96,6 +105,7 @@ export function listPendingProposalIds(workspace: string): string[] {
 export function discardProposal(workspace: string, proposalId: string): boolean {
   if (!isStorableProposalId(proposalId) || readReceipt(workspace, proposalId) !== null) return false;
   try {
+    assertContained(workspace, proposalFile(workspace, proposalId));
     fs.unlinkSync(proposalFile(workspace, proposalId));
     return true;
   } catch (error) {
@@ -116,7 +126,7 @@ export function readReceipt(workspace: string, proposalId: string): SaveReceipt 
 export function writeReceipt(workspace: string, receipt: SaveReceipt): SaveReceipt {
   if (!isStorableProposalId(receipt.proposal_id)) return receipt;
   try {
-    createFileExclusively(receiptFile(workspace, receipt.proposal_id), `${JSON.stringify(receipt, null, 2)}\n`);
+    createFileExclusively(workspace, receiptFile(workspace, receipt.proposal_id), `${JSON.stringify(receipt, null, 2)}\n`);
     return receipt;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

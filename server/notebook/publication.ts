@@ -1,26 +1,43 @@
 // The publication transaction (observer.md §6.3–§6.4): an approved proposal becomes notebook bytes
 // all together or not at all. Acquire `.observer/transactions/active` (the lock, shared with the
-// reference Observer), stage every next image and update before-image plus the journal, re-check
-// the whole inventory against the snapshot the proposal was made from, publish in plan order
-// (create = temp + hard link, so an existing file is never replaced; update = temp + rename), read
-// the notebook back fresh, remove the lock, then record the receipt. Any failure after the first
-// write rolls back in reverse order from hash-verified images and refuses to overwrite bytes it did
-// not write; what cannot be made whole keeps the lock and says recovery is required.
+// reference Observer) and own it (Docket's owner file), stage every next image and update
+// before-image plus the journal, re-check the whole inventory against the snapshot the proposal was
+// made from, publish in plan order from the staged images (create = hard link, so an existing file
+// is never replaced; update = rename; see transactionFiles.ts), read the notebook back fresh, remove
+// the lock, then record the receipt. Any failure after the first write rolls back in reverse order
+// from hash-verified images and refuses to overwrite bytes it did not write; what cannot be made
+// whole keeps the lock, released to recovery (recovery.ts). A crash at any step is recovery's to
+// finish: every write is atomic, goes through notebookWriter.ts and is a step of the crash seam.
 //
 // Synchronous on purpose: the backend's ports are synchronous, and a single call stack means no
 // other request of this process can interleave with a half-published notebook.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { canonicalize, sha256Hex } from "../ledger/canonicalJson";
+import { stepsFromEnvironment, type StepCounter } from "./crashSeam";
 import type { NotebookDiagnostic } from "./diagnostics";
-import { ACTIVE_TRANSACTION_PATH, type NotebookIssueCode } from "./manifest";
+import type { NotebookIssueCode } from "./manifest";
 import { openNotebook, transactionLayoutProblem } from "./notebookStore";
+import { NotebookWriter } from "./notebookWriter";
 import { fingerprintInventory, notebookView, preflight, sameFingerprints, type NotebookView } from "./preflight";
 import { OBSERVER_SAVE_RECEIPT_SCHEMA, type NotebookProposal, type PlannedRecord, type ProposalPlan, type SaveReceipt } from "./proposal";
 import { readProposal, readReceipt, writeReceipt } from "./proposalStore";
-import { recoverNotebook, TRANSACTION_SCHEMA, OWNER_FILE } from "./recovery";
+import { recoverNotebook } from "./recovery";
+import {
+  activeTransactionDirectory,
+  beforeImage,
+  JOURNAL_FILE,
+  journalText,
+  placeImage,
+  recordTarget,
+  removeLock,
+  stagedImage,
+  TRANSACTION_SCHEMA,
+  transactionsDirectory,
+  type Journal,
+} from "./transactionFiles";
+import { claimNewLock, releaseLock } from "./transactionOwner";
 
 export type FaultPoint = "after-stage" | "before-drift-check" | "before-publish" | "mid-publish" | "after-publish" | "before-readback";
 
@@ -94,7 +111,7 @@ const ADVICE: Readonly<Record<string, string>> = {
   "save.lifecycle": "Nothing to publish: the proposal is unknown or already settled.",
   "save.declined": "Nothing was written: approve all records of the proposal to publish it.",
   recovery:
-    "Recovery required: inspect <notebook>/.observer/transactions/active (transaction.json lists each record's before and next hash; before/ and staged/ hold the images), make every listed record either its before or its next bytes, then publish again (recovery then settles or clears it).",
+    "Recovery required: run docket notebook status <notebook> to see what holds the lock. If another program is publishing, wait for it. If a record holds bytes that are neither its before nor its approved bytes (someone else changed it), inspect <notebook>/.observer/transactions/active (transaction.json lists each record's before and next hash; before/ and staged/ hold the images), make every listed record either its before or its next bytes, then run docket notebook recover <notebook>.",
   notebook: "The notebook cannot be opened as it is; run docket notebook status for the details.",
 };
 
@@ -127,37 +144,10 @@ function transactionIssue(reason: TransactionReason, error: unknown, recoveryReq
   return publicationIssue(SAVE_CODE[reason], message, { reason, recoveryRequired, recordId });
 }
 
-export function activeTransactionDirectory(root: string): string {
-  return path.join(root, ...ACTIVE_TRANSACTION_PATH.split("/"));
-}
+export { activeTransactionDirectory };
 
 function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-function temporaryBeside(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${randomUUID()}.tmp`);
-}
-
-/** Create: the hard link fails if anything appeared at the target, so a create never replaces a file. */
-function createTarget(target: string, bytes: Uint8Array): void {
-  const temporary = temporaryBeside(target);
-  try {
-    fs.writeFileSync(temporary, bytes, { flag: "wx" });
-    fs.linkSync(temporary, target);
-  } finally {
-    fs.rmSync(temporary, { force: true });
-  }
-}
-
-function replaceTarget(target: string, bytes: Uint8Array): void {
-  const temporary = temporaryBeside(target);
-  try {
-    fs.writeFileSync(temporary, bytes, { flag: "wx" });
-    fs.renameSync(temporary, target);
-  } finally {
-    fs.rmSync(temporary, { force: true });
-  }
 }
 
 /** The current inventory fingerprint, or null when the notebook no longer opens as a valid notebook. */
@@ -174,21 +164,19 @@ function hit(fault: PublicationFault | undefined, at: FaultPoint, context: { rec
   throw new InjectedFault(`injected fault at ${at}${context.recordId === undefined ? "" : ` (${context.recordId})`}`);
 }
 
-function journalText(transactionId: string, proposalId: string, plan: ProposalPlan): string {
-  const journal = {
+function journalFor(transactionId: string, proposalId: string, plan: ProposalPlan): Journal {
+  return {
     observer_transaction: TRANSACTION_SCHEMA,
     transaction_id: transactionId,
     proposal_id: proposalId,
     records: plan.records.map((entry) => ({ operation: entry.operation, record_id: entry.record_id, path: entry.path, before_sha256: entry.before_sha256, next_sha256: entry.next_sha256 })),
   };
-  return `${JSON.stringify(journal, null, 2)}\n`;
 }
 
 interface Staged {
   readonly entry: PlannedRecord;
+  readonly index: number;
   readonly target: string;
-  readonly stagedPath: string;
-  readonly before: Uint8Array | null;
 }
 
 export interface TransactionInput {
@@ -201,59 +189,60 @@ export interface TransactionInput {
   readonly fault?: PublicationFault;
   /** Removes the active folder; replaceable so tests can make cleanup fail. */
   readonly removeTree?: (directory: string) => void;
-}
-
-function removeTreeDefault(directory: string): void {
-  fs.rmSync(directory, { recursive: true, force: true });
+  /** Every disk change is a step; defaults to the crash seam of the environment (crashSeam.ts). */
+  readonly steps?: StepCounter;
 }
 
 /** Runs §6.3 steps 2–7 against a plan whose preflight just passed. Returns null on success. */
 export function runTransaction(input: TransactionInput): PublicationIssue | null {
   const root = input.view.root;
   const active = activeTransactionDirectory(root);
+  const writer = new NotebookWriter(root, input.steps ?? stepsFromEnvironment("publish"));
+  const removeActive = (): void => (input.removeTree === undefined ? removeLock(writer, active) : input.removeTree(active));
   let reason: TransactionReason = "publication-transaction.stage";
   let recordId: string | null = null;
-  let acquired = false;
+  let owned = false;
   const published: Staged[] = [];
   const layout = transactionLayoutProblem(root);
   if (layout !== null) return publicationIssue("notebook.layout-invalid", `${layout}; nothing was written`);
   try {
-    fs.mkdirSync(path.dirname(active), { recursive: true });
-    try {
-      fs.mkdirSync(active);
-      acquired = true;
-    } catch (error) {
-      if (errnoOf(error) === "EEXIST") {
-        return transactionIssue("publication-transaction.active", new Error("another publication holds .observer/transactions/active, or an interrupted one was not recovered"), true, null);
+    if (!fs.existsSync(transactionsDirectory(root))) {
+      try {
+        writer.makeDirectory(transactionsDirectory(root));
+      } catch (error) {
+        if (errnoOf(error) !== "EEXIST") throw error;
       }
+    }
+    // The lock: the folder (what the reference Observer checks), then Docket's owner file in it.
+    try {
+      writer.makeDirectory(active);
+    } catch (error) {
+      if (errnoOf(error) === "EEXIST") return busyIssue();
       throw error;
     }
+    if (!claimNewLock(writer, active)) return busyIssue();
+    owned = true;
+
     reason = "publication-transaction.stage";
-    // Who holds the lock, so recovery can tell a crashed publication from a running one.
-    fs.writeFileSync(path.join(active, OWNER_FILE), `${JSON.stringify({ pid: process.pid, hostname: os.hostname() })}\n`, { flag: "wx" });
-    fs.mkdirSync(path.join(active, "staged"));
-    fs.mkdirSync(path.join(active, "before"));
+    writer.makeDirectory(path.join(active, "staged"));
+    writer.makeDirectory(path.join(active, "before"));
     const byPath = new Map(input.view.inventory.map((file) => [file.path, file]));
     const staged: Staged[] = input.plan.records.map((entry, index) => {
-      const name = String(index).padStart(6, "0");
       const nextText = input.next.get(entry.record_id);
       if (nextText === undefined || sha256Hex(nextText) !== entry.next_sha256) throw new Error(`the next image of ${entry.record_id} does not match the plan`);
-      const stagedPath = path.join(active, "staged", `${name}.next`);
-      fs.writeFileSync(stagedPath, nextText, { flag: "wx" });
-      let before: Uint8Array | null = null;
+      writer.createFile(stagedImage(active, index), nextText);
       if (entry.operation === "update") {
         const current = byPath.get(entry.path);
         if (current === undefined || current.sha256 !== entry.before_sha256) throw new Error(`the before image of ${entry.record_id} does not match the plan`);
-        before = current.bytes;
-        fs.writeFileSync(path.join(active, "before", `${name}.before`), before, { flag: "wx" });
+        writer.createFile(beforeImage(active, index), current.bytes);
       }
-      return { entry, target: path.join(root, ...entry.path.split("/")), stagedPath, before };
+      return { entry, index, target: recordTarget(root, entry.path) };
     });
     // The journal last and whole (temp + link): its presence means every image above is complete.
-    const journalTemp = path.join(active, `.transaction.json.${randomUUID()}.tmp`);
-    fs.writeFileSync(journalTemp, journalText(input.transactionId, input.proposalId, input.plan), { flag: "wx" });
-    fs.linkSync(journalTemp, path.join(active, "transaction.json"));
-    fs.rmSync(journalTemp);
+    const journalTemp = path.join(active, `.${JOURNAL_FILE}.${randomUUID()}.tmp`);
+    writer.createFile(journalTemp, journalText(journalFor(input.transactionId, input.proposalId, input.plan)));
+    writer.link(journalTemp, path.join(active, JOURNAL_FILE));
+    writer.unlink(journalTemp);
     hit(input.fault, "after-stage");
 
     reason = "publication-transaction.drift";
@@ -261,17 +250,17 @@ export function runTransaction(input: TransactionInput): PublicationIssue | null
     const now = currentFingerprint(root);
     if (now === null || !sameFingerprints(input.plan.snapshot, now)) throw new Error("the notebook changed after the proposal was checked (inventory drift)");
 
-    for (const [index, item] of staged.entries()) {
+    for (const item of staged) {
       reason = "publication-transaction.publish";
       recordId = item.entry.record_id;
-      hit(input.fault, "before-publish", { recordId, index });
-      const bytes = fs.readFileSync(item.stagedPath);
-      if (sha256Hex(bytes) !== item.entry.next_sha256) throw new Error(`the staged image of ${recordId} changed before publication`);
-      if (item.entry.operation === "create") createTarget(item.target, bytes);
-      else replaceTarget(item.target, bytes);
+      hit(input.fault, "before-publish", { recordId, index: item.index });
+      const image = stagedImage(active, item.index);
+      const bytes = writer.read(image);
+      if (bytes === null || sha256Hex(bytes) !== item.entry.next_sha256) throw new Error(`the staged image of ${recordId} changed before publication`);
+      placeImage(writer, image, item.target, item.entry.operation === "create" ? "create" : "replace");
       published.push(item);
-      hit(input.fault, "after-publish", { recordId, index });
-      if (index === 0 && staged.length >= 2) hit(input.fault, "mid-publish", { recordId, index });
+      hit(input.fault, "after-publish", { recordId, index: item.index });
+      if (item.index === 0 && staged.length >= 2) hit(input.fault, "mid-publish", { recordId, index: item.index });
     }
 
     reason = "publication-transaction.readback";
@@ -290,21 +279,23 @@ export function runTransaction(input: TransactionInput): PublicationIssue | null
     // reference does): the published records are rolled back, and the lock that could not be
     // removed stays for recovery, which then finds every record in its before state.
     reason = "publication-transaction.cleanup";
-    (input.removeTree ?? removeTreeDefault)(active);
-    acquired = false;
+    removeActive();
+    owned = false;
     return null;
   } catch (error) {
     if (published.length > 0) {
       try {
-        rollBack(root, published, input.plan.snapshot);
+        rollBack(writer, active, published, input.plan.snapshot);
       } catch (rollbackError) {
+        giveUp(writer, active);
         return transactionIssue("publication-transaction.rollback", rollbackError, true, recordId);
       }
     }
-    if (acquired) {
+    if (owned) {
       try {
-        (input.removeTree ?? removeTreeDefault)(active);
+        removeActive();
       } catch (cleanupError) {
+        giveUp(writer, active);
         return transactionIssue("publication-transaction.cleanup", cleanupError, true, null);
       }
     }
@@ -312,24 +303,42 @@ export function runTransaction(input: TransactionInput): PublicationIssue | null
   }
 }
 
-/** Reverse order; each target must still hold exactly the bytes this publication wrote, else it is left alone. */
-function rollBack(root: string, published: readonly Staged[], snapshot: ProposalPlan["snapshot"]): void {
+function busyIssue(): PublicationIssue {
+  return transactionIssue("publication-transaction.active", new Error("another publication holds .observer/transactions/active, or an interrupted one was not recovered"), true, null);
+}
+
+/** The lock stays for recovery; say that no process works on it any more (best effort: recovery also knows our pid is gone once we exit). */
+function giveUp(writer: NotebookWriter, active: string): void {
+  try {
+    releaseLock(writer, active);
+  } catch {
+    // The owner file still names this process; it is recoverable as soon as this process ends.
+  }
+}
+
+/**
+ * Reverse order; each target must still hold exactly the bytes this publication wrote, else it is
+ * left alone. An update gets its before image back (hash-verified) by an atomic rename.
+ */
+function rollBack(writer: NotebookWriter, active: string, published: readonly Staged[], snapshot: ProposalPlan["snapshot"]): void {
   for (const item of [...published].reverse()) {
-    let current: Buffer;
+    let current: Buffer | null;
     try {
-      current = fs.readFileSync(item.target);
+      current = writer.read(item.target);
     } catch (error) {
       throw new Error(`cannot roll back ${item.entry.path}: ${(error as Error).message}`);
     }
-    if (sha256Hex(current) !== item.entry.next_sha256) throw new Error(`refusing to roll back ${item.entry.path}: it no longer holds the published bytes (someone else changed it)`);
+    if (current === null || sha256Hex(current) !== item.entry.next_sha256) throw new Error(`refusing to roll back ${item.entry.path}: it no longer holds the published bytes (someone else changed it)`);
     if (item.entry.operation === "create") {
-      fs.unlinkSync(item.target);
+      writer.unlink(item.target);
     } else {
-      if (item.before === null || sha256Hex(item.before) !== item.entry.before_sha256) throw new Error(`the before image of ${item.entry.path} does not match its hash`);
-      replaceTarget(item.target, item.before);
+      const image = beforeImage(active, item.index);
+      const before = writer.read(image);
+      if (before === null || sha256Hex(before) !== item.entry.before_sha256) throw new Error(`the before image of ${item.entry.path} does not match its hash`);
+      placeImage(writer, image, item.target, "replace");
     }
   }
-  const after = currentFingerprint(root);
+  const after = currentFingerprint(writer.root);
   if (after === null || !sameFingerprints(snapshot, after)) throw new Error("the rollback did not restore the notebook's previous inventory");
 }
 
@@ -353,6 +362,8 @@ export interface PublishInput {
   readonly ids?: PublicationIds;
   readonly fault?: PublicationFault;
   readonly removeTree?: (directory: string) => void;
+  /** Every disk change of the publication is a step; defaults to the crash seam of the environment (crashSeam.ts). */
+  readonly steps?: StepCounter;
 }
 
 /** §6.3 end to end for a stored proposal: recovery first, then the transaction, then the receipt. */
@@ -398,8 +409,10 @@ export function publishProposal(input: PublishInput): PublicationResult {
     return { ok: false, issue: publicationIssue("save.concurrent-change", "the notebook no longer yields the plan that was approved", { reason: "publication-transaction.drift" }) };
   }
 
+  const steps = input.steps ?? stepsFromEnvironment("publish");
   const failure = runTransaction({
     view,
+    steps,
     proposalId: proposal.prepared.proposal_id,
     plan: proposal.plan,
     next: new Map(proposal.prepared.records.map((record) => [record.record_id, record.markdown])),
@@ -408,6 +421,7 @@ export function publishProposal(input: PublishInput): PublicationResult {
     ...(input.removeTree === undefined ? {} : { removeTree: input.removeTree }),
   });
   if (failure !== null) return { ok: false, issue: failure };
+  steps.step("write the receipt");
   return settle(input.workspace, proposal, ids, "published");
 }
 

@@ -5,12 +5,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { sha256Hex } from "../../server/ledger/canonicalJson";
 import { openNotebook } from "../../server/notebook/notebookStore";
 import type { PreparedRecord } from "../../server/notebook/proposal";
 import { readProposal, readReceipt } from "../../server/notebook/proposalStore";
 import { publishProposal, type FaultPoint, type PublicationIds, type PublicationResult } from "../../server/notebook/publication";
+import { OWNER_FILE } from "../../server/notebook/recovery";
 import { SOURCE_NEW, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "../support/notebookRecords";
 import { externalSource, nextId, notebookFixture, pairedBatch, proposeRecords, recordFiles, type NotebookFixture } from "../support/notebookFixture";
 
@@ -131,11 +133,14 @@ test("§6.4 refusals before staging: unknown, malformed or tampered proposal, de
   fs.unlinkSync(path.join(fx.root, "records", "broken.md"));
   assertUntouched(fx, before);
 
+  // The lock of a live publisher (our parent process stands in for it): busy, nothing written.
   fs.mkdirSync(activeDir(fx.root), { recursive: true });
+  fs.writeFileSync(path.join(activeDir(fx.root), OWNER_FILE), JSON.stringify({ pid: process.ppid, hostname: os.hostname() }));
   const busy = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
   assert.equal(busy.code, "save.busy");
   assert.equal(busy.recoveryRequired, true);
   assert.deepEqual(recordFiles(fx.root), before);
+  assert.ok(fs.existsSync(path.join(activeDir(fx.root), OWNER_FILE)), "a live owner's lock is never removed");
   fs.rmSync(activeDir(fx.root), { recursive: true });
 
   // A target (or any file) that changed after the proposal: the proposal is stale, nothing is written.
@@ -354,4 +359,27 @@ test("CLI: propose FILE.json stores a proposal; publish refuses without --yes, p
   assert.equal(docket(["notebook", "propose", "bad.json", "--notebook", "notebook"], fx.workspace).status, 2);
   const proposals = fs.readdirSync(path.join(fx.workspace, ".docket", "notebook", "proposals"));
   assert.deepEqual(proposals, [`${summary.proposalId}.json`]);
+});
+
+test("proposals and receipts are never written through a link in the workspace's .docket/notebook folder", () => {
+  const fx = notebookFixture({ prefix: "docket-publication-linked-state-" });
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
+  const outside = fs.mkdtempSync(path.join(path.dirname(fx.workspace), "docket-publication-receipts-elsewhere-"));
+  const receipts = path.join(fx.workspace, ".docket", "notebook", "receipts");
+  fs.symlinkSync(outside, receipts);
+  const issue = failure(publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids }));
+  assert.equal(issue.code, "save.lifecycle");
+  assert.equal(issue.recoveryRequired, true);
+  assert.match(issue.message, /symbolic link/u);
+  assert.deepEqual(fs.readdirSync(outside), [], "nothing was written through the link");
+  fs.unlinkSync(receipts);
+  const settled = publishProposal({ workspace: fx.workspace, proposalId, approved: true, ids });
+  assert.ok(settled.ok && settled.settled === "already-published", JSON.stringify(settled));
+
+  const proposals = path.join(fx.workspace, ".docket", "notebook", "proposals");
+  fs.renameSync(proposals, `${proposals}.real`);
+  fs.symlinkSync(outside, proposals);
+  assert.throws(() => proposeRecords(fx, [{ operation: "create", record_id: SOURCE_NEW, markdown: externalSource(SOURCE_NEW) }]), /symbolic link/u);
+  assert.deepEqual(fs.readdirSync(outside), []);
+  fs.rmSync(outside, { recursive: true, force: true });
 });

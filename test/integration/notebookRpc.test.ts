@@ -13,7 +13,10 @@ import { openNotebook, sha256Hex } from "../../server/notebook/notebookStore";
 import { notebookView, prepareProposal } from "../../server/notebook/preflight";
 import { decodePreparedSave, OBSERVER_SAVE_SCHEMA } from "../../server/notebook/proposal";
 import { writeProposal } from "../../server/notebook/proposalStore";
+import { spawnSync } from "node:child_process";
+import { KILL_AT_VARIABLE } from "../../server/notebook/crashSeam";
 import { startBackend } from "../support/backendProcess";
+import { notebookFixture, pairedBatch, proposeRecords, publishSteps, recordFiles, stepOf } from "../support/notebookFixture";
 import { sourceMarkdown } from "../support/notebookRecords";
 
 const SOURCE_A = "source-00000000-0000-4000-8000-00000000000a";
@@ -171,5 +174,45 @@ test("notebook setup, proposals and publication through the backend", async () =
     await untrusted.stop();
     fs.rmSync(workspace, { recursive: true, force: true });
     fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("the Observer view's status explains an interrupted publication in Restricted Mode and recovers it in a trusted workspace", async () => {
+  const labels = publishSteps(pairedBatch);
+  const fx = notebookFixture({ prefix: "docket-nb-rpc-crash-" });
+  const before = recordFiles(fx.root);
+  const proposalId = proposeRecords(fx, pairedBatch(fx));
+  const killed = spawnSync(process.execPath, [path.join(__dirname, "..", "..", "..", "dist", "docket.js"), "notebook", "publish", proposalId, "--yes", "--workspace", fx.workspace], {
+    encoding: "utf8",
+    env: { ...process.env, [KILL_AT_VARIABLE]: `publish:${stepOf(labels, / -> records\//u, 1)}` },
+  });
+  assert.equal(killed.signal, "SIGKILL", killed.stderr);
+  const crashed = recordFiles(fx.root);
+  assert.notDeepEqual(crashed, before, "half published");
+  // A stray temporary (the reference's publisher killed mid-write) must not turn this into "unusable".
+  fs.writeFileSync(path.join(fx.root, "records", ".memo-incubating.md.00000000-0000-4000-8000-000000000000.tmp"), "half");
+
+  const untrusted = await startBackend({ workspaceFolder: fx.workspace, trusted: false });
+  try {
+    const status = await untrusted.request(Requests.notebookStatus, { notebookPath: fx.root });
+    assert.equal(status.health, "recovery-required");
+    assert.equal(status.problem?.code, "publication-transaction.active");
+    assert.match(status.problem?.message ?? "", /recovery restores every record to its bytes before the publication/u);
+  } finally {
+    await untrusted.stop();
+  }
+  assert.equal(fs.existsSync(path.join(fx.root, ".observer", "transactions", "active")), true, "Restricted Mode writes nothing");
+
+  const trusted = await startBackend({ workspaceFolder: fx.workspace });
+  try {
+    const status = await trusted.request(Requests.notebookStatus, { notebookPath: fx.root });
+    assert.equal(status.health, "ok", JSON.stringify(status));
+    assert.deepEqual(recordFiles(fx.root), before, "rolled back to the old notebook");
+    assert.deepEqual(fs.readdirSync(path.join(fx.root, ".observer", "transactions")), []);
+    const listed = await trusted.request(Requests.notebookProposals, {});
+    assert.equal(listed.proposals.find((entry) => entry.proposalId === proposalId)?.stale, false, "the proposal can be published again");
+  } finally {
+    await trusted.stop();
+    fs.rmSync(fx.workspace, { recursive: true, force: true });
   }
 });

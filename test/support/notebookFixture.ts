@@ -4,10 +4,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { countingSteps } from "../../server/notebook/crashSeam";
 import { openNotebook, setupNotebook } from "../../server/notebook/notebookStore";
 import { notebookView, prepareProposal } from "../../server/notebook/preflight";
 import { OBSERVER_SAVE_SCHEMA, type PreparedRecord } from "../../server/notebook/proposal";
 import { writeProposal } from "../../server/notebook/proposalStore";
+import { publishProposal } from "../../server/notebook/publication";
 import { sha256Hex } from "../../server/ledger/canonicalJson";
 import { BASELINE, EXTERNAL_SOURCE, MEMO_ONE, ZETTEL_NEW, promotedZettel } from "./notebookRecords";
 
@@ -66,4 +68,24 @@ export function recordFiles(root: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const name of fs.readdirSync(path.join(root, "records")).sort()) result[name] = fs.readFileSync(path.join(root, "records", name), "utf8");
   return result;
+}
+
+/**
+ * The numbered disk changes (crash-seam steps, `DOCKET_NOTEBOOK_KILL_AT=publish:N`) a publication
+ * of this batch makes, learned by publishing it on a twin fixture in this process.
+ */
+export function publishSteps(batch: (fx: NotebookFixture) => PreparedRecord[]): string[] {
+  const twin = notebookFixture({ prefix: "docket-notebook-steps-" });
+  const labels: string[] = [];
+  const result = publishProposal({ workspace: twin.workspace, proposalId: proposeRecords(twin, batch(twin)), approved: true, steps: countingSteps("publish", (_index, label) => labels.push(label)) });
+  assert.ok(result.ok, JSON.stringify(result));
+  return labels;
+}
+
+/** The step number (1-based) of the `occurrence`-th step whose label matches. */
+export function stepOf(labels: readonly string[], pattern: RegExp, occurrence = 0): number {
+  const steps = labels.flatMap((label, index) => (pattern.test(label) ? [index + 1] : []));
+  const step = steps[occurrence];
+  assert.ok(step !== undefined, `no step matches ${String(pattern)}: ${labels.join(" | ")}`);
+  return step;
 }
