@@ -8,7 +8,7 @@ import type { Backend } from "./backend";
 import { hasFolder, notebookPathSetting } from "./config";
 import { DocketError, toDocketError } from "./errors";
 import type { ProposalDocuments } from "./proposalDocuments";
-import { OPEN_RECORD_DIFF_COMMAND, SETUP_NOTEBOOK_COMMAND, type ProposalTreeProvider } from "./proposalTree";
+import { OPEN_RECORD_DIFF_COMMAND, REFRESH_NOTEBOOK_COMMAND, SETUP_NOTEBOOK_COMMAND, type ProposalTreeProvider } from "./proposalTree";
 import { parseProposalDocumentPath, PROPOSAL_SCHEME, type ProposalTreeNode } from "./proposalTreeModel";
 import { untrustedMessage } from "./strings";
 
@@ -17,7 +17,7 @@ export const NotebookCommandIds = {
   openRecordDiff: OPEN_RECORD_DIFF_COMMAND,
   saveAll: "docket.notebook.saveAll",
   discard: "docket.notebook.discard",
-  refresh: "docket.notebook.refresh",
+  refresh: REFRESH_NOTEBOOK_COMMAND,
 } as const;
 
 type Register = <A extends unknown[], R>(id: string, handler: (...args: A) => Promise<R>) => vscode.Disposable;

@@ -11,6 +11,7 @@ import { buildProposalTree, childrenOf, type ProposalTreeNode } from "./proposal
 
 export const OPEN_RECORD_DIFF_COMMAND = "docket.notebook.openRecordDiff";
 export const SETUP_NOTEBOOK_COMMAND = "docket.notebook.setup";
+export const REFRESH_NOTEBOOK_COMMAND = "docket.notebook.refresh";
 
 function healthLabel(status: NotebookStatus): string {
   switch (status.health) {
@@ -134,7 +135,10 @@ export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTre
           status.health === "ok"
             ? new vscode.ThemeIcon("notebook")
             : new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
-        if (status.health !== "ok") {
+        if (status.health === "recovery-required") {
+          // Asking for the status again runs recovery (trusted workspaces); the tooltip says what still holds it.
+          item.command = { command: REFRESH_NOTEBOOK_COMMAND, title: vscode.l10n.t("Retry Notebook Recovery") };
+        } else if (status.health !== "ok") {
           item.command = { command: SETUP_NOTEBOOK_COMMAND, title: vscode.l10n.t("Set Up Notebook…") };
         }
         return item;

@@ -59,6 +59,9 @@ Usage:
   docket notebook validate|status DIR [--json]
                                            check a Notebook's records (exit 0 valid, 1 invalid,
                                            2 not a usable Notebook) or show its health
+  docket notebook recover DIR [--workspace DIR] [--json]
+                                           finish or roll back an interrupted publication (exit 0
+                                           the Notebook is whole, 3 recovery still required)
   docket notebook setup DIR [--language en|ko] [--yes]
                                            create or adopt a Notebook folder
   docket notebook propose FILE.json [--notebook DIR]

@@ -38,7 +38,8 @@ export interface LockOptions {
   readonly unreadableStaleMs?: number;
 }
 
-function processStartTime(pid: number): string | null {
+/** A process's start time (Linux /proc ticks), to tell a reused pid from the process that wrote an owner file. */
+export function processStartTime(pid: number): string | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

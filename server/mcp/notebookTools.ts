@@ -10,7 +10,7 @@ import { ErrorCodes } from "../protocol/messages";
 import { formatDiagnostic, type NotebookDiagnostic } from "../notebook/diagnostics";
 import { makeProposal } from "../notebook/makeProposal";
 import { resolveNotebookPath } from "../notebook/notebookPath";
-import { hasActiveTransaction, openNotebook, type OpenNotebook } from "../notebook/notebookStore";
+import { hasActiveTransaction, notebookStatus, openNotebook, type OpenNotebook } from "../notebook/notebookStore";
 import { PreparedRecord } from "../notebook/proposal";
 import { listProposalSummaries } from "../notebook/proposalView";
 import { defineSessionTool, type SessionTool, type ToolSession } from "./toolDefinition";
@@ -92,7 +92,17 @@ const readNotebookTool = defineSessionTool({
   run: async (session, params) => {
     const root = notebookRoot(session, params.notebook);
     const opened = openNotebook(root);
-    if (!opened.ok) throw unusable(root, opened.issue);
+    if (!opened.ok) {
+      // Half a publication breaks the record graph; say what the user must do, not "unusable".
+      const status = notebookStatus(root);
+      if (status.ok && status.value.health === "recovery-required") {
+        throw new DocketError(
+          ErrorCodes.publicationRecoveryRequired,
+          `The notebook at ${root} has an interrupted publication. Ask the user to recover it (\`docket notebook recover ${root}\`, or open Docket's Observer view) before reading or proposing.`,
+        );
+      }
+      throw unusable(root, opened.issue);
+    }
     const notebook = opened.value;
     // An opened notebook has valid records; only an interrupted publication can make it unhealthy.
     const health = hasActiveTransaction(notebook.root) ? "recovery-required" : "healthy";

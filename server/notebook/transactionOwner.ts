@@ -7,11 +7,10 @@
 // a lock up for recovery (a rollback it could not finish) marks it `released`, so a long-lived
 // process (the VS Code backend) never keeps a lock busy that nobody is working on.
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
-import { processAlive } from "../ledger/lock";
+import { processAlive, processStartTime } from "../ledger/lock";
 import type { NotebookWriter } from "./notebookWriter";
 
 export const OWNER_FILE = "docket-owner.json";
@@ -31,15 +30,6 @@ const OWNER_TEMPORARY = /^\.docket-owner\.json\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]
 /** A Docket owner file that was being written when its process died: never anyone's lock. */
 export function isOwnerTemporary(name: string): boolean {
   return OWNER_TEMPORARY.test(name);
-}
-
-function processStartTime(pid: number): string | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null; // field 22: starttime
-  } catch {
-    return null;
-  }
 }
 
 export function thisProcessOwner(): TransactionOwner {
