@@ -11,10 +11,14 @@ import { ErrorCodes } from "../protocol/messages";
 /** Nesting up to this depth is hashed by the ledger's own canonical JSON. */
 const RECURSION_SAFE_DEPTH = 200;
 
-/** Where a leaf sits: its property name (array items inherit their array's) and the object holding it. */
+/**
+ * Where a leaf sits: its property name (array items inherit their array's), the object holding it,
+ * and for an array item the item before it (`["--password", "…"]`).
+ */
 export interface LeafPlace {
   readonly name: string | undefined;
   readonly parent: Readonly<Record<string, unknown>> | undefined;
+  readonly previous?: unknown;
 }
 
 /**
@@ -94,7 +98,7 @@ export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boole
       }
       if (top.index > 0 && !emit(",")) return;
       pending = top.items[top.index];
-      place = top.place;
+      place = top.index === 0 ? top.place : { name: top.place.name, parent: top.place.parent, previous: top.items[top.index - 1] };
       top.index += 1;
       hasPending = true;
       continue;

@@ -168,8 +168,17 @@ export function redactBounded(text: string, keep: number): BoundedRedaction {
 const ENTRY_NAME_FIELDS = ["name", "Name", "key", "Key"] as const;
 const ENTRY_VALUE_FIELDS = new Set(["value", "Value"]);
 
-/** The name a structured value is assigned to: its property, or the entry's name for `value` fields. */
-export function fieldName(name: string | undefined, parent: Readonly<Record<string, unknown>> | undefined): string | undefined {
+/** A command-line flag (`--db-password`, `-token`) before an argument-list item names that item. */
+const FLAG = /^--?([A-Za-z][A-Za-z0-9_.-]{0,127})$/;
+
+/**
+ * The name a structured value is assigned to: its property; the entry's name for `value` fields of
+ * `{"name": "DB_PASSWORD", "value": "…"}`; the flag before it in an argument list.
+ */
+export function fieldName(place: { readonly name: string | undefined; readonly parent: Readonly<Record<string, unknown>> | undefined; readonly previous?: unknown }): string | undefined {
+  const flag = typeof place.previous === "string" ? FLAG.exec(place.previous)?.[1] : undefined;
+  if (flag !== undefined) return flag;
+  const { name, parent } = place;
   if (name !== undefined && parent !== undefined && ENTRY_VALUE_FIELDS.has(name)) {
     for (const field of ENTRY_NAME_FIELDS) {
       const entry = parent[field];

@@ -37,8 +37,10 @@ export function isSecretLookingKeyName(name: string): boolean {
 // A value that names where a secret is, not the secret: `$VAR`, `${VAR}`, `%VAR%`, `<placeholder>`,
 // `{{ x }}`, `[REDACTED:…]`.
 const REFERENCE = /^(?:\$[A-Za-z_{(]|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]{1,128}>$|\{\{|\[REDACTED:)/;
-// Values that a typed declaration or a config switch puts where a secret could be.
-const PLAIN_WORD = /^(?:string|number|boolean|bool|any|unknown|object|never|str|int|bytes|none|null|nil|undefined|true|false|yes|no|on|off|required|optional|~|-|\*+)(?![A-Za-z0-9_])/i;
+// Values that a typed declaration or a config switch puts where a secret could be: the whole value
+// is the word, maybe with type syntax around it (`string;`, `string | null`, `str,`).
+const PLAIN_WORD =
+  /^(?:string|number|boolean|bool|any|unknown|object|never|str|int|bytes|none|null|nil|undefined|true|false|yes|no|on|off|required|optional|~|-|\*+)(?:\[\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w<>\[\]]*)*[ \t]*[;,?]?$/i;
 
 /** A value that is not itself a secret: empty, a reference, a type word or a switch. */
 export function isNonSecretValue(value: string): boolean {

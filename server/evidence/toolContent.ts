@@ -72,7 +72,7 @@ type Redacted = { readonly text: string; readonly counts: RedactionCounts; reado
  * `record` counts a redaction and returns its text.
  */
 function structuredLeaf(value: string | number | boolean | null, place: LeafPlace, bound: RenderingBound, record: (result: Redacted) => string, describeBlobs: boolean): unknown {
-  const name = fieldName(place.name, place.parent);
+  const name = fieldName(place);
   if (typeof value === "number") {
     const result = redactField(String(value), name, bound.remaining());
     return result.text === String(value) ? value : record(result);
