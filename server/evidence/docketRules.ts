@@ -158,7 +158,7 @@ const RULES: readonly PatternRule[] = [
   // `//registry/:_authToken=x`, `?api_key=x&`, `--password=x`.
   {
     kind: "secret-assignment",
-    pattern: new RegExp(String.raw`${KEY_START}${KEY}=${NOT_MARKER}(?!["'\s])(${BARE_VALUE_CHAR}{1,1024})`, "dgi"),
+    pattern: new RegExp(String.raw`${KEY_START}${KEY}=${NOT_MARKER}(?!["'\s=>])(${BARE_VALUE_CHAR}{1,1024})`, "dgi"),
     groups: [1],
     accept: isValue,
   },
@@ -167,7 +167,7 @@ const RULES: readonly PatternRule[] = [
   {
     kind: "secret-assignment",
     pattern: new RegExp(
-      String.raw`^[ \t]{0,64}(?:- |export[ \t]{1,8}|set[ \t]{1,8})?["']?${KEY}["']?(?:[ \t]{0,8}:[ \t]{1,8}|[ \t]{0,8}:?=[ \t]{0,8})${NOT_MARKER}(?!["'\s])(${LINE_VALUE_CHAR}{1,1024})`,
+      String.raw`^[ \t]{0,64}(?:- |export[ \t]{1,8}|set[ \t]{1,8})?["']?${KEY}["']?(?:[ \t]{0,8}:[ \t]{1,8}|[ \t]{0,8}:?=[ \t]{0,8})${NOT_MARKER}(?!["'\s=>])(${LINE_VALUE_CHAR}{1,1024})`,
       "dgim",
     ),
     groups: [1],

@@ -21,6 +21,13 @@ const VERSION_OR_DATE = /^v?\d+(?:[.:_-]\d+)+(?:[.+-][A-Za-z0-9.]+)?$/;
 const DIGEST_PREFIX = /^(?:sha\d{1,3}|md5|blake2b?)[-:=]/i;
 const IDENTIFIER_WORDS = /^[a-z]+(?:[_.-][a-z]+)*$/;
 
+/** `cl100k_base_tokenizer_v2`: one case, separated segments, at least half of them words. */
+function readsAsIdentifier(value: string): boolean {
+  if (!/^(?:[a-z0-9]+(?:[_.-][a-z0-9]+)+|[A-Z0-9]+(?:[_.-][A-Z0-9]+)+)$/.test(value)) return false;
+  const segments = value.split(/[_.-]/);
+  return segments.filter((segment) => /^[A-Za-z]{3,}$/.test(segment)).length * 2 >= segments.length;
+}
+
 function shannonEntropy(value: string): number {
   const counts = new Map<string, number>();
   for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
@@ -37,7 +44,7 @@ export function looksRandom(value: string): boolean {
   if (value.length < MIN_LENGTH || value.length > MAX_LENGTH) return false;
   if (isNonSecretValue(value) || UUID.test(value) || PATH.test(value) || URL.test(value) || VERSION_OR_DATE.test(value) || DIGEST_PREFIX.test(value)) return false;
   if (HEX.test(value) && DIGEST_LENGTHS.has(value.replace(/^0x/i, "").length)) return false;
-  if (IDENTIFIER_WORDS.test(value)) return false;
+  if (IDENTIFIER_WORDS.test(value) || readsAsIdentifier(value)) return false;
   const hasDigit = /[0-9]/.test(value);
   const hasLower = /[a-z]/.test(value);
   const hasUpper = /[A-Z]/.test(value);
@@ -49,7 +56,8 @@ export function looksRandom(value: string): boolean {
 // `--name value` flags: a name (optionally quoted), an assignment and a value of token characters.
 // `=`, `,`, `:` and spaces end a value, so a match never swallows the next assignment. The name's
 // own test is done in code, on the captured name.
-const VALUE = String.raw`\\?["']?(?!\[REDACTED:)([A-Za-z0-9+/_.~!#$%^*-]{16,1024}={0,3})`;
+// A value must end where its token ends: a name's match never takes the next `name=` as its value.
+const VALUE = String.raw`\\?["']?(?!\[REDACTED:)([A-Za-z0-9+/_.~!#$%^*-]{16,1024}={0,3})(?![A-Za-z0-9+/_.~!#$%^*=-])`;
 const ASSIGNMENTS = [
   new RegExp(String.raw`(?<![A-Za-z0-9_.-])(?:--?)?\\?["']?([A-Za-z_][A-Za-z0-9_.-]{0,127})\\?["']?[ \t]{0,8}(?::=|=>|[:=])[ \t]{0,8}${VALUE}`, "dg"),
   new RegExp(String.raw`(?<![^\s])--?([A-Za-z][A-Za-z0-9_.-]{0,127})[ \t]{1,8}${VALUE}`, "dg"),
@@ -59,10 +67,16 @@ const ASSIGNMENTS = [
 export function entropySpans(text: string, sink: SpanSink): void {
   for (const pattern of ASSIGNMENTS) {
     pattern.lastIndex = 0;
-    for (const match of text.matchAll(pattern)) {
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const range = match.indices?.[2];
-      if (range === undefined || !isSecretLookingKeyName(match[1] ?? "")) continue;
-      let [start, end] = range;
+      if (range === undefined) continue;
+      const start = range[0];
+      let end = range[1];
+      if (!isSecretLookingKeyName(match[1] ?? "")) {
+        // `"output": "cookieSeed: …"`: what looked like this name's value may be the next name.
+        pattern.lastIndex = start;
+        continue;
+      }
       // Sentence punctuation after a value is not part of it.
       while (end > start && /[,.]/.test(text[end - 1] as string)) end -= 1;
       if (looksRandom(text.slice(start, end))) sink(start, end, "high-entropy-assignment");
