@@ -9,11 +9,12 @@ import { hashValue, sha256Hex } from "../ledger/canonicalJson";
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
 import { contextContentSha256 } from "../judgment";
-import { argumentsSha256, boundedCanonicalJson } from "./boundedJson";
+import { argumentsSha256 } from "./boundedJson";
 import { EVIDENCE_FORMAT, sealRecord, type ToolResultRecord, type UserDecisionRecord } from "./evidenceRecord";
 import { appendRecord } from "./evidenceSegments";
 import { addRedactionCounts, redactSecrets, type RedactionCounts } from "./redaction";
-import { promptContent, redactingRendering, toolResultContent } from "./toolContent";
+import { redactedCanonicalJson } from "./structuredRedaction";
+import { promptContent, toolResultContent } from "./toolContent";
 
 export { recentEvidence, workspaceEvidence, type RecentEvidence } from "./evidenceIndex";
 export { EVIDENCE_RELATIVE_DIRECTORY, MAX_LINE_BYTES, SEGMENT_BYTES, STORE_CAP_BYTES, evidenceDirectory, setEvidenceStoreLimitsForTests } from "./evidenceSegments";
@@ -76,14 +77,8 @@ function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
  * as decoded text (knowing the name it is assigned to) before it is encoded, then cut.
  */
 function inputPreview(toolInput: unknown): { preview: string; bytes: number; truncated: boolean; redactions: RedactionCounts } {
-  let redactions: RedactionCounts = {};
-  const rendered = boundedCanonicalJson(toolInput ?? {}, INPUT_PREVIEW_CHARS, (bound) =>
-    redactingRendering(bound, (result) => {
-      redactions = addRedactionCounts(redactions, result.counts);
-      return result.text;
-    }, false),
-  );
-  return { preview: rendered.text, bytes: rendered.bytes, truncated: rendered.truncated, redactions };
+  const rendered = redactedCanonicalJson(toolInput ?? {}, INPUT_PREVIEW_CHARS);
+  return { preview: rendered.text, bytes: rendered.bytes, truncated: rendered.truncated, redactions: rendered.redactions };
 }
 
 /**

@@ -189,18 +189,40 @@ export function fieldName(place: { readonly name: string | undefined; readonly p
 }
 
 /**
- * Redacts one string field of structured data, knowing the name it is assigned to: the whole value
- * under a secret key (`{"password": "…"}`), a random-looking value under a secret-looking one, and
- * otherwise every secret the text rules find in it.
+ * The redaction a structured value gets for its name alone, or undefined when its name does not
+ * decide: the whole value under a secret key (`{"password": …}`), a random-looking value under a
+ * secret-looking one.
  */
-export function redactField(value: string, name: string | undefined, keep: number): BoundedRedaction {
-  if (name !== undefined && isSecretKeyName(name) && !isNonSecretValue(value) && !value.startsWith("[REDACTED:")) {
-    return { text: redactionMarker("secret-assignment"), counts: { "secret-assignment": 1 }, consumed: value.length };
+export function redactByName(value: string, name: string | undefined): BoundedRedaction | undefined {
+  if (name === undefined || value.startsWith("[REDACTED:")) return undefined;
+  if (isSecretKeyName(name) && !isNonSecretValue(value)) return { text: redactionMarker("secret-assignment"), counts: { "secret-assignment": 1 }, consumed: value.length };
+  if (isSecretLookingKeyName(name) && looksRandom(value.trim())) return { text: redactionMarker("high-entropy-assignment"), counts: { "high-entropy-assignment": 1 }, consumed: value.length };
+  return undefined;
+}
+
+/**
+ * Which of many short texts (the fields of one structured value) may hold a secret: the rules run
+ * once over all of them, one per line, and every text a span touches is a candidate. Joining only
+ * adds line breaks between texts, which end every token and start every line as the texts' own
+ * ends do, so a text with a secret of its own is always a candidate; the candidates are then
+ * redacted one by one. This keeps thousands of small fields from costing one rule pass each.
+ */
+export function secretCandidates(texts: readonly string[]): ReadonlySet<number> {
+  const starts: number[] = [];
+  let length = 0;
+  for (const text of texts) {
+    starts.push(length);
+    length += text.length + 1;
   }
-  if (name !== undefined && isSecretLookingKeyName(name) && looksRandom(value.trim())) {
-    return { text: redactionMarker("high-entropy-assignment"), counts: { "high-entropy-assignment": 1 }, consumed: value.length };
+  const candidates = new Set<number>();
+  if (texts.length === 0) return candidates;
+  const spans = findSpans(texts.join("\n"));
+  let index = 0;
+  for (const span of spans) {
+    while (index + 1 < starts.length && (starts[index + 1] as number) <= span.start) index += 1;
+    for (let text = index; text < starts.length && (starts[text] as number) < span.end; text += 1) candidates.add(text);
   }
-  return redactBounded(value, keep);
+  return candidates;
 }
 
 /** Sums per-kind counts (for a record made of several redacted texts). */

@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import type { ContextContentPart } from "../judgment";
 import { MAX_SEALED_MEMBER_BYTES } from "../judgment/seal";
-import { boundedCanonicalJson, type JsonRendering, type LeafPlace, type RenderingBound } from "./boundedJson";
-import { addRedactionCounts, fieldName, redactBounded, redactField, type RedactionCounts } from "./redaction";
+import { addRedactionCounts, redactBounded, type RedactionCounts } from "./redaction";
+import { redactedCanonicalJson } from "./structuredRedaction";
 
 /** A stored member must still seal: its parts' canonical JSON stays within the engine's limit. */
 export const CONTENT_BYTE_LIMIT = MAX_SEALED_MEMBER_BYTES;
@@ -64,42 +64,6 @@ function describedBlob(text: string): string | undefined {
   return undefined;
 }
 
-type Redacted = { readonly text: string; readonly counts: RedactionCounts; readonly consumed: number };
-
-/**
- * One scalar of structured data, redacted: binary blobs described, strings redacted knowing the
- * name they are assigned to, and a number under a secret key (`{"pin": 1234}`) replaced as well.
- * `record` counts a redaction and returns its text.
- */
-function structuredLeaf(value: string | number | boolean | null, place: LeafPlace, bound: RenderingBound, record: (result: Redacted) => string, describeBlobs: boolean): unknown {
-  const name = fieldName(place);
-  if (typeof value === "number") {
-    const result = redactField(String(value), name, bound.remaining());
-    return result.text === String(value) ? value : record(result);
-  }
-  if (typeof value !== "string") return value;
-  const blob = describeBlobs ? describedBlob(value) : undefined;
-  if (blob !== undefined) return blob;
-  const result = redactField(value, name, bound.remaining());
-  if (result.consumed < value.length) bound.cut();
-  return record(result);
-}
-
-/**
- * Rendering hooks that redact every string field and property name of structured data; tool output
- * also describes binary blobs instead of keeping them (`describeBlobs`).
- */
-export function redactingRendering(bound: RenderingBound, record: (result: Redacted) => string, describeBlobs: boolean): JsonRendering {
-  return {
-    leaf: (value, place) => structuredLeaf(value, place, bound, record, describeBlobs),
-    key: (name) => {
-      const result = redactBounded(name, bound.remaining());
-      if (result.consumed < name.length) bound.cut();
-      return record(result);
-    },
-  };
-}
-
 class RawBuilder {
   readonly parts: RawContent["parts"] = [];
   cut = false;
@@ -107,7 +71,7 @@ class RawBuilder {
   redactions: RedactionCounts = {};
   private windowLeft = REDACTION_WINDOW_CHARS;
 
-  private readonly record = (result: Redacted): string => {
+  private readonly record = (result: { readonly text: string; readonly counts: RedactionCounts }): string => {
     this.redactions = addRedactionCounts(this.redactions, result.counts);
     return result.text;
   };
@@ -139,7 +103,8 @@ class RawBuilder {
   }
 
   json(value: unknown): void {
-    const rendered = boundedCanonicalJson(value, Math.max(this.windowLeft, 0), (bound) => redactingRendering(bound, this.record, true));
+    const rendered = redactedCanonicalJson(value, Math.max(this.windowLeft, 0), { describeBlob: describedBlob });
+    this.redactions = addRedactionCounts(this.redactions, rendered.redactions);
     this.originalBytes += rendered.bytes;
     if (rendered.truncated) this.cut = true;
     this.windowLeft -= rendered.text.length;

@@ -11,7 +11,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { captureToolResult, captureUserDecision, evidenceDirectory, INPUT_PREVIEW_CHARS, workspaceEvidence } from "../../server/evidence/evidenceStore";
 import { parseRecordLine } from "../../server/evidence/evidenceRecord";
-import { REDACTION_MARGIN_CHARS, redactSecrets, redactionMarker } from "../../server/evidence/redaction";
+import { REDACTION_MARGIN_CHARS, redactSecrets, redactionMarker, secretCandidates } from "../../server/evidence/redaction";
 import { REDACTION_WINDOW_CHARS, toolResultContent } from "../../server/evidence/toolContent";
 import { loadSecretlintRules } from "../../server/evidence/secretlintRules";
 import { DocketError } from "../../server/errors";
@@ -362,4 +362,38 @@ test("redaction stays linear on input hostile to the new rules and on text full 
   const tokens = fill(`${j("ghp_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8")} `);
   const ratio = timeOf(tokens) / baseline;
   assert.ok(ratio < 60, `text full of tokens took ${ratio.toFixed(1)}× the time of ordinary text`);
+});
+
+test("property: the one-pass screen of many fields never passes over a field that holds a secret", () => {
+  const field = fc.oneof(
+    fc.string({ maxLength: 24 }),
+    fc.constantFrom("", "\\", "\n", "password: ", "DB_PASSWORD=", '"', "sk-", "-----BEGIN PRIVATE KEY-----", "[REDACTED:jwt]", "--token"),
+    fc.tuple(fc.nat({ max: corpus.formats.length - 1 }), fc.nat({ max: corpus.shapes.length - 1 }), fc.constantFrom(...ENCODINGS), fc.integer()).map(([f, s, e, seed]) => {
+      const format = corpus.formats[f];
+      const shape = corpus.shapes[s];
+      return format === undefined || shape === undefined ? "" : (renderSample(format, shape, e, seededRandom(seed))?.text ?? "");
+    }),
+  );
+  fc.assert(
+    fc.property(fc.array(field, { maxLength: 12 }), (texts) => {
+      const candidates = secretCandidates(texts);
+      texts.forEach((text, index) => {
+        if (redactSecrets(text).text !== text) assert.ok(candidates.has(index), `field ${index} holds a secret but was not a candidate: ${JSON.stringify(text.slice(0, 80))}`);
+      });
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("thousands of small structured fields cost about one rule pass, not one pass each", () => {
+  const rows = Array.from({ length: 6_000 }, (_, index) => ({ id: `row-${index}`, name: `user ${index}`, active: index % 2 === 0 }));
+  const text = JSON.stringify(rows);
+  const started = process.hrtime.bigint();
+  toolResultContent(text);
+  const asText = Number(process.hrtime.bigint() - started);
+  const again = process.hrtime.bigint();
+  const content = toolResultContent({ rows });
+  const asFields = Number(process.hrtime.bigint() - again);
+  assert.deepEqual(content.redactions, {});
+  assert.ok(asFields / Math.max(asText, 1) < 20, `fields took ${(asFields / Math.max(asText, 1)).toFixed(1)}× the time of the same data as one text`);
 });
