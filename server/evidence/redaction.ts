@@ -149,12 +149,12 @@ function cutOnCodePoint(text: string, position: number): number {
 }
 
 /**
- * Redacts about the first `keep` characters of `text` (all of it when it is not much longer). The
- * rules read REDACTION_MARGIN_CHARS more than is kept, so a secret that crosses the cut is found
- * whole; the cut then moves past it, and its marker is kept complete instead of half a secret.
+ * Redacts the first `keep` characters of `text` (all of it when it is no longer). The rules read
+ * REDACTION_MARGIN_CHARS more than is kept, so a secret that crosses the cut is found whole; the
+ * cut then moves past it, and its marker is kept complete instead of half a secret.
  */
 export function redactBounded(text: string, keep: number): BoundedRedaction {
-  if (text.length <= keep + REDACTION_MARGIN_CHARS) return { ...redactSecrets(text), consumed: text.length };
+  if (text.length <= keep) return { ...redactSecrets(text), consumed: text.length };
   const counts = new Map<RedactionKind, number>();
   const window = text.slice(0, keep + REDACTION_MARGIN_CHARS);
   const spans = findSpans(window);
