@@ -6,9 +6,9 @@
 // merges them with the other rules' spans.
 //
 // Every pattern is linear on hostile input: each starts with a negative look-behind over its own
-// character class (a long run of token characters offers one start, not one per character) or on a
-// fixed prefix, and every repetition has an upper bound. PEM blocks and YAML block scalars are
-// scanned with indexOf and line walks instead of lazy multi-line patterns.
+// character class (a long run of token characters offers one start, not one per character), on a
+// fixed prefix or at a line start, and every repetition has an upper bound. PEM blocks and YAML
+// block scalars are scanned with indexOf and line walks instead of lazy multi-line patterns.
 import { looksRandom } from "./entropyRule";
 import { isNonSecretValue, isSecretKeyName, isSecretLookingKeyName, SECRET_KEY_SOURCE } from "./secretKeys";
 import type { RedactionKind, SpanSink } from "./redactionKinds";

@@ -10,12 +10,11 @@
 // (entropyRule.ts). They run over the text and over its decoded views when it holds escaped text
 // (escapedViews.ts). Overlapping spans merge into one marker named by the most specific kind.
 // Redaction repeats until nothing changes, so redacting its own output changes nothing.
-import { entropySpans } from "./entropyRule";
+import { entropySpans, looksRandom } from "./entropyRule";
 import { escapedViews, originalRange } from "./escapedViews";
 import { docketSecretSpans } from "./docketRules";
 import { REDACTION_KINDS, kindPriority, type RedactionKind, type SecretSpan, type SpanSink } from "./redactionKinds";
 import { isNonSecretValue, isSecretKeyName, isSecretLookingKeyName } from "./secretKeys";
-import { looksRandom } from "./entropyRule";
 import { secretlintSpans } from "./secretlintRules";
 
 export { REDACTION_KINDS, type RedactionKind } from "./redactionKinds";
