@@ -45,6 +45,8 @@ const KEY = SECRET_KEY_SOURCE;
 const NOT_MARKER = String.raw`(?!\[REDACTED:)`;
 /** An optional quote around a key, plain or escaped once more (`\"password\"`). */
 const KEY_QUOTE = String.raw`(?:\\?["'])?`;
+/** Not a reference to a secret (`${TOKEN}`, `$(cat …)`, `$TOKEN`, `%TOKEN%`, `<token>`, `{{ x }}`); `%40…` is an encoded value. */
+const NOT_REFERENCE = String.raw`(?!\$[A-Z_{(]|%[A-Za-z_]\w{0,63}%|<[A-Za-z]|\{\{)`;
 const ASSIGN = String.raw`[ \t]{0,8}(?::=|=>|[:=])[ \t]{0,8}`;
 // A backslash that starts an escape (`\n`, `\"`) ends an unquoted value: in escaped text (a JSON
 // string printed as is) it is the end of the line or of the string. The decoded view of that text
@@ -121,13 +123,13 @@ const RULES: readonly PatternRule[] = [
   {
     kind: "basic-auth",
     // `curl -u user:password`, `--user user:password`: the password after the first colon.
-    pattern: new RegExp(String.raw`(?<![^\s])(?:-u|--user)[ \t]{1,8}["']?[^\s:"']{1,256}:${NOT_MARKER}(?![$%])([^\s"']{1,256})`, "dg"),
+    pattern: new RegExp(String.raw`(?<![^\s])(?:-u|--user)[ \t]{1,8}["']?[^\s:"']{1,256}:${NOT_MARKER}${NOT_REFERENCE}([^\s"']{1,256})`, "dg"),
     groups: [1],
   },
   {
     kind: "bearer-token",
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_-])(?:authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token)|bearer)[ \t]{1,8}${NOT_MARKER}(?![$%<{\[])([A-Za-z0-9._~+/-]{16,4096}={0,2})`,
+      String.raw`(?<![A-Za-z0-9_-])(?:authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token)|bearer)[ \t]{1,8}${NOT_MARKER}${NOT_REFERENCE}([A-Za-z0-9._~+/-]{16,4096}={0,2})`,
       "dgi",
     ),
     groups: [1],
@@ -135,7 +137,7 @@ const RULES: readonly PatternRule[] = [
   {
     kind: "url-password",
     // The user is kept: `scheme://user:password@host`.
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/?#@"'\[\]]{0,256}:${NOT_MARKER}(?![$%<{\[])([^\s/?#@"']{1,256})(?=@)`, "dg"),
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/?#@"'\[\]]{0,256}:${NOT_MARKER}${NOT_REFERENCE}([^\s/?#@"']{1,256})(?=@)`, "dg"),
     groups: [1],
   },
   // Quoted values anywhere: `password = "hunter2"`, `"api_key": "…"`, `secret: 'x'`, `PASS := "x"`.

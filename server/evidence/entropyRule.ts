@@ -15,7 +15,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX = /^(?:0x)?[0-9a-f]+$/i;
 /** Lengths of the digests people print: MD5, SHA-1 / Git, SHA-224, SHA-256, SHA-384, SHA-512. */
 const DIGEST_LENGTHS = new Set([32, 40, 56, 64, 96, 128]);
-const PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:[\\/]|file:)|^[\w.-]+(?:\/[\w.-]+)+\.[A-Za-z0-9]{1,8}$/;
+const PATH_START = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:[\\/])/;
+const RELATIVE_PATH = /^[\w.-]+(?:\/[\w.-]+)+$/;
+
+/**
+ * A location, not a secret: a `file:` URL, or a path (absolute or relative) that ends with a file
+ * extension or is made of lower-case segments. A base64 secret may start with `/` and hold more of
+ * them, but it has no extension and mixes cases.
+ */
+function isPath(value: string): boolean {
+  if (value.startsWith("file:")) return true;
+  if (!PATH_START.test(value) && !RELATIVE_PATH.test(value)) return false;
+  if (/[+=]/.test(value)) return false;
+  return /\.[A-Za-z0-9]{1,8}$/.test(value) || value.split(/[\\/]/).every((segment) => /^[a-z0-9_.~:-]*$/.test(segment));
+}
 const URL = /^[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//;
 const VERSION_OR_DATE = /^v?\d+(?:[.:_-]\d+)+(?:[.+-][A-Za-z0-9.]+)?$/;
 const DIGEST_PREFIX = /^(?:sha\d{1,3}|md5|blake2b?)[-:=]/i;
@@ -42,7 +55,7 @@ function shannonEntropy(value: string): number {
 /** A value that reads like a generated credential rather than a word, a digest or a location. */
 export function looksRandom(value: string): boolean {
   if (value.length < MIN_LENGTH || value.length > MAX_LENGTH) return false;
-  if (isNonSecretValue(value) || UUID.test(value) || PATH.test(value) || URL.test(value) || VERSION_OR_DATE.test(value) || DIGEST_PREFIX.test(value)) return false;
+  if (isNonSecretValue(value) || UUID.test(value) || isPath(value) || URL.test(value) || VERSION_OR_DATE.test(value) || DIGEST_PREFIX.test(value)) return false;
   if (HEX.test(value) && DIGEST_LENGTHS.has(value.replace(/^0x/i, "").length)) return false;
   if (IDENTIFIER_WORDS.test(value) || readsAsIdentifier(value)) return false;
   const hasDigit = /[0-9]/.test(value);

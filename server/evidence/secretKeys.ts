@@ -34,9 +34,9 @@ export function isSecretLookingKeyName(name: string): boolean {
   return SECRET_WORD.test(name) && !DESCRIPTOR_ENDING.test(name) && !NOT_SECRET_WORD.test(name);
 }
 
-// A value that names where a secret is, not the secret: `$VAR`, `${VAR}`, `%VAR%`, `<placeholder>`,
-// `{{ x }}`, `[REDACTED:…]`.
-const REFERENCE = /^(?:\$[A-Za-z_{(]|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]{1,128}>$|\{\{|\[REDACTED:)/;
+// A value that names where a secret is, not the secret: `$VAR`, `${VAR}`, `$(command)`, `%VAR%`,
+// `<placeholder>`, `{{ x }}`, `[REDACTED:…]`. A variable is upper-case (`$ecret1` is a password).
+const REFERENCE = /^(?:\$[A-Z_{(]|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]{1,128}>$|\{\{|\[REDACTED:)/;
 // Values that a typed declaration or a config switch puts where a secret could be: the whole value
 // is the word, maybe with type syntax around it (`string;`, `string | null`, `str,`).
 const PLAIN_WORD =

@@ -177,8 +177,13 @@ test("line shapes: CRLF, the start and the end of the text, YAML blocks, INI, .e
     ["single quoted with apostrophe-free value", `export CLIENT_SECRET='${value}'`],
     ["double quoted with an escaped quote", `{"password": "${value}\\"${value}"}`],
     ["multi-line double quoted", `password = "${value}\n${value}"`],
+    ["url-encoded password in a URL", `postgres://app:%40${value}@db.example:5432/app`],
+    ["password that starts with $ and a lower-case letter", `DB_PASSWORD=$e${value}`],
   ];
   for (const [what, text] of cases) assertAbsent(redactSecrets(text).text, value, what);
+  // A base64 value may start with a slash: it is no path.
+  const seed = `/${gen("{x:30}")}/${gen("{x:12}")}`;
+  assertAbsent(redactSecrets(`cookieSigningSeed=${seed}`).text, seed, "entropy value that starts with a slash");
 });
 
 test("tool arguments: every string field redacted as decoded text, knowing its name, in objects and arrays", async () => {
