@@ -181,7 +181,7 @@ export function fieldName(place: { readonly name: string | undefined; readonly p
   if (name !== undefined && parent !== undefined && ENTRY_VALUE_FIELDS.has(name)) {
     for (const field of ENTRY_NAME_FIELDS) {
       const entry = parent[field];
-      if (typeof entry === "string" && isSecretKeyName(entry)) return entry;
+      if (typeof entry === "string" && (isSecretKeyName(entry) || isSecretLookingKeyName(entry))) return entry;
     }
   }
   return name;

@@ -196,7 +196,7 @@ test("tool arguments: every string field redacted as decoded text, knowing its n
   const toolInput = {
     env: { DB_PASSWORD: password, SESSION_SALT: salt, NODE_ENV: "production" },
     argv: ["deploy", "--db-password", password, "--verbose"],
-    environment: [{ name: "API_TOKEN", value: password }],
+    environment: [{ name: "API_TOKEN", value: password }, { name: "SESSION_SALT", value: salt }],
     nested: [[{ config: `first line\nslack: ${token}` }]],
     pin_code: pin,
     [keyToken]: "a token used as a property name",
@@ -210,7 +210,10 @@ test("tool arguments: every string field redacted as decoded text, knowing its n
   assert.equal(preview.env.NODE_ENV, "production");
   assert.deepEqual(preview.argv, ["deploy", "--db-password", redactionMarker("secret-assignment"), "--verbose"]);
   assert.equal(preview.env.SESSION_SALT, redactionMarker("high-entropy-assignment"));
-  assert.deepEqual(preview.environment, [{ name: "API_TOKEN", value: redactionMarker("secret-assignment") }]);
+  assert.deepEqual(preview.environment, [
+    { name: "API_TOKEN", value: redactionMarker("secret-assignment") },
+    { name: "SESSION_SALT", value: redactionMarker("high-entropy-assignment") },
+  ]);
   assert.equal(preview.pin_code, pin, "a number under a name that is no secret key is kept");
   assert.ok(redactionMarker("github-token") in preview, "a secret used as a property name is redacted");
   assert.equal(captured.redactions["secret-assignment"], 3);

@@ -73,7 +73,7 @@ function shellToolName(host: Host): string {
 /** What a shell tool's response looks like on each host. */
 function shellResponse(host: Host, stdout: string, stderr = ""): unknown {
   if (host === "claude") return { stdout, stderr, interrupted: false, isImage: false };
-  if (host === "codex") return { stdout: stderr === "" ? stdout : `${stdout}${stderr}`, exit_code: stderr === "" ? 0 : 1 };
+  if (host === "codex") return { stdout: stderr === "" ? stdout : `${stdout}\n${stderr}`, exit_code: stderr === "" ? 0 : 1 };
   return stderr === "" ? stdout : `${stdout}\n${stderr}`;
 }
 
