@@ -11,7 +11,29 @@ import { ErrorCodes } from "../protocol/messages";
 /** Nesting up to this depth is hashed by the ledger's own canonical JSON. */
 const RECURSION_SAFE_DEPTH = 200;
 
-type Frame = { readonly kind: "array"; readonly items: readonly unknown[]; index: number } | { readonly kind: "object"; readonly record: Record<string, unknown>; readonly keys: readonly string[]; index: number };
+/**
+ * Where a leaf sits: its property name (array items inherit their array's), the object holding it,
+ * and for an array item the item before it (`["--password", "…"]`).
+ */
+export interface LeafPlace {
+  readonly name: string | undefined;
+  readonly parent: Readonly<Record<string, unknown>> | undefined;
+  readonly previous?: unknown;
+}
+
+/**
+ * Rendering hooks (never used for hashing): `leaf` may replace a scalar before it is rendered
+ * (describing binary content, redacting a secret); `key` may replace a property name (its sort
+ * position stays the original's).
+ */
+export interface JsonRendering {
+  leaf?(value: string | number | boolean | null, place: LeafPlace): unknown;
+  key?(name: string): string;
+}
+
+type Frame =
+  | { readonly kind: "array"; readonly items: readonly unknown[]; index: number; readonly place: LeafPlace }
+  | { readonly kind: "object"; readonly record: Record<string, unknown>; readonly keys: readonly string[]; index: number };
 
 function notJson(where: string): never {
   throw new DocketError(ErrorCodes.invalidParams, `Tool data is not JSON (${where}).`);
@@ -24,17 +46,23 @@ function scalarText(value: unknown): string | undefined {
   return undefined;
 }
 
+function isScalar(value: unknown): value is string | number | boolean | null {
+  return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
 /** More values than this in one tool call is not tool data (or is a cycle). */
 const MAX_NODES = 5_000_000;
+const TOP: LeafPlace = { name: undefined, parent: undefined };
 
 /**
  * Emits the canonical JSON of `value` chunk by chunk; `emit` returns false to stop early.
- * `describeString` may replace a string leaf (rendering only, never hashing). Throws
+ * `rendering` may replace leaves and property names (rendering only, never hashing). Throws
  * docket.invalid-params for anything JSON cannot represent.
  */
-export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boolean, describeString?: (text: string) => string): void {
+export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boolean, rendering?: JsonRendering): void {
   const stack: Frame[] = [];
   let pending: unknown = value;
+  let place: LeafPlace = TOP;
   let hasPending = true;
   let nodes = 0;
   for (;;) {
@@ -42,13 +70,16 @@ export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boole
       hasPending = false;
       nodes += 1;
       if (nodes > MAX_NODES) notJson(`more than ${MAX_NODES} values`);
-      if (describeString !== undefined && typeof pending === "string") pending = describeString(pending);
+      if (rendering?.leaf !== undefined && isScalar(pending)) {
+        if (typeof pending === "number" && !Number.isFinite(pending)) notJson("a non-finite number");
+        pending = rendering.leaf(pending, place);
+      }
       const scalar = scalarText(pending);
       if (scalar !== undefined) {
         if (!emit(scalar)) return;
       } else if (Array.isArray(pending)) {
         if (!emit("[")) return;
-        stack.push({ kind: "array", items: pending, index: 0 });
+        stack.push({ kind: "array", items: pending, index: 0, place });
       } else if (typeof pending === "object" && pending !== null) {
         const record = pending as Record<string, unknown>;
         if (!emit("{")) return;
@@ -67,6 +98,7 @@ export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boole
       }
       if (top.index > 0 && !emit(",")) return;
       pending = top.items[top.index];
+      place = top.index === 0 ? top.place : { name: top.place.name, parent: top.place.parent, previous: top.items[top.index - 1] };
       top.index += 1;
       hasPending = true;
       continue;
@@ -77,8 +109,10 @@ export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boole
       continue;
     }
     const key = top.keys[top.index] as string;
-    if (!emit(`${top.index > 0 ? "," : ""}${JSON.stringify(key)}:`)) return;
+    const shown = rendering?.key === undefined ? key : rendering.key(key);
+    if (!emit(`${top.index > 0 ? "," : ""}${JSON.stringify(shown)}:`)) return;
     pending = top.record[key];
+    place = { name: key, parent: top.record };
     top.index += 1;
     hasPending = true;
   }
@@ -122,23 +156,51 @@ export interface BoundedText {
   readonly truncated: boolean;
 }
 
-/** The canonical JSON of `value`, kept up to `maxChars`, with the full length counted. */
-export function boundedCanonicalJson(value: unknown, maxChars: number, describeString?: (text: string) => string): BoundedText {
-  let kept = "";
+/** UTF-8 length of the canonical JSON of `value` as it is (no rendering hooks). */
+export function canonicalJsonBytes(value: unknown): number {
   let bytes = 0;
-  let truncated = false;
   walkCanonicalJson(value, (chunk) => {
     bytes += Buffer.byteLength(chunk, "utf8");
-    if (!truncated) {
-      if (kept.length + chunk.length <= maxChars) kept += chunk;
-      else {
-        kept += chunk.slice(0, maxChars - kept.length);
-        truncated = true;
-      }
-    }
     return true;
-  }, describeString);
-  return { text: truncated ? cutOnCodePoint(kept, maxChars) : kept, bytes, truncated };
+  });
+  return bytes;
+}
+
+/** What rendering hooks learn about the bound: the room left, and a way to say a leaf was cut short. */
+export interface RenderingBound {
+  remaining(): number;
+  /** A hook kept only part of a value: the result is truncated even if what is kept fits. */
+  cut(): void;
+}
+
+/**
+ * The canonical JSON of `value` as `rendering` shows it, kept up to `maxChars`, with the byte count
+ * of the JSON as it is. Rendering stops at the bound, so hooks run only for what is kept.
+ */
+export function boundedCanonicalJson(value: unknown, maxChars: number, rendering?: (bound: RenderingBound) => JsonRendering): BoundedText {
+  let kept = "";
+  let truncated = false;
+  let leafCut = false;
+  const bound: RenderingBound = {
+    remaining: () => Math.max(0, maxChars - kept.length),
+    cut: () => {
+      leafCut = true;
+    },
+  };
+  walkCanonicalJson(
+    value,
+    (chunk) => {
+      if (kept.length + chunk.length <= maxChars) {
+        kept += chunk;
+        return true;
+      }
+      kept += chunk.slice(0, maxChars - kept.length);
+      truncated = true;
+      return false;
+    },
+    rendering?.(bound),
+  );
+  return { text: truncated ? cutOnCodePoint(kept, maxChars) : kept, bytes: canonicalJsonBytes(value), truncated: truncated || leafCut };
 }
 
 /** The first `maxChars` UTF-16 units, without leaving half of a surrogate pair at the end. */

@@ -9,10 +9,11 @@ import { hashValue, sha256Hex } from "../ledger/canonicalJson";
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
 import { contextContentSha256 } from "../judgment";
-import { argumentsSha256, boundedCanonicalJson, cutOnCodePoint } from "./boundedJson";
+import { argumentsSha256 } from "./boundedJson";
 import { EVIDENCE_FORMAT, sealRecord, type ToolResultRecord, type UserDecisionRecord } from "./evidenceRecord";
 import { appendRecord } from "./evidenceSegments";
 import { addRedactionCounts, redactSecrets, type RedactionCounts } from "./redaction";
+import { redactedCanonicalJson } from "./structuredRedaction";
 import { promptContent, toolResultContent } from "./toolContent";
 
 export { recentEvidence, workspaceEvidence, type RecentEvidence } from "./evidenceIndex";
@@ -20,7 +21,6 @@ export { EVIDENCE_RELATIVE_DIRECTORY, MAX_LINE_BYTES, SEGMENT_BYTES, STORE_CAP_B
 
 /** Characters of the arguments' canonical JSON kept (after redaction) as a preview. */
 export const INPUT_PREVIEW_CHARS = 4_096;
-const INPUT_REDACTION_WINDOW = 16_384;
 
 const Host = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
 /** Identifiers the Judgment engine takes as directly normalised text. */
@@ -72,12 +72,25 @@ function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
   throw new DocketError(ErrorCodes.invalidParams, `Invalid ${what}: ${issues}`);
 }
 
+/**
+ * The arguments' preview: their canonical JSON with every string field and property name redacted
+ * as decoded text (knowing the name it is assigned to) before it is encoded, then cut.
+ */
 function inputPreview(toolInput: unknown): { preview: string; bytes: number; truncated: boolean; redactions: RedactionCounts } {
-  const rendered = boundedCanonicalJson(toolInput ?? {}, INPUT_REDACTION_WINDOW);
-  // Redacted before the cut, so a secret straddling the preview's end is never half kept.
-  const redacted = redactSecrets(rendered.text);
-  const preview = cutOnCodePoint(redacted.text, INPUT_PREVIEW_CHARS);
-  return { preview, bytes: rendered.bytes, truncated: rendered.truncated || preview.length < redacted.text.length, redactions: redacted.counts };
+  const rendered = redactedCanonicalJson(toolInput ?? {}, INPUT_PREVIEW_CHARS);
+  return { preview: rendered.text, bytes: rendered.bytes, truncated: rendered.truncated, redactions: rendered.redactions };
+}
+
+/**
+ * Identifiers are stored as they are (the engine binds them), so one that holds a secret is refused
+ * rather than redacted: a host never puts a credential in a call id, and if one does, nothing of it
+ * is written. The refusal names the field, never the value.
+ */
+function refuseSecretIdentifiers(fields: Readonly<Record<string, string>>): void {
+  const named = Object.entries(fields)
+    .filter(([, value]) => Object.keys(redactSecrets(value).counts).length > 0)
+    .map(([field]) => field);
+  if (named.length > 0) throw new DocketError(ErrorCodes.invalidParams, `Invalid capture: ${named.join(", ")} looks like it holds a secret; nothing was captured.`);
 }
 
 /**
@@ -86,6 +99,7 @@ function inputPreview(toolInput: unknown): { preview: string; bytes: number; tru
  */
 export async function captureToolResult(workspaceFolder: string, capture: ToolResultCapture): Promise<CapturedToolResult> {
   const input = parseInput(ToolResultCaptureSchema, capture, "tool result capture");
+  refuseSecretIdentifiers({ sessionId: input.sessionId, toolCallId: input.toolCallId, toolName: input.toolName });
   const argumentsHash = argumentsSha256(input.toolInput);
   const preview = inputPreview(input.toolInput);
   const content = toolResultContent(input.toolResponse);
@@ -117,6 +131,7 @@ export async function captureToolResult(workspaceFolder: string, capture: ToolRe
 /** Captures a user's prompt as the latest user decision. */
 export async function captureUserDecision(workspaceFolder: string, capture: UserDecisionCapture): Promise<{ readonly userEventId: string }> {
   const input = parseInput(UserDecisionCaptureSchema, capture, "user decision capture");
+  refuseSecretIdentifiers({ sessionId: input.sessionId });
   const content = promptContent(input.prompt);
   const contentSha256 = contextContentSha256(content.parts);
   const record = await appendRecord<UserDecisionRecord>(workspaceFolder, (sequence) =>

@@ -1,32 +1,23 @@
-// Secret redaction for captured evidence. Everything a hook captures passes through here before a
-// byte is persisted, so a credential a tool printed never reaches `.docket/evidence/`. Each secret
-// becomes `[REDACTED:<kind>]` and is counted per kind; the secret itself is never returned, logged
-// or stored.
+// Secret redaction for captured evidence. Everything a hook captures passes through here, as
+// decoded text and field by field, before a byte is encoded or persisted, so a credential a tool
+// printed, an agent passed as an argument or a user typed never reaches `.docket/evidence/`. Each
+// secret becomes `[REDACTED:<kind>]` and is counted per kind; the secret itself is never returned,
+// logged or stored.
 //
-// Every pattern is written to run in linear time on hostile input: each starts with a negative
-// look-behind over its own character class (so a long run of token characters offers one start,
-// not one per character), and every repetition has an upper bound. PEM blocks are found with
-// indexOf instead of a lazy `[\s\S]*?`, which is quadratic when END markers are missing.
+// Three rule sources find secrets, each reporting spans of the text: the maintained rule set
+// (secretlint's recommended preset, secretlintRules.ts), Docket's own rules for what it misses
+// (docketRules.ts) and the entropy rule for random values under secret-looking names
+// (entropyRule.ts). They run over the text and over its decoded views when it holds escaped text
+// (escapedViews.ts). Overlapping spans merge into one marker named by the most specific kind.
+// Redaction repeats until nothing changes, so redacting its own output changes nothing.
+import { entropySpans, looksRandom } from "./entropyRule";
+import { escapedViews, originalRange } from "./escapedViews";
+import { docketSecretSpans } from "./docketRules";
+import { REDACTION_KINDS, kindPriority, type RedactionKind, type SecretSpan, type SpanSink } from "./redactionKinds";
+import { isNonSecretValue, isSecretKeyName, isSecretLookingKeyName } from "./secretKeys";
+import { secretlintSpans } from "./secretlintRules";
 
-export const REDACTION_KINDS = [
-  "private-key",
-  "aws-access-key-id",
-  "aws-secret-access-key",
-  "github-token",
-  "anthropic-api-key",
-  "openai-api-key",
-  "slack-token",
-  "slack-webhook",
-  "stripe-key",
-  "google-api-key",
-  "npm-token",
-  "jwt",
-  "bearer-token",
-  "basic-auth",
-  "url-password",
-  "secret-assignment",
-] as const;
-export type RedactionKind = (typeof REDACTION_KINDS)[number];
+export { REDACTION_KINDS, type RedactionKind } from "./redactionKinds";
 
 /** Redactions per kind; only kinds that occurred are present. */
 export type RedactionCounts = Partial<Record<RedactionKind, number>>;
@@ -40,148 +31,197 @@ export function redactionMarker(kind: RedactionKind): string {
   return `[REDACTED:${kind}]`;
 }
 
-/** Never re-redact a marker: keeps redaction idempotent. */
-const NOT_MARKER = String.raw`(?!\[REDACTED:)`;
+/** Passes until the text is stable; one more than a real text needs. */
+const MAX_PASSES = 4;
+/** Beyond the kept part of a cut text, this much more is read so a secret across the cut is whole. */
+export const REDACTION_MARGIN_CHARS = 16_384;
 
-interface PatternRule {
-  readonly kind: RedactionKind;
-  readonly pattern: RegExp;
-  /** Capture group holding the secret; the rest of the match is kept. 0 = the whole match. */
-  readonly group: number;
+const MARKER = /\[REDACTED:[a-z0-9-]{1,48}\]/g;
+
+function detect(text: string, sink: SpanSink): void {
+  docketSecretSpans(text, sink);
+  secretlintSpans(text, sink);
+  entropySpans(text, sink);
 }
 
-// Keys whose value is a secret in env files, .npmrc, INI/YAML/JSON and query strings. The key must
-// end with the keyword (`GITHUB_TOKEN`, `db_password`), so `max_tokens` or `password_hash` are kept.
-// The look-behind includes every key character, so a long identifier run offers one start only.
-const KEY_START = String.raw`(?<![A-Za-z0-9_.-])`;
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,64}?(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|_auth|refresh[_-]?token|client[_-]?secret|private[_-]?key|token|credentials?)`;
-// A value that is a reference, not a secret: `$VAR`, `${VAR}`, `%VAR%`, `<placeholder>`, `{{ x }}`.
-const NOT_REFERENCE = String.raw`(?![$%<{\[])`;
-// Values a typed declaration puts where YAML would put a secret (`password: string`).
-const NOT_TYPE_WORD = String.raw`(?!(?:string|number|boolean|any|unknown|null|undefined|true|false|none|~)[ \t]*$)`;
-
-const RULES: readonly PatternRule[] = [
-  { kind: "aws-access-key-id", pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AGPA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, group: 0 },
-  {
-    kind: "aws-secret-access-key",
-    pattern: /(?<![A-Za-z0-9_.-])((?:aws_?)?secret_?access_?key["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
-    group: 2,
-  },
-  { kind: "github-token", pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{60,251})(?![A-Za-z0-9_])/g, group: 0 },
-  { kind: "anthropic-api-key", pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,512}(?![A-Za-z0-9_-])/g, group: 0 },
-  // OpenAI keys are long and contain digits; `sk-learn-contrib-…` words are kept.
-  { kind: "openai-api-key", pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?=[A-Za-z_-]{0,520}[0-9])(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{32,512}(?![A-Za-z0-9_-])/g, group: 0 },
-  { kind: "slack-webhook", pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,256}/g, group: 0 },
-  { kind: "slack-token", pattern: /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,512}(?![A-Za-z0-9_-])/g, group: 0 },
-  { kind: "stripe-key", pattern: /(?<![A-Za-z0-9_])(?:sk|rk|whsec)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9_])/g, group: 0 },
-  { kind: "google-api-key", pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, group: 0 },
-  { kind: "npm-token", pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g, group: 0 },
-  { kind: "jwt", pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{0,8192}(?![A-Za-z0-9_-])/g, group: 0 },
-  {
-    kind: "basic-auth",
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_-])(authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?basic[ \t]{1,8})${NOT_MARKER}([A-Za-z0-9+/]{4,4096}={0,2})`, "gi"),
-    group: 2,
-  },
-  {
-    kind: "bearer-token",
-    pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_-])((?:authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token)|bearer)[ \t]{1,8})${NOT_MARKER}${NOT_REFERENCE}([A-Za-z0-9._~+/-]{16,4096}={0,2})`,
-      "gi",
-    ),
-    group: 2,
-  },
-  {
-    kind: "url-password",
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/?#@"'\[\]]{0,256}:)${NOT_MARKER}${NOT_REFERENCE}([^\s/?#@"']{1,256})(?=@)`, "g"),
-    group: 2,
-  },
-  // Quoted values anywhere: `password = "hunter2"`, `"api_key": "…"`, `secret: 'x'`.
-  {
-    kind: "secret-assignment",
-    pattern: new RegExp(String.raw`${KEY_START}(${SECRET_KEY}["']?[ \t]{0,8}[:=][ \t]{0,8}(["']))${NOT_MARKER}${NOT_REFERENCE}([^"'\r\n]{1,1024})(?=\2)`, "gi"),
-    group: 3,
-  },
-  // Unquoted env/.npmrc/query/flag style with no space around `=`: `DB_PASSWORD=x`,
-  // `//registry/:_authToken=x`, `?api_key=x&`, `--password=x`.
-  {
-    kind: "secret-assignment",
-    pattern: new RegExp(String.raw`${KEY_START}(${SECRET_KEY}=)${NOT_MARKER}${NOT_REFERENCE}(?!["'])([^\s"'&;,]{1,1024})`, "gi"),
-    group: 2,
-  },
-  // A whole line of YAML or INI: `password: hunter2`, `password = hunter2` (not `password: string;`,
-  // not `password = getPassword()`).
-  {
-    kind: "secret-assignment",
-    pattern: new RegExp(
-      String.raw`(^[ \t]{0,64}(?:- )?${SECRET_KEY}(?::[ \t]{1,8}|[ \t]{0,8}=[ \t]{0,8}))${NOT_MARKER}${NOT_REFERENCE}(?!["'])${NOT_TYPE_WORD}([^\s;,(){}\[\]"']{1,1024})(?=[ \t]*\r?$)`,
-      "gim",
-    ),
-    group: 2,
-  },
-];
-
-const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]{1,16} ){0,4})PRIVATE KEY( BLOCK)?-----/g;
-const PEM_BODY_LIMIT = 65_536;
-
-/** Length of the body of an unterminated block: base64, headers, whitespace, escaped newlines. */
-function unterminatedBodyLength(text: string, start: number): number {
-  let index = start;
-  const stop = Math.min(text.length, start + PEM_BODY_LIMIT);
-  while (index < stop) {
-    const char = text.charCodeAt(index);
-    const isBody =
-      (char >= 48 && char <= 57) || (char >= 65 && char <= 90) || (char >= 97 && char <= 122) || "+/=:,- \t\r\n".includes(text[index] as string);
-    if (isBody) index += 1;
-    else if (char === 92 && (text[index + 1] === "n" || text[index + 1] === "r")) index += 2;
-    else break;
+/** Every secret span in `text` and in its decoded views, in original positions, merged. */
+function findSpans(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  detect(text, (start, end, kind) => spans.push({ start, end, kind }));
+  for (const view of escapedViews(text)) {
+    detect(view.text, (start, end, kind) => {
+      const [from, to] = originalRange(view, start, end);
+      spans.push({ start: from, end: to, kind });
+    });
   }
-  return index - start;
+  return mergeSpans(text, spans);
 }
 
-function redactPrivateKeys(text: string, counts: Map<RedactionKind, number>): string {
-  if (!text.includes("PRIVATE KEY")) return text;
+/** Ranges of markers already in the text: a span inside one is not a new secret. */
+function markerRanges(text: string): Array<readonly [number, number]> {
+  if (!text.includes("[REDACTED:")) return [];
+  return [...text.matchAll(MARKER)].map((match) => [match.index, match.index + match[0].length] as const);
+}
+
+function mergeSpans(text: string, spans: SecretSpan[]): SecretSpan[] {
+  if (spans.length === 0) return spans;
+  const markers = markerRanges(text);
+  const fresh =
+    markers.length === 0
+      ? spans
+      : spans.filter((span) => {
+          // Markers are sorted; a binary search keeps this linear-logarithmic on many spans.
+          let low = 0;
+          let high = markers.length - 1;
+          while (low <= high) {
+            const middle = (low + high) >> 1;
+            const [start, end] = markers[middle] as readonly [number, number];
+            if (span.end <= start) high = middle - 1;
+            else if (span.start >= end) low = middle + 1;
+            else return !(span.start >= start && span.end <= end);
+          }
+          return true;
+        });
+  fresh.sort((left, right) => left.start - right.start || right.end - left.end);
+  const merged: SecretSpan[] = [];
+  for (const span of fresh) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && span.start < last.end) {
+      const kind = kindPriority(span.kind) < kindPriority(last.kind) ? span.kind : last.kind;
+      merged[merged.length - 1] = { start: last.start, end: Math.max(last.end, span.end), kind };
+    } else merged.push(span);
+  }
+  return merged;
+}
+
+function count(counts: Map<RedactionKind, number>, kind: RedactionKind): void {
+  counts.set(kind, (counts.get(kind) ?? 0) + 1);
+}
+
+function applySpans(text: string, spans: readonly SecretSpan[], end: number, counts: Map<RedactionKind, number>): string {
   let output = "";
   let cursor = 0;
-  for (;;) {
-    PEM_BEGIN.lastIndex = cursor;
-    const begin = PEM_BEGIN.exec(text);
-    if (begin === null) break;
-    const endMarker = `-----END ${begin[1] ?? ""}PRIVATE KEY${begin[2] ?? ""}-----`;
-    const bodyStart = begin.index + begin[0].length;
-    const end = text.indexOf(endMarker, bodyStart);
-    // A block without its END marker (a truncated key) is still key material: its body goes too.
-    const stop = end >= 0 ? end + endMarker.length : bodyStart + unterminatedBodyLength(text, bodyStart);
-    output += text.slice(cursor, begin.index) + redactionMarker("private-key");
-    counts.set("private-key", (counts.get("private-key") ?? 0) + 1);
-    cursor = stop;
+  for (const span of spans) {
+    if (span.start >= end) break;
+    output += text.slice(cursor, span.start) + redactionMarker(span.kind);
+    count(counts, span.kind);
+    cursor = span.end;
   }
-  return output + text.slice(cursor);
+  return output + text.slice(cursor, Math.max(cursor, end));
 }
 
-function applyRule(text: string, rule: PatternRule, counts: Map<RedactionKind, number>): string {
-  rule.pattern.lastIndex = 0;
-  return text.replace(rule.pattern, (...args: unknown[]) => {
-    const match = args[0] as string;
-    counts.set(rule.kind, (counts.get(rule.kind) ?? 0) + 1);
-    if (rule.group === 0) return redactionMarker(rule.kind);
-    const groups = args.slice(1, -2) as (string | undefined)[];
-    const secret = groups[rule.group - 1] ?? "";
-    // The secret is the last captured part of the match; everything before it is kept.
-    return match.slice(0, match.length - secret.length) + redactionMarker(rule.kind);
-  });
+/** Redacts until stable (every pass is linear; a second pass runs only when the first found something). */
+function settle(text: string, counts: Map<RedactionKind, number>): string {
+  let output = text;
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    const spans = findSpans(output);
+    if (spans.length === 0) break;
+    output = applySpans(output, spans, output.length, counts);
+  }
+  return output;
+}
+
+function countsOf(counts: Map<RedactionKind, number>): RedactionCounts {
+  const result: RedactionCounts = {};
+  for (const kind of REDACTION_KINDS) {
+    const value = counts.get(kind);
+    if (value !== undefined) result[kind] = value;
+  }
+  return result;
 }
 
 /** Redacts every recognised secret in `text`. Idempotent: redacting the output changes nothing. */
 export function redactSecrets(text: string): RedactionResult {
   const counts = new Map<RedactionKind, number>();
-  let output = redactPrivateKeys(text, counts);
-  for (const rule of RULES) output = applyRule(output, rule, counts);
-  const result: RedactionCounts = {};
-  for (const kind of REDACTION_KINDS) {
-    const count = counts.get(kind);
-    if (count !== undefined) result[kind] = count;
+  const output = settle(text, counts);
+  return { text: output, counts: countsOf(counts) };
+}
+
+export interface BoundedRedaction extends RedactionResult {
+  /** How much of the original text the redacted text stands for (`text.length` when whole). */
+  readonly consumed: number;
+}
+
+function cutOnCodePoint(text: string, position: number): number {
+  const previous = text.charCodeAt(position - 1);
+  return position > 0 && position < text.length && previous >= 0xd800 && previous <= 0xdbff ? position - 1 : position;
+}
+
+/**
+ * Redacts the first `keep` characters of `text` (all of it when it is no longer). The rules read
+ * REDACTION_MARGIN_CHARS more than is kept, so a secret that crosses the cut is found whole; the
+ * cut then moves past it, and its marker is kept complete instead of half a secret.
+ */
+export function redactBounded(text: string, keep: number): BoundedRedaction {
+  if (text.length <= keep) return { ...redactSecrets(text), consumed: text.length };
+  const counts = new Map<RedactionKind, number>();
+  const window = text.slice(0, keep + REDACTION_MARGIN_CHARS);
+  const spans = findSpans(window);
+  let cut = cutOnCodePoint(text, Math.max(0, keep));
+  for (const span of spans) if (span.start < cut && span.end > cut) cut = span.end;
+  const output = settle(applySpans(window, spans, cut, counts), counts);
+  return { text: output, counts: countsOf(counts), consumed: cut };
+}
+
+/** Property names that identify an env-style entry by name: `{"name": "DB_PASSWORD", "value": "…"}`. */
+const ENTRY_NAME_FIELDS = ["name", "Name", "key", "Key"] as const;
+const ENTRY_VALUE_FIELDS = new Set(["value", "Value"]);
+
+/** A command-line flag (`--db-password`, `-token`) before an argument-list item names that item. */
+const FLAG = /^--?([A-Za-z][A-Za-z0-9_.-]{0,127})$/;
+
+/**
+ * The name a structured value is assigned to: its property; the entry's name for `value` fields of
+ * `{"name": "DB_PASSWORD", "value": "…"}`; the flag before it in an argument list.
+ */
+export function fieldName(place: { readonly name: string | undefined; readonly parent: Readonly<Record<string, unknown>> | undefined; readonly previous?: unknown }): string | undefined {
+  const flag = typeof place.previous === "string" ? FLAG.exec(place.previous)?.[1] : undefined;
+  if (flag !== undefined) return flag;
+  const { name, parent } = place;
+  if (name !== undefined && parent !== undefined && ENTRY_VALUE_FIELDS.has(name)) {
+    for (const field of ENTRY_NAME_FIELDS) {
+      const entry = parent[field];
+      if (typeof entry === "string" && (isSecretKeyName(entry) || isSecretLookingKeyName(entry))) return entry;
+    }
   }
-  return { text: output, counts: result };
+  return name;
+}
+
+/**
+ * The redaction a structured value gets for its name alone, or undefined when its name does not
+ * decide: the whole value under a secret key (`{"password": …}`), a random-looking value under a
+ * secret-looking one.
+ */
+export function redactByName(value: string, name: string | undefined): BoundedRedaction | undefined {
+  if (name === undefined || value.startsWith("[REDACTED:")) return undefined;
+  if (isSecretKeyName(name) && !isNonSecretValue(value)) return { text: redactionMarker("secret-assignment"), counts: { "secret-assignment": 1 }, consumed: value.length };
+  if (isSecretLookingKeyName(name) && looksRandom(value.trim())) return { text: redactionMarker("high-entropy-assignment"), counts: { "high-entropy-assignment": 1 }, consumed: value.length };
+  return undefined;
+}
+
+/**
+ * Which of many short texts (the fields of one structured value) may hold a secret: the rules run
+ * once over all of them, one per line, and every text a span touches is a candidate. Joining only
+ * adds line breaks between texts, which end every token and start every line as the texts' own
+ * ends do, so a text with a secret of its own is always a candidate; the candidates are then
+ * redacted one by one. This keeps thousands of small fields from costing one rule pass each.
+ */
+export function secretCandidates(texts: readonly string[]): ReadonlySet<number> {
+  const starts: number[] = [];
+  let length = 0;
+  for (const text of texts) {
+    starts.push(length);
+    length += text.length + 1;
+  }
+  const candidates = new Set<number>();
+  if (texts.length === 0) return candidates;
+  const spans = findSpans(texts.join("\n"));
+  let index = 0;
+  for (const span of spans) {
+    while (index + 1 < starts.length && (starts[index + 1] as number) <= span.start) index += 1;
+    for (let text = index; text < starts.length && (starts[text] as number) < span.end; text += 1) candidates.add(text);
+  }
+  return candidates;
 }
 
 /** Sums per-kind counts (for a record made of several redacted texts). */

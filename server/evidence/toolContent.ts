@@ -2,11 +2,13 @@
 // described by size and digest instead of stored. Hosts hand results over in many shapes (a plain
 // string in VS Code, `{stdout, stderr, …}` for Claude's Bash, MCP `{content: [...], isError}`);
 // each becomes parts the engine can seal, and anything else is rendered as canonical JSON.
+// Every text is redacted as decoded text while the parts are built — each content part on its
+// own, each string field of structured output knowing its name — and only then bounded.
 import { createHash } from "node:crypto";
 import type { ContextContentPart } from "../judgment";
 import { MAX_SEALED_MEMBER_BYTES } from "../judgment/seal";
-import { boundedCanonicalJson, cutOnCodePoint } from "./boundedJson";
-import { addRedactionCounts, redactSecrets, type RedactionCounts } from "./redaction";
+import { addRedactionCounts, redactBounded, type RedactionCounts } from "./redaction";
+import { redactedCanonicalJson } from "./structuredRedaction";
 
 /** A stored member must still seal: its parts' canonical JSON stays within the engine's limit. */
 export const CONTENT_BYTE_LIMIT = MAX_SEALED_MEMBER_BYTES;
@@ -26,10 +28,12 @@ export interface BoundedContent {
 }
 
 interface RawContent {
+  /** Already redacted. */
   readonly parts: Array<{ readonly kind: "text"; readonly text: string } | ContextContentPart>;
   /** True when rendering already dropped content (a text longer than the redaction window). */
   readonly cut: boolean;
   readonly originalBytes: number;
+  readonly redactions: RedactionCounts;
 }
 
 type Fields = { readonly [key: string]: unknown };
@@ -53,18 +57,24 @@ function isBase64Blob(text: string): boolean {
   return text.length >= BASE64_BLOB_CHARS && /^[A-Za-z0-9+/]+={0,2}$/.test(text.replace(/\r?\n/g, ""));
 }
 
-/** A string leaf of structured output: binary and base64 blobs are described, never kept. */
-function describeString(text: string): string {
+/** Binary and base64 blobs are described, never kept (nor redacted: nothing of them is stored). */
+function describedBlob(text: string): string | undefined {
   if (looksBinary(text)) return describeBinary("binary content", Buffer.from(text, "utf8"));
   if (isBase64Blob(text)) return describeBinary("base64 content", Buffer.from(text, "base64"));
-  return text;
+  return undefined;
 }
 
 class RawBuilder {
   readonly parts: RawContent["parts"] = [];
   cut = false;
   originalBytes = 0;
+  redactions: RedactionCounts = {};
   private windowLeft = REDACTION_WINDOW_CHARS;
+
+  private readonly record = (result: { readonly text: string; readonly counts: RedactionCounts }): string => {
+    this.redactions = addRedactionCounts(this.redactions, result.counts);
+    return result.text;
+  };
 
   text(text: string): void {
     if (looksBinary(text)) {
@@ -78,10 +88,10 @@ class RawBuilder {
       this.cut = true;
       return;
     }
-    const kept = cutOnCodePoint(text, this.windowLeft);
-    if (kept.length < text.length) this.cut = true;
-    this.windowLeft -= kept.length;
-    this.parts.push({ kind: "text", text: kept });
+    const result = redactBounded(text, this.windowLeft);
+    if (result.consumed < text.length) this.cut = true;
+    this.windowLeft -= result.consumed;
+    this.parts.push({ kind: "text", text: this.record(result) });
   }
 
   image(mediaType: string, base64: string): void {
@@ -93,7 +103,8 @@ class RawBuilder {
   }
 
   json(value: unknown): void {
-    const rendered = boundedCanonicalJson(value, Math.max(this.windowLeft, 0), describeString);
+    const rendered = redactedCanonicalJson(value, Math.max(this.windowLeft, 0), { describeBlob: describedBlob });
+    this.redactions = addRedactionCounts(this.redactions, rendered.redactions);
     this.originalBytes += rendered.bytes;
     if (rendered.truncated) this.cut = true;
     this.windowLeft -= rendered.text.length;
@@ -138,7 +149,7 @@ function renderResponse(response: unknown): { raw: RawContent; isError: boolean 
     const exit = fields.exit_code ?? fields.exitCode;
     isError ||= fields.isError === true || fields.is_error === true || fields.success === false || (typeof exit === "number" && exit !== 0);
   }
-  return { raw: { parts: builder.parts, cut: builder.cut, originalBytes: builder.originalBytes }, isError };
+  return { raw: { parts: builder.parts, cut: builder.cut, originalBytes: builder.originalBytes, redactions: builder.redactions }, isError };
 }
 
 /** UTF-8 bytes one code point takes inside a JSON string literal (JSON.stringify escaping). */
@@ -173,36 +184,29 @@ function partBytes(part: ContextContentPart): number {
 
 const EMPTY_TEXT_PART_BYTES = Buffer.byteLength('{"kind":"text","text":""}', "utf8");
 
-/** Redacts every text part, then keeps parts while their canonical JSON fits `limit` bytes. */
+/** Keeps the (already redacted) parts while their canonical JSON fits `limit` bytes. */
 export function boundContent(raw: RawContent, limit: number = CONTENT_BYTE_LIMIT): BoundedContent {
-  let redactions: RedactionCounts = {};
   const kept: ContextContentPart[] = [];
   let truncated = raw.cut;
   let used = 2; // the array brackets
   for (const part of raw.parts) {
-    let candidate: ContextContentPart = part;
-    if (part.kind === "text") {
-      const redacted = redactSecrets(part.text);
-      redactions = addRedactionCounts(redactions, redacted.counts);
-      candidate = { kind: "text", text: redacted.text };
-    }
     const separator = kept.length > 0 ? 1 : 0;
     if (kept.length >= MAX_PARTS) {
       truncated = true;
       break;
     }
-    const bytes = partBytes(candidate);
+    const bytes = partBytes(part);
     if (used + separator + bytes <= limit) {
-      kept.push(candidate);
+      kept.push(part);
       used += separator + bytes;
       continue;
     }
     truncated = true;
     const room = limit - used - separator - EMPTY_TEXT_PART_BYTES;
-    if (candidate.kind === "text" && room > 0) kept.push({ kind: "text", text: prefixWithin(candidate.text, room) });
+    if (part.kind === "text" && room > 0) kept.push({ kind: "text", text: prefixWithin(part.text, room) });
     break;
   }
-  return { parts: kept.length > 0 ? kept : [{ kind: "text", text: "" }], truncated, originalBytes: raw.originalBytes, redactions };
+  return { parts: kept.length > 0 ? kept : [{ kind: "text", text: "" }], truncated, originalBytes: raw.originalBytes, redactions: raw.redactions };
 }
 
 /** A tool's response as redacted, bounded content, and whether the host reported an error. */
@@ -215,5 +219,5 @@ export function toolResultContent(response: unknown, limit: number = CONTENT_BYT
 export function promptContent(prompt: string, limit: number = CONTENT_BYTE_LIMIT): BoundedContent {
   const builder = new RawBuilder();
   builder.text(prompt);
-  return boundContent({ parts: builder.parts, cut: builder.cut, originalBytes: builder.originalBytes }, limit);
+  return boundContent({ parts: builder.parts, cut: builder.cut, originalBytes: builder.originalBytes, redactions: builder.redactions }, limit);
 }

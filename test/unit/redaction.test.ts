@@ -8,6 +8,23 @@ import { REDACTION_KINDS, redactSecrets, type RedactionKind } from "../../server
 
 const j = (...parts: string[]): string => parts.join("");
 const alnum36 = "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+/** `length` characters cycling through `alphabet` with a stride, so the text is mixed but fixed. */
+const fake = (alphabet: string, length: number, stride = 7): string => Array.from({ length }, (_, index) => alphabet[(index * stride + 3) % alphabet.length]).join("");
+const ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const HEX = "0123456789abcdef";
+const gcpKeyFile = JSON.stringify({
+  type: "service_account",
+  project_id: "demo",
+  private_key_id: fake(HEX, 40),
+  private_key: j("-----BEGIN ", "PRIVATE KEY-----\n", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n", fake(ALNUM, 64), "\n-----END ", "PRIVATE KEY-----\n"),
+  client_email: "svc@demo.iam.gserviceaccount.com",
+});
+/** 1Password service-account tokens are `ops_` + base64 of a JSON object. */
+const onePasswordToken = (() => {
+  let json = JSON.stringify({ email: "svc@1passwordserviceaccounts.example", secretKey: fake(ALNUM, 40), srpX: fake(HEX, 64) });
+  while (Buffer.byteLength(json) % 3 !== 1) json = json.replace("{", "{ ");
+  return j("ops_", Buffer.from(json).toString("base64"));
+})();
 
 /** [kind, text, secret that must disappear] */
 const CASES: ReadonlyArray<readonly [RedactionKind, string, string]> = [
@@ -51,6 +68,25 @@ const CASES: ReadonlyArray<readonly [RedactionKind, string, string]> = [
   ["secret-assignment", "GET /v1/items?api_key=q7w8e9r0t1y2&limit=5", "q7w8e9r0t1y2"],
   ["secret-assignment", "mysql --password=Sup3rS3cret! -u root", "Sup3rS3cret!"],
   ["secret-assignment", "export CLIENT_SECRET='a very secret phrase'", "a very secret phrase"],
+  ["gcp-service-account-key", gcpKeyFile, fake(ALNUM, 64)],
+  ["gitlab-token", `GITLAB_TOKEN is ${j("glpat-", fake(ALNUM, 20))}`, j("glpat-", fake(ALNUM, 20))],
+  ["sendgrid-api-key", `key ${j("SG.", fake(ALNUM, 22), ".", fake(ALNUM, 43, 11))}`, j("SG.", fake(ALNUM, 22))],
+  ["azure-storage-key", `DefaultEndpointsProtocol=https;AccountName=demo;${j("AccountKey=", fake(ALNUM, 86), "==")};EndpointSuffix=core.windows.net`, fake(ALNUM, 86)],
+  ["azure-sas-signature", `https://demo.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&${j("sig=", fake(ALNUM, 43), "%3D")}`, fake(ALNUM, 43)],
+  ["shopify-token", `shop ${j("shpat_", fake(HEX, 32))}`, j("shpat_", fake(HEX, 32))],
+  ["grafana-token", `grafana ${j("glsa_", fake(ALNUM, 32), "_", fake(HEX, 8))}`, fake(ALNUM, 32)],
+  ["groq-api-key", `groq ${j("gsk_", fake(ALNUM, 52))}`, fake(ALNUM, 52)],
+  ["huggingface-token", `hf ${j("hf_", fake("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 34))}`, fake("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 34)],
+  ["linear-api-key", `linear ${j("lin_api_", fake(ALNUM, 40))}`, fake(ALNUM, 40)],
+  ["notion-token", `notion ${j("ntn_", fake("0123456789", 11), fake(ALNUM, 35))}`, fake(ALNUM, 35)],
+  ["onepassword-token", `OP_SERVICE_ACCOUNT ${onePasswordToken}`, onePasswordToken.slice(4)],
+  ["vault-token", `vault ${j("hvs.", fake(ALNUM, 95))}`, fake(ALNUM, 95)],
+  ["vercel-token", `vercel ${j("vcp_", fake(ALNUM, 24))}`, fake(ALNUM, 24)],
+  ["databricks-token", `databricks ${j("dapi", fake(HEX, 32))}`, j("dapi", fake(HEX, 32))],
+  ["docker-token", `docker ${j("dckr_pat_", fake(ALNUM, 27))}`, fake(ALNUM, 27)],
+  ["figma-token", `figma ${j("figd_", fake(ALNUM, 40))}`, fake(ALNUM, 40)],
+  ["provider-token", `digitalocean ${j("dop_v1_", fake(HEX, 64))}`, fake(HEX, 64)],
+  ["high-entropy-assignment", `SESSION_SALT=${fake(ALNUM, 24, 13)}`, fake(ALNUM, 24, 13)],
 ];
 
 test("every kind is redacted with a marker naming it, counted, and the secret is gone", () => {
