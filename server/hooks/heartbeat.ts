@@ -50,10 +50,20 @@ export function readHeartbeats(workspaceFolder: string): HookHeartbeat[] {
   return HOSTS.map((host) => file.hosts[host]).filter((beat): beat is HookHeartbeat => beat !== undefined);
 }
 
+/**
+ * Hosts name sessions with UUIDs; anything else is not written (the heartbeat runs on every hook
+ * call, before any redaction could, and a session id is the host's text, not Docket's).
+ */
+const SESSION_ID = /^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}$/u;
+
+function storableSessionId(sessionId: string | null): string | null {
+  return sessionId !== null && SESSION_ID.test(sessionId) ? sessionId : null;
+}
+
 /** Records `beat` as its host's latest entry (temp file + rename); never throws. */
 export function recordHeartbeat(workspaceFolder: string, beat: HookHeartbeat): void {
   try {
-    const parsed = HookHeartbeat.safeParse({ ...beat, sessionId: beat.sessionId === null ? null : beat.sessionId.slice(0, 500) });
+    const parsed = HookHeartbeat.safeParse({ ...beat, sessionId: storableSessionId(beat.sessionId) });
     if (!parsed.success) return;
     const file = readFile(workspaceFolder) ?? { format: HEARTBEAT_FORMAT, hosts: {} };
     const next: HeartbeatFile = { format: HEARTBEAT_FORMAT, hosts: { ...file.hosts, [parsed.data.host]: parsed.data } };

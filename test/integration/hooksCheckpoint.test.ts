@@ -146,14 +146,19 @@ test("heartbeat: the latest call per host, best effort, tolerant of a damaged fi
   const { root, dispose } = await onWorkspace();
   try {
     assert.deepEqual(readHeartbeats(root), []);
-    const input = JSON.stringify({ sessionId: "vs-1", hookEventName: "SessionStart", cwd: root });
+    const session = "0d5b1c7e-3f2a-4c1e-9b7d-2a6f8e4c1d3b";
+    const input = JSON.stringify({ sessionId: session, hookEventName: "SessionStart", cwd: root });
     const child = spawnSync(process.execPath, [HOOK_BUNDLE, "hook", "--host", "claude", "SessionStart"], { input, cwd: root, encoding: "utf8" });
     assert.equal(child.status, 0, child.stderr);
     const beats = readHeartbeats(root);
     assert.deepEqual(
       beats.map((beat) => [beat.host, beat.event, beat.sessionId]),
-      [["vscode", "SessionStart", "vs-1"]],
+      [["vscode", "SessionStart", session]],
     );
+    // A session id that is not a host's UUID (it could be anything, a secret included) is not written.
+    recordHeartbeat(root, { host: "vscode", event: "Stop", sessionId: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", at: "2031-01-01T00:00:00.000Z" });
+    assert.equal(readHeartbeats(root)[0]?.sessionId, null);
+    assert.equal(fs.readFileSync(heartbeatPath(root), "utf8").includes("ghp_"), false);
     recordHeartbeat(root, { host: "codex", event: "PreToolUse", sessionId: null, at: "2031-01-01T00:00:00.000Z" });
     assert.deepEqual(readHeartbeats(root).map((beat) => beat.host), ["codex", "vscode"]);
     fs.writeFileSync(heartbeatPath(root), "{broken");

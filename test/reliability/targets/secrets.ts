@@ -274,7 +274,7 @@ export const target: ReliabilityTarget = {
       const run: Run = { ...plan, input: hookInput(host, plan.event, workspace, index, plan) };
       secrets += run.samples.length;
       const evidenceBefore = evidenceBytes(workspace);
-      const result = spawnSync(process.execPath, [hook, "hook", "--host", host, run.event], { cwd: workspace, input: JSON.stringify(run.input), encoding: "utf8", timeout: 30_000 });
+      const result = spawnSync(process.execPath, [hook, "hook", "--host", host, "--workspace", workspace, run.event], { cwd: workspace, input: JSON.stringify(run.input), encoding: "utf8", timeout: 30_000 });
       const label = (sample: SecretSample): string => describeSample(run, sample);
       const needles = needlesOfRun(run, label);
       everything.push(...needles);
