@@ -8,6 +8,7 @@ import { openNotebook, type OpenNotebook } from "./notebookStore";
 import { notebookView, prepareProposal, type PreflightIssue } from "./preflight";
 import { decodePreparedSave, OBSERVER_SAVE_SCHEMA, type NotebookProposal, type PreparedRecord, type ProposalIssue, type ProposalOrigin } from "./proposal";
 import { writeProposal } from "./proposalStore";
+import { redactPersistedInput } from "../evidence/persistedText";
 
 export interface MakeProposalInput {
   /** The workspace whose `.docket/notebook/proposals/` receives the proposal. */
@@ -39,7 +40,8 @@ export function makeProposal(input: MakeProposalInput): MakeProposalOutcome {
     notebook_id: opened.value.manifest.notebook_id,
     root: opened.value.root,
     episode_language: input.episodeLanguage ?? opened.value.manifest.default_language,
-    records: input.records,
+    // The proposal is stored under .docket/ and may become Notebook files: no secret goes with it.
+    records: redactPersistedInput(input.records).value,
   });
   if (!prepared.ok) return { ok: false, stage: "shape", issue: prepared.issue };
   const checked = prepareProposal(prepared.value, notebookView(opened.value), input.origin);

@@ -10,6 +10,7 @@ import path from "node:path";
 import { DocketError } from "../errors";
 import { ensureDocketFolder } from "../workspace/docketFolder";
 import { appendContained, openContained } from "../workspace/containedFs";
+import { redactPersistedInput } from "../evidence/persistedText";
 import { canonicalize, compareCodeUnits } from "../ledger/canonicalJson";
 import { ErrorCodes } from "../protocol/messages";
 import { DOCKET_FOLDER } from "../workspace/docketFolder";
@@ -141,7 +142,8 @@ export function readReports(workspaceRoot: string, basisSha256: string): SeatRep
 
 /** Validates and appends one report; nothing is written when it is refused. */
 export function appendReport(workspaceRoot: string, raw: unknown, board: CurrentBoard): SeatReport {
-  const report = validateReport(raw, board);
+  // A finding may quote what the reviewer read; the report file keeps no secret.
+  const report = validateReport(redactPersistedInput(raw).value, board);
   const line = `${canonicalize(report)}\n`;
   if (Buffer.byteLength(line, "utf8") > MAX_REPORT_LINE_BYTES) throw invalid(`The report is larger than ${MAX_REPORT_LINE_BYTES} bytes.`);
   const file = reviewsFile(workspaceRoot, board.basisSha256);

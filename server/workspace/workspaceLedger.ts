@@ -19,6 +19,7 @@ import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRef
 import { loadBaseline, saveBaseline, type BaselineKey } from "./baselineStore";
 import { readFileAtCommit, takeWorkspaceSnapshot } from "./gitObservation";
 import { compareWithCommittedLedger } from "./gitAnchor";
+import { redactPersistedInput } from "../evidence/persistedText";
 import { containmentRootFor } from "./ledgerPaths";
 import { describeWorkState } from "../developer/workState";
 import { readProvenance, recordProvenance, type Actor } from "./provenanceStore";
@@ -317,9 +318,10 @@ export class WorkspaceLedger {
     }
   }
 
-  openJudgment(input: OpenJudgmentInput): Promise<OpenJudgmentResult> {
+  openJudgment(raw: OpenJudgmentInput): Promise<OpenJudgmentResult> {
     return this.serialize(async () => {
       this.requireTrusted();
+      const input = redactPersistedInput(raw).value;
       const catalog = await this.skillCatalog(input.ownerSkill !== undefined);
       let extras: Pick<OpenJudgmentResult, "routeSign" | "owner" | "contextSources"> = { routeSign: "", owner: null, contextSources: [] };
       const summary = await this.writeUnqueued(() => {
@@ -374,9 +376,10 @@ export class WorkspaceLedger {
   }
 
   /** With Judgment-engine fields the engine runs first (it reads nominated files), then the batch is built. */
-  concludeJudgment(input: ConcludeJudgmentInput): Promise<ResultSummary> {
+  concludeJudgment(raw: ConcludeJudgmentInput): Promise<ResultSummary> {
     return this.serialize(async () => {
       this.requireTrusted();
+      const input = redactPersistedInput(raw).value;
       this.refresh();
       const engine = input.disposition === "judgment" && usesJudgmentEngine(input);
       const catalog = await this.skillCatalog(engine);
@@ -397,9 +400,10 @@ export class WorkspaceLedger {
    * scope baseline; the snapshot taken now is persisted as the authorization baseline so the
    * landing (maybe from a restarted backend or another process) can compute the delta.
    */
-  authorizeChange(input: { movement: string; stableLanding: string; verificationTarget: string }): Promise<ResultSummary> {
+  authorizeChange(raw: { movement: string; stableLanding: string; verificationTarget: string }): Promise<ResultSummary> {
     return this.serialize(async () => {
       this.requireTrusted();
+      const input = redactPersistedInput(raw).value;
       this.refresh();
       const scope = requireActiveScope(this.history());
       // One time for the pre-check and the write, so the clock is read once per operation.
@@ -432,9 +436,10 @@ export class WorkspaceLedger {
   }
 
   /** Records the landing of the active authorization with the paths Git observed since it. */
-  recordLanding(input: { changedPaths?: readonly string[]; result: string; verification: readonly string[] }): Promise<ResultSummary> {
+  recordLanding(raw: { changedPaths?: readonly string[]; result: string; verification: readonly string[] }): Promise<ResultSummary> {
     return this.serialize(async () => {
       this.requireTrusted();
+      const input = redactPersistedInput(raw).value;
       this.refresh();
       const { scope, authorization } = activeAuthorizationOf(this.history());
       const baseline = await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: authorization.authorizationId });
@@ -470,7 +475,8 @@ export class WorkspaceLedger {
     });
   }
 
-  turnOff(reason?: string): Promise<ResultSummary> {
+  turnOff(rawReason?: string): Promise<ResultSummary> {
+    const reason = rawReason === undefined ? undefined : redactPersistedInput(rawReason).value;
     return this.write(() => {
       const result = turnOffBatch(this.history(), reason, this.clock.now());
       return { drafts: result.drafts, context: result.workScopeId };
