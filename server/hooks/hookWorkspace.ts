@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { anchorPathFor } from "../ledger/anchor";
 import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
 
 export interface DocketWorkspace {
@@ -41,9 +42,11 @@ const MAX_DEPTH = 512;
 
 function ledgerExists(folder: string): boolean {
   // lstat: a ledger that is a symlink, a folder or unreadable still means "Docket was turned on
-  // here"; whether it can be trusted is the state reader's question (it fails closed).
+  // here"; whether it can be trusted is the state reader's question (it fails closed). So does a
+  // head anchor without its ledger: a deleted ledger is every line cut, not Docket turned off.
   try {
-    return fs.lstatSync(resolveLedgerPath(folder, null), { throwIfNoEntry: false }) !== undefined;
+    const ledger = resolveLedgerPath(folder, null);
+    return fs.lstatSync(ledger, { throwIfNoEntry: false }) !== undefined || fs.lstatSync(anchorPathFor(ledger), { throwIfNoEntry: false }) !== undefined;
   } catch (error) {
     // A file named like a folder, a symlink loop or an overlong name: certainly no ledger there.
     // Anything else (permission denied…) cannot prove Docket is off, so it counts as on.

@@ -173,8 +173,19 @@ export class WorkspaceLedger {
    * hooks apply (server/hooks/allowProof.ts), so `docket status` never says "allow" where the gate denies.
    */
   policy(): ToolPolicyResult {
-    const policy = historyPolicy(this.history());
-    if (policy.shell === "deny" || !runtimeFacts(this.history()).authorizationActive || this.authorizationAnchoredHere()) return policy;
+    const history = this.history();
+    const policy = historyPolicy(history);
+    // §9.2 says a blocked history governs nothing; Docket's hooks fail closed on it instead (an
+    // agent that damaged the ledger must not get its tools back), and the policy says so too.
+    if (history.mode === "blocked") {
+      return {
+        ...policy,
+        shell: "deny",
+        edit: "deny",
+        reason: `The ledger cannot be trusted (${history.blockedReason ?? "its history is blocked"}), so Docket's hooks deny shell, edit and unknown tools. Run \`docket ledger verify\` and restore the ledger or move it aside.`,
+      };
+    }
+    if (policy.shell === "deny" || !runtimeFacts(history).authorizationActive || this.authorizationAnchoredHere()) return policy;
     return {
       ...policy,
       shell: "deny",

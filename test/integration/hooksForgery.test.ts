@@ -161,3 +161,17 @@ test("a hook that cannot read the state before its deadline denies", async () =>
     ws.repo.dispose();
   }
 });
+
+test("deleting the ledger (its head anchor remains) is not turning Docket off: the hook denies", async () => {
+  const ws = await workspace();
+  try {
+    fs.rmSync(ws.ledgerPath);
+    assert.equal(bash(ws.repo.root), "deny");
+    assert.equal(statusShell(ws.repo.root), "deny");
+    // Removing the anchor too is the documented limit of a local anchor: Docket is then off.
+    fs.rmSync(anchorPathFor(ws.ledgerPath));
+    assert.equal(bash(ws.repo.root), "allow");
+  } finally {
+    ws.repo.dispose();
+  }
+});
