@@ -51,17 +51,8 @@ PW_DIR=$CACHE/playwright-core-$PLAYWRIGHT_VERSION
 CS_PKG=$CS_DIR/node_modules/code-server
 PW_PKG=$PW_DIR/node_modules/playwright-core
 
-is_complete() { [ -f "$1/.complete" ]; }
-mark_complete() { date -u +%FT%TZ > "$1/.complete"; }
-
-# Removes older versions of one component (only our own folders inside the cache).
-prune_other_versions() { # prefix keep
-  local d
-  for d in "$CACHE/$1"-*; do
-    [ -d "$d" ] && [ "$d" != "$2" ] && { log "removing outdated $(basename "$d")"; rm -rf "$d"; }
-  done
-  return 0
-}
+# shellcheck source=../lib/versioned-cache.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/versioned-cache.sh"
 
 # npm invocations share these flags; loglevel=error keeps the allowScripts/engines chatter out of the log.
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error --ignore-scripts)

@@ -46,17 +46,8 @@ CODEX_BIN=$CODEX_DIR/node_modules/@openai/codex/bin/codex.js
 # Version probes run with a HOME and CODEX_HOME of their own: the machine user's are never touched.
 PROBE_HOME=$CACHE/.probe-home
 
-is_complete() { [ -f "$1/.complete" ]; }
-mark_complete() { date -u +%FT%TZ > "$1/.complete"; }
-
-# Removes older versions of one host (only our own folders inside the cache).
-prune_other_versions() { # prefix keep
-  local d
-  for d in "$CACHE/$1"-*; do
-    [ -d "$d" ] && [ "$d" != "$2" ] && { log "removing outdated $(basename "$d")"; rm -rf "$d"; }
-  done
-  return 0
-}
+# shellcheck source=../lib/versioned-cache.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/versioned-cache.sh"
 
 # --include=optional: the native binaries come as optional dependencies; a global omit=optional would drop them.
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error --ignore-scripts --include=optional --no-save --no-package-lock)

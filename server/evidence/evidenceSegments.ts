@@ -5,9 +5,10 @@
 // processes never interleave and `sequence` is gap-free and monotonic. A segment is closed at
 // SEGMENT_BYTES; past STORE_CAP_BYTES the oldest segments are deleted.
 import fs from "node:fs";
+import { fsyncDirectory } from "../ledger/durableFs";
 import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
-import { O_NOFOLLOW, UnsafePathError, assertContained, ensureContainedDirectory, fsyncFolder, openContained } from "../workspace/containedFs";
+import { O_NOFOLLOW, UnsafePathError, assertContained, ensureContainedDirectory, openContained } from "../workspace/containedFs";
 import { LockTimeoutError, withExclusiveLock } from "../ledger/lock";
 import { ErrorCodes } from "../protocol/messages";
 import { MAX_SEQUENCE, parseRecordLine, type EvidenceRecord } from "./evidenceRecord";
@@ -174,7 +175,7 @@ export async function appendRecord<T extends EvidenceRecord>(workspaceFolder: st
         const prefix = !rotate && !endsWithNewline(target, newestSize) ? "\n" : "";
         appendWhole(workspace, target, prefix + line);
         if (rotate) {
-          fsyncFolder(directory);
+          fsyncDirectory(directory);
           prune(directory);
         }
         return record;

@@ -9,13 +9,13 @@ import { createEnvelope, type Envelope, type EnvelopeDraft } from "./envelope";
 import { DEVELOPER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
+import { fsyncDirectory } from "./durableFs";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
   UnsafePathError,
   appendContained,
   assertContained,
   ensureContainedDirectory,
-  fsyncFolder,
   openContained,
   removeStaleTemporaries,
   writeFileAtomicContained,
@@ -486,7 +486,7 @@ export class LedgerStore {
     }
     const created = !fs.existsSync(this.ledgerPath);
     appendContained(this.root, this.ledgerPath, chunks.join(""), { durable: true });
-    if (created) fsyncFolder(path.dirname(this.ledgerPath));
+    if (created) fsyncDirectory(path.dirname(this.ledgerPath));
     const before = this.replayerValue.accepted.length;
     this.refresh();
     if (this.replayerValue.accepted.length !== before + envelopes.length || this.headSha !== previous || this.faultValue !== null) {

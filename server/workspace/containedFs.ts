@@ -9,6 +9,7 @@
 // (a local attacker racing Docket). The root itself may be a link: it is the user's own folder.
 import fs from "node:fs";
 import path from "node:path";
+import { fsyncDirectory } from "../ledger/durableFs";
 
 /** 0 where the platform has no O_NOFOLLOW (Windows); the lstat walk still refuses links there. */
 export const O_NOFOLLOW: number = fs.constants.O_NOFOLLOW ?? 0;
@@ -163,7 +164,7 @@ export function writeFileAtomicContained(root: string, file: string, data: strin
     fs.rmSync(temporary, { force: true });
     throw error;
   }
-  if (options.durable === true) fsyncFolder(directory);
+  if (options.durable === true) fsyncDirectory(directory);
 }
 
 /** Appends `data` to `file` below `root` (created when missing), no link followed; optionally durable. */
@@ -175,20 +176,6 @@ export function appendContained(root: string, file: string, data: string | Uint8
     if (options.durable === true) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-/** Makes a created or renamed entry durable where the platform can fsync a folder. */
-export function fsyncFolder(directory: string): void {
-  try {
-    const fd = fs.openSync(directory, "r");
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // Not every platform can fsync a folder; the file itself is already durable.
   }
 }
 
