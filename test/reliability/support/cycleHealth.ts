@@ -15,8 +15,12 @@ export interface BaselineProblem {
   repair(): Promise<void>;
 }
 
-/** Null when the next authorization or landing has the baseline it needs. */
-export async function cycleBaselineProblem(root: string, ledger: WorkspaceLedger): Promise<BaselineProblem | null> {
+/**
+ * Null when the next authorization or landing has the baseline it needs. `compareWorkspace`
+ * also checks the scope baseline against the workspace (a Git snapshot: only worth it after a
+ * write that should have refreshed it).
+ */
+export async function cycleBaselineProblem(root: string, ledger: WorkspaceLedger, compareWorkspace = true): Promise<BaselineProblem | null> {
   const scope = ledger.history().activeScope;
   if (scope === null) return null;
   const snapshot = () => takeWorkspaceSnapshot(root, { excludedPaths: [path.dirname(ledger.store.ledgerPath), path.join(root, ".docket")] });
@@ -37,6 +41,7 @@ export async function cycleBaselineProblem(root: string, ledger: WorkspaceLedger
   const loaded = await loadBaseline(root, key);
   // A missing scope baseline is captured on first use, from the workspace as it is then.
   if (!loaded.ok) return loaded.problem === "missing" ? null : { problem: `the scope baseline of ${scope.workScopeId} is ${loaded.problem}`, repair: repairWith(key) };
+  if (!compareWorkspace) return null;
   const check = checkAuthorization(loaded.baseline.snapshot, await snapshot());
   if (check.ok) return null;
   return {

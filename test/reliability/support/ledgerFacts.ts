@@ -4,7 +4,7 @@
 // what a full replay of the ledger says.
 import fs from "node:fs";
 import path from "node:path";
-import { workspaceEvidence } from "../../../server/evidence/evidenceStore";
+import type { EvidenceLookup } from "../../../server/developer/operations/evidence";
 import { runtimeFacts } from "../../../server/developer/history";
 import { lookupCheckpoint } from "../../../server/hooks/checkpoint";
 import { LedgerReader } from "./cycle";
@@ -43,9 +43,8 @@ export function acknowledgedProblems(acknowledged: ReadonlyMap<string, string>, 
   return { missing, duplicated };
 }
 
-/** Captured handles the evidence store does not hold. */
-export function missingEvidence(root: string, handles: ReadonlyMap<string, string>): string[] {
-  const lookup = workspaceEvidence(root);
+/** Captured handles the evidence store does not hold (`lookup`: a `workspaceEvidence` index, which catches up incrementally). */
+export function missingEvidence(lookup: EvidenceLookup, handles: ReadonlyMap<string, string>): string[] {
   return [...handles].filter(([handle]) => lookup.toolResult(handle) === undefined).map(([handle, by]) => `${handle} (acknowledged to ${by})`);
 }
 

@@ -10,8 +10,11 @@ export function seededSamples<T>(arbitrary: fc.Arbitrary<T>, seed: number, salt:
   return fc.sample(arbitrary, { seed: (seed ^ Math.imul(salt, 0x9e3779b1)) | 0, numRuns: count });
 }
 
-/** A uniform unit value in [0, 1), with enough resolution for byte offsets and delays. */
-export const unit = fc.integer({ min: 0, max: 0xffffff }).map((value) => value / 0x1000000);
+/**
+ * A uniform unit value in [0, 1), with enough resolution for byte offsets and delays. Unbiased:
+ * fast-check otherwise favours the extremes, which would put most kills at 0 ms or at the end.
+ */
+export const unit = fc.noBias(fc.integer({ min: 0, max: 0xffffff })).map((value) => value / 0x1000000);
 
 /** The element `fraction` ∈ [0, 1) of the way through `items`. */
 export function pick<T>(items: readonly T[], fraction: number): T {

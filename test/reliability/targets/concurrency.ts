@@ -6,6 +6,7 @@
 // explain — never a raw error, never a lock left behind or a temporary file.
 import fc from "fast-check";
 import type { ReliabilityContext, ReliabilityTarget } from "../target";
+import { workspaceEvidence } from "../../../server/evidence/evidenceStore";
 import { verifyLedgerFile } from "../../../server/workspace/workspaceLedger";
 import { captureOperation, describeOperation, editForLanding, LedgerReader, operationFor, type Operation, type WriterKind } from "../support/cycle";
 import { cycleBaselineProblem } from "../support/cycleHealth";
@@ -59,6 +60,7 @@ export const target: ReliabilityTarget = {
     const rounds = bounds.min + (Math.abs(context.seed) % bounds.spread);
     const workspace = createWriterWorkspace(context.tmp, "shared", context.repoRoot);
     const reader = new LedgerReader(workspace.root, workspace.ledgerPath);
+    const evidenceIndex = workspaceEvidence(workspace.root);
     const writers: Writer[] = [];
     const acknowledged = new Map<string, string>();
     const evidence = new Map<string, string>();
@@ -123,7 +125,7 @@ export const target: ReliabilityTarget = {
         const { missing, duplicated } = acknowledgedProblems(acknowledged, ledgerEventIds(workspace.ledgerPath));
         if (missing.length > 0) failures.push(`${repro}: acknowledged events missing: ${missing.join("; ")}`);
         if (duplicated.length > 0) failures.push(`${repro}: acknowledged events duplicated: ${duplicated.join("; ")}`);
-        const lostEvidence = missingEvidence(workspace.root, evidence);
+        const lostEvidence = missingEvidence(evidenceIndex, evidence);
         if (lostEvidence.length > 0) failures.push(`${repro}: acknowledged evidence missing: ${lostEvidence.join("; ")}`);
         dataLost += missing.length + lostEvidence.length;
         for (const id of [...missing, ...lostEvidence]) {

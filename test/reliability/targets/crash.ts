@@ -11,6 +11,8 @@ import fc from "fast-check";
 import fs from "node:fs";
 import path from "node:path";
 import type { ReliabilityContext, ReliabilityTarget, TargetTally } from "../target";
+import type { EvidenceLookup } from "../../../server/developer/operations/evidence";
+import { workspaceEvidence } from "../../../server/evidence/evidenceStore";
 import { checkpointPathFor } from "../../../server/hooks/checkpoint";
 import { verifyLedgerFile } from "../../../server/workspace/workspaceLedger";
 import { captureOperation, describeOperation, editForLanding, LedgerReader, operationFor, WRITER_KINDS, type Operation, type WriterKind } from "../support/cycle";
@@ -62,8 +64,9 @@ type TrialPlan = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
 interface Lane {
   readonly index: number;
   workspace: WriterWorkspace;
-  /** The lane's incremental view of its ledger. */
+  /** The lane's incremental views of its ledger and its evidence store. */
   reader: LedgerReader;
+  evidenceIndex: EvidenceLookup;
   /** Workspaces this lane started over with after a stuck one. */
   generation: number;
   backend: WriterSession;
@@ -90,7 +93,7 @@ interface Totals {
   setAside: number;
   /** Stuck scopes whose missing baseline the target wrote so the run could go on. */
   repairs: number;
-  /** Lanes that had to start over in a fresh workspace because the ledger was blocked. */
+  /** Lanes that had to start over in a fresh workspace because the ledger was blocked or stuck. */
   resets: number;
   dataLost: number;
   readonly failures: string[];
@@ -130,6 +133,7 @@ async function startLane(context: ReliabilityContext, index: number): Promise<La
     index,
     workspace,
     reader: new LedgerReader(workspace.root, workspace.ledgerPath),
+    evidenceIndex: workspaceEvidence(workspace.root),
     generation: 0,
     backend: await startBackendSession(workspace),
     mcp: await startMcpSession(workspace, `reliability-standing-${index}`),
@@ -198,12 +202,17 @@ async function calibrate(lane: Lane): Promise<void> {
   }
 }
 
-/** A blocked ledger takes no more writes: the lane starts over in a fresh workspace (its acknowledged writes were all checked). */
+/**
+ * A blocked ledger, or a scope whose next step is refused for reasons the target cannot repair,
+ * takes the lane nowhere: it starts over in a fresh workspace (its acknowledged writes were all
+ * checked), so one finding does not repeat in every later trial.
+ */
 async function resetLane(lane: Lane, context: ReliabilityContext): Promise<void> {
   await Promise.all([lane.backend.stop(), lane.mcp.stop()]);
   lane.generation += 1;
   lane.workspace = createWriterWorkspace(context.tmp, `lane-${lane.index}-${lane.generation}`, context.repoRoot);
   lane.reader = new LedgerReader(lane.workspace.root, lane.workspace.ledgerPath);
+  lane.evidenceIndex = workspaceEvidence(lane.workspace.root);
   lane.backend = await startBackendSession(lane.workspace);
   lane.mcp = await startMcpSession(lane.workspace, `reliability-standing-${lane.index}`);
   lane.acknowledged = new Map();
@@ -230,7 +239,7 @@ async function replaceDeadSessions(lane: Lane, failures: string[], repro: string
 
 /** The checks that hold at any quiet moment: verify, acknowledged writes, checkpoint, .gitignore. */
 function checkLedger(lane: Lane, totals: Totals, repro: string, torn: TornWrite | null, afterProbes: boolean): void {
-  const { ledgerPath, root, docketFolder } = lane.workspace;
+  const { ledgerPath, docketFolder } = lane.workspace;
   const verified = verifyLedgerFile(ledgerPath);
   const when = afterProbes ? "after the next writers" : "after the kill";
   if (!verified.ok) {
@@ -247,7 +256,7 @@ function checkLedger(lane: Lane, totals: Totals, repro: string, torn: TornWrite 
     totals.failures.push(`${repro}: acknowledged events missing from the ledger ${when}: ${missing.join("; ")}`);
   }
   if (duplicated.length > 0) totals.failures.push(`${repro}: acknowledged events duplicated ${when}: ${duplicated.join("; ")}`);
-  const lostEvidence = missingEvidence(root, lane.evidence);
+  const lostEvidence = missingEvidence(lane.evidenceIndex, lane.evidence);
   if (lostEvidence.length > 0) {
     totals.dataLost += lostEvidence.length;
     totals.failures.push(`${repro}: acknowledged evidence missing ${when}: ${lostEvidence.join("; ")}`);
@@ -261,7 +270,7 @@ function checkLedger(lane: Lane, totals: Totals, repro: string, torn: TornWrite 
 }
 
 /** One probe write by the next writer of `kind`; a failure when it does not get through. */
-async function probeOne(lane: Lane, kind: WriterKind, plan: TrialPlan, totals: Totals, repro: string): Promise<void> {
+async function probeOne(lane: Lane, kind: WriterKind, plan: TrialPlan, totals: Totals, repro: string): Promise<boolean> {
   const view = lane.reader.view();
   let operation = operationFor(kind, view, 0.99, nextCapture(lane, plan.host, 2_000));
   // Docket off: the MCP server has no write to make, but asking proves it gets the lock.
@@ -278,12 +287,13 @@ async function probeOne(lane: Lane, kind: WriterKind, plan: TrialPlan, totals: T
   if (elapsed > LOCK_TIMEOUT_MS) totals.failures.push(`${repro}: ${what} took ${elapsed} ms, beyond the ${LOCK_TIMEOUT_MS} ms lock timeout`);
   if (outcome.kind === "ack") {
     if (kind === "hook" && view.phase !== "off" && outcome.evidence.length === 0) totals.failures.push(`${repro}: ${what} captured nothing while Docket was on`);
-    return;
+    return false;
   }
   const legal =
     outcome.kind === "refused" &&
     ((kind === "cli" && outcome.code === "docket.already-on") || (kind === "mcp" && view.phase === "off" && (outcome.code === "docket.already-off" || outcome.code === "docket.operation-not-legal")));
   if (!legal) totals.failures.push(`${repro}: stuck: ${what} was ${describeOutcome(outcome)} (phase ${view.phase})`);
+  return !legal;
 }
 
 /**
@@ -291,15 +301,16 @@ async function probeOne(lane: Lane, kind: WriterKind, plan: TrialPlan, totals: T
  * the two spawned ones (CLI, hook: different locks) side by side, either group first, in a seeded
  * order, so each kind is sometimes the one that finds the dead writer's lock.
  */
-async function probe(lane: Lane, plan: TrialPlan, totals: Totals, repro: string): Promise<void> {
+async function probe(lane: Lane, plan: TrialPlan, totals: Totals, repro: string): Promise<boolean> {
   const order = permute(WRITER_KINDS, plan.probeOrder);
   const sessions = order.filter((kind) => kind === "backend" || kind === "mcp");
   const spawned = order.filter((kind) => kind === "cli" || kind === "hook");
+  let stuck = false;
   const runSessions = async (): Promise<void> => {
-    for (const kind of sessions) await probeOne(lane, kind, plan, totals, repro);
+    for (const kind of sessions) stuck = (await probeOne(lane, kind, plan, totals, repro)) || stuck;
   };
   const runSpawned = async (): Promise<void> => {
-    await Promise.all(spawned.map((kind) => probeOne(lane, kind, plan, totals, repro)));
+    for (const result of await Promise.all(spawned.map((kind) => probeOne(lane, kind, plan, totals, repro)))) stuck = result || stuck;
   };
   if (order[0] === "backend" || order[0] === "mcp") {
     await runSessions();
@@ -308,6 +319,7 @@ async function probe(lane: Lane, plan: TrialPlan, totals: Totals, repro: string)
     await runSpawned();
     await runSessions();
   }
+  return stuck;
 }
 
 async function runTrial(lane: Lane, plan: TrialPlan, number: number, context: ReliabilityContext, totals: Totals): Promise<void> {
@@ -342,7 +354,9 @@ async function runTrial(lane: Lane, plan: TrialPlan, number: number, context: Re
     }
   }
   checkLedger(lane, totals, repro, torn, false);
-  const baseline = await cycleBaselineProblem(workspace.root, lane.reader.current());
+  // Only these writes refresh a baseline after their ledger write (turning on, authorizing, landing).
+  const refreshesBaseline = operation.name === "turnOn" || operation.name === "authorizeChange" || operation.name === "recordLanding";
+  const baseline = await cycleBaselineProblem(workspace.root, lane.reader.current(), refreshesBaseline);
   if (baseline !== null) {
     totals.failures.push(`${repro}: stuck: ${baseline.problem}`);
     // Written as Docket should have, so the probes below test the lock and the files, not this again.
@@ -350,7 +364,7 @@ async function runTrial(lane: Lane, plan: TrialPlan, number: number, context: Re
     totals.repairs += 1;
   }
 
-  await probe(lane, plan, totals, repro);
+  const stuck = await probe(lane, plan, totals, repro);
   await replaceDeadSessions(lane, totals.failures, repro);
   checkLedger(lane, totals, repro, null, true);
   const left = leftovers(workspace.docketFolder);
@@ -365,8 +379,9 @@ async function runTrial(lane: Lane, plan: TrialPlan, number: number, context: Re
     lane.seenSetAside.add(file);
     totals.setAside += 1;
   }
-  if (lane.reader.view().phase === "blocked") {
-    totals.failures.push(`${repro}: the ledger is blocked: ${lane.reader.current().history().blockedReason ?? ""}`);
+  const blocked = lane.reader.view().phase === "blocked";
+  if (blocked) totals.failures.push(`${repro}: the ledger is blocked: ${lane.reader.current().history().blockedReason ?? ""}`);
+  if (blocked || stuck) {
     totals.resets += 1;
     await resetLane(lane, context);
   }
@@ -408,7 +423,7 @@ export const target: ReliabilityTarget = {
     if (totals.kills < goal) totals.failures.push(`only ${totals.kills} of ${goal} kills fit in the time budget (seed ${context.seed})`);
     const acknowledged = lanes.reduce((sum, lane) => sum + lane.acknowledged.size + lane.evidence.size, 0);
     context.log(
-      `${totals.kills} kills in ${totals.trials} trials: ${totals.killsInLock} left a lock behind, ${totals.tornWrites} torn writes (${totals.unterminated} kept a whole line without its newline), ${totals.setAside} torn tails set aside, ${totals.repairs} stuck scopes repaired, ${totals.resets} blocked workspaces replaced, ${acknowledged} acknowledged writes checked`,
+      `${totals.kills} kills in ${totals.trials} trials: ${totals.killsInLock} left a lock behind, ${totals.tornWrites} torn writes (${totals.unterminated} kept a whole line without its newline), ${totals.setAside} torn tails set aside, ${totals.repairs} stuck scopes repaired, ${totals.resets} blocked or stuck workspaces replaced, ${acknowledged} acknowledged writes checked`,
     );
     const tally: TargetTally = { trials: totals.trials, faults: totals.kills, dataLost: totals.dataLost, failures: totals.failures };
     return tally;
