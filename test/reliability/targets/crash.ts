@@ -20,7 +20,7 @@ import { cycleBaselineProblem } from "../support/cycleHealth";
 import { armKill, watchedFolders, type KillMode, type KillPlan } from "../support/killTrigger";
 import { acknowledgedProblems, checkpointDisagreement, gitignoreProblem, ledgerEventIds, leftovers, missingEvidence } from "../support/ledgerFacts";
 import { permute, seededSamples, unit } from "../support/seeded";
-import { appendTornWrite, type TornWrite } from "../support/tornWrite";
+import { appendTornEvidence, appendTornWrite, type TornWrite } from "../support/tornWrite";
 import { createWriterWorkspace, type WriterWorkspace } from "../support/writerWorkspace";
 import { runCliWrite, runHookWrite, startBackendSession, startMcpSession, type Exit, type Outcome, type RunningWrite, type WriterSession } from "../support/writers";
 
@@ -88,7 +88,7 @@ interface Totals {
   /** Kills after which the writer's lock was left behind: it died holding it. */
   killsInLock: number;
   tornWrites: number;
-  /** Torn batches that kept a whole line without its newline (see the report). */
+  /** Torn batches that kept a whole line without its newline: verify calls that an edit (exit 1), by design. */
   unterminated: number;
   setAside: number;
   /** Stuck scopes whose missing baseline the target wrote so the run could go on. */
@@ -104,9 +104,11 @@ function delayFor(plan: TrialPlan, lane: Lane): number {
     case "timed":
       return plan.delay * lane.calibration[plan.kind] * 1.3;
     case "lock":
-    case "torn":
-      // Skewed to the first milliseconds, where the read-back, preflight and write happen.
+      // Skewed to the first milliseconds, where the catch-up, preflight and write happen.
       return 14 * plan.delay * plan.delay;
+    case "torn":
+      // Before the append, so the write can be the one cut short.
+      return 3 * plan.delay * plan.delay;
     case "unlock":
       return 30 * plan.delay;
     case "tmp":
@@ -334,6 +336,7 @@ async function runTrial(lane: Lane, plan: TrialPlan, number: number, context: Re
   prepare(lane, operation);
   if (plan.kind === "hook" && plan.dropCheckpoint) fs.rmSync(checkpointPathFor(workspace.ledgerPath), { force: true });
   const kill: KillPlan = { mode: plan.mode, delayMs: delayFor(plan, lane) };
+  const sizeBefore = fs.statSync(workspace.ledgerPath, { throwIfNoEntry: false })?.size ?? 0;
   const { outcome, exit, trigger } = await launch(lane, plan.kind, operation, kill);
   totals.trials += 1;
   const killed = trigger !== null && (exit === null || exit.signal === "SIGKILL" || exit.code === null);
@@ -346,11 +349,20 @@ async function runTrial(lane: Lane, plan: TrialPlan, number: number, context: Re
   const lockLeft = [...LEDGER_LOCKS.map((name) => path.join(workspace.docketFolder, name)), ...EVIDENCE_LOCKS.map((name) => path.join(workspace.docketFolder, "evidence", name))].some((file) => fs.existsSync(file));
   if (killed && lockLeft) totals.killsInLock += 1;
   let torn: TornWrite | null = null;
-  if (killed && plan.mode === "torn" && plan.kind !== "hook" && fs.existsSync(path.join(workspace.docketFolder, LEDGER_LOCKS[0] as string))) {
-    torn = await appendTornWrite(workspace.ledgerPath, path.join(context.tmp, `torn-scratch-${lane.index}`), plan.tornCut);
+  // Only a writer that died in the lock before its append can have been cut mid-write.
+  const unwritten = (fs.statSync(workspace.ledgerPath, { throwIfNoEntry: false })?.size ?? 0) === sizeBefore;
+  if (killed && plan.mode === "torn" && plan.kind !== "hook" && unwritten && fs.existsSync(path.join(workspace.docketFolder, LEDGER_LOCKS[0] as string))) {
+    torn = await appendTornWrite(workspace.ledgerPath, path.join(context.tmp, `torn-scratch-${lane.index}`), plan.tornCut, operation);
     if (torn !== null) {
       totals.tornWrites += 1;
       repro += `, then a torn ${torn.operation} batch: ${torn.bytes} of ${torn.of} bytes (${torn.completeLines} whole line(s))`;
+    }
+  }
+  if (killed && plan.mode === "torn" && plan.kind === "hook" && fs.existsSync(path.join(workspace.docketFolder, "evidence", EVIDENCE_LOCKS[0] as string))) {
+    const tornEvidence = appendTornEvidence(path.join(workspace.docketFolder, "evidence"), plan.tornCut);
+    if (tornEvidence !== null) {
+      totals.tornWrites += 1;
+      repro += `, then a torn evidence record in ${tornEvidence.segment}: ${tornEvidence.bytes} of ${tornEvidence.of} bytes`;
     }
   }
   checkLedger(lane, totals, repro, torn, false);
