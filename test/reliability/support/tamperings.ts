@@ -197,7 +197,8 @@ export function tamperings(lines: readonly Buffer[], other: readonly Buffer[], f
 
   for (let i = 0; i < n; i += 1) {
     const line = lines[i] as Buffer;
-    const text = line.toString("utf8");
+    // One character per byte, so the regions are byte offsets even around non-ASCII text.
+    const text = line.toString("latin1");
     const editAt = (position: number, what: string): void => {
       const edited: Buffer[] = lines.map((candidate) => Buffer.from(candidate));
       const target = edited[i] as Buffer;
