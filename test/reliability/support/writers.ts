@@ -140,9 +140,15 @@ export async function startBackendSession(workspace: WriterWorkspace): Promise<W
   const child = spawn(process.execPath, [workspace.docketCli, "serve", `--clientProcessId=${process.pid}`, "--stdio"], { cwd: workspace.root, stdio: ["pipe", "pipe", "ignore"] });
   const exited = exitOf(child);
   child.stdin.on("error", () => undefined);
-  const connection: MessageConnection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const reader = new StreamMessageReader(child.stdout);
+  // A backend killed mid-message leaves a partial message in the reader, whose "partial message"
+  // timer then re-arms every 10 s for ever (disposing the connection does not stop it), keeping
+  // the suite's process alive after its summary. The notification is not needed: no timer at all.
+  reader.partialMessageTimeout = 0;
+  const connection: MessageConnection = createMessageConnection(reader, new StreamMessageWriter(child.stdin));
   connection.onError(() => undefined);
   connection.listen();
+  void exited.then(() => connection.dispose());
   const gone = exited.then((exit) => ({ gone: exit }));
   const request = async (method: string, params: unknown): Promise<{ value: unknown } | { error: unknown } | { gone: Exit }> => {
     let sent: Promise<unknown>;
