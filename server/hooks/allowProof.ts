@@ -13,7 +13,7 @@
 // Legitimate states sit at the very end of the ledger (after an authorization only a landing is
 // legal; after a closure only a new scope), so the scan reads a few hundred bytes. A scan that
 // runs past its budget proves nothing, and the caller falls back to a full replay.
-import type { LedgerAnchor } from "../ledger/anchor";
+import { lineShaOfText, type LedgerAnchor } from "../ledger/anchor";
 import { readAt, type OpenLedger } from "./checkpoint";
 
 /** Windows read back from the end, small first; past the last one the proof gives up (the caller replays). */
@@ -33,6 +33,7 @@ interface ScannedLine {
   readonly workScopeId: string | null;
   /** Offset just past the line's newline. */
   readonly end: number;
+  readonly lineSha256: string | null;
 }
 
 const BOUNDARY_KINDS = new Set(["work-scope-opened", "work-scope-closed", "change-authorized", "implementation-landing-recorded"]);
@@ -70,18 +71,26 @@ function parseLine(text: string, end: number): ScannedLine | null {
   if (typeof parsed !== "object" || parsed === null) return null;
   const line = parsed as { ledger?: unknown; stream?: unknown; entry?: unknown };
   if (line.ledger !== "docket/ledger-line/v1") return null;
-  if (line.stream !== "developer/v8") return { kind: null, workScopeId: null, end };
+  const lineSha256 = lineShaOfText(text);
+  if (line.stream !== "developer/v8") return { kind: null, workScopeId: null, end, lineSha256 };
   const entry = line.entry as { kind?: unknown; workScopeId?: unknown } | null;
   if (typeof entry !== "object" || entry === null) return null;
-  return { kind: typeof entry.kind === "string" ? entry.kind : null, workScopeId: typeof entry.workScopeId === "string" ? entry.workScopeId : null, end };
+  return { kind: typeof entry.kind === "string" ? entry.kind : null, workScopeId: typeof entry.workScopeId === "string" ? entry.workScopeId : null, end, lineSha256 };
+}
+
+/** Where the line the proof wants the hash of ends (the end of an announced batch), and its hash once seen. */
+interface Watch {
+  readonly end: number | null;
+  lineSha256: string | null;
 }
 
 type ScanResult = AllowProof | { readonly kind: "authorized-at"; readonly end: number } | { readonly kind: "undecided" };
 
-function scanWindow(ledger: OpenLedger, claim: AllowanceClaim, window: number): ScanResult {
+function scanWindow(ledger: OpenLedger, claim: AllowanceClaim, window: number, watch: Watch): ScanResult {
   for (const line of linesFromEnd(ledger, window)) {
     if (line === "cut") return { kind: "undecided" };
     if (line === null) return { kind: "unproven", reason: "a ledger line near its end cannot be read" };
+    if (line.end === watch.end) watch.lineSha256 = line.lineSha256;
     if (line.kind === null || !BOUNDARY_KINDS.has(line.kind)) continue;
     if (claim.kind === "no-open-scope") {
       if (line.kind === "work-scope-closed") return { kind: "proven" };
@@ -95,9 +104,9 @@ function scanWindow(ledger: OpenLedger, claim: AllowanceClaim, window: number): 
   return claim.kind === "no-open-scope" ? { kind: "proven" } : { kind: "disproven", reason: "the ledger holds no authorization" };
 }
 
-function scanned(ledger: OpenLedger, claim: AllowanceClaim): Exclude<ScanResult, { kind: "undecided" }> {
+function scanned(ledger: OpenLedger, claim: AllowanceClaim, watch: Watch): Exclude<ScanResult, { kind: "undecided" }> {
   for (const window of WINDOWS) {
-    const result = scanWindow(ledger, claim, window);
+    const result = scanWindow(ledger, claim, window, watch);
     if (result.kind !== "undecided") return result;
   }
   return { kind: "unproven", reason: "the ledger's last scope boundary is further back than Docket reads on this path" };
@@ -108,9 +117,15 @@ function scanned(ledger: OpenLedger, claim: AllowanceClaim): Exclude<ScanResult,
  * ledger (null when there is none); an authorization needs one bound to this file that covers it.
  */
 export function proveAllowance(ledger: OpenLedger, claim: AllowanceClaim, anchor: LedgerAnchor | null): AllowProof {
-  const result = scanned(ledger, claim);
+  const pending = anchor?.pending ?? null;
+  const watch: Watch = { end: pending?.bytes ?? null, lineSha256: null };
+  const result = scanned(ledger, claim, watch);
   if (result.kind !== "authorized-at") return result;
-  if (anchor === null || anchor.ino !== ledger.ino || anchor.bytes < result.end) {
+  // A writer killed between its append and its anchor update leaves the batch it announced
+  // complete on disk: the announcement covers the authorization once the batch's last line is
+  // exactly the one announced.
+  const announced = pending !== null && pending.bytes >= result.end && watch.lineSha256 === pending.lineSha256;
+  if (anchor === null || anchor.ino !== ledger.ino || (anchor.bytes < result.end && !announced)) {
     return {
       kind: "disproven",
       reason:

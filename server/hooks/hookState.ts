@@ -8,7 +8,7 @@
 // or shipped checkpoint) all answer "blocked", which denies shell, edit and unknown tools.
 import fs from "node:fs";
 import { computeToolPolicy } from "../developer/toolPolicy";
-import { lineShaOfText, readAnchor, type LedgerAnchor } from "../ledger/anchor";
+import { lineShaOfText, readAnchor, readableSize, type LedgerAnchor } from "../ledger/anchor";
 import { containmentRootFor } from "../workspace/ledgerPaths";
 import { UnsafePathError, openContained } from "../workspace/containedFs";
 import { proveAllowance, type AllowanceClaim } from "./allowProof";
@@ -93,9 +93,11 @@ export function readHookState(workspaceFolder: string, ledgerPath: string, optio
   try {
     const stat = fs.fstatSync(fd, { bigint: true });
     if (!stat.isFile()) return blocked(workspaceFolder, ledgerPath, "the ledger path is not a file");
-    const ledger: OpenLedger = { ledgerPath, root, fd, size: Number(stat.size), ino: stat.ino.toString() };
-    const anchored = checkAnchor(ledger);
+    const whole: OpenLedger = { ledgerPath, root, fd, size: Number(stat.size), ino: stat.ino.toString() };
+    const anchored = checkAnchor(whole);
     if (anchored.kind === "fault") return blocked(workspaceFolder, ledgerPath, anchored.reason);
+    // A batch being written (or cut short by a crash) is not part of the ledger yet.
+    const ledger: OpenLedger = { ...whole, size: readableSize(anchored.anchor, whole.size) };
     let derived = derive(ledger, options, false);
     for (let attempt = 0; ; attempt += 1) {
       if (derived.kind === "fault") return blocked(workspaceFolder, ledgerPath, derived.reason);

@@ -18,6 +18,8 @@ import { renderDecision, type HookDecision } from "./hostOutput";
 import { classifyTool, type HookDialect } from "./toolClassification";
 import { scanToolPaths } from "./toolPaths";
 
+/** `docket.history-blocked` (ErrorCodes in server/protocol/messages.ts), a literal for the same reason. */
+const HISTORY_BLOCKED = "docket.history-blocked";
 /** `docket.hook-input-invalid` (server/protocol/messages.ts ErrorCodes); a literal, so the lean bundle does not load the protocol schemas. */
 export const HOOK_INPUT_INVALID = "docket.hook-input-invalid";
 
@@ -163,6 +165,11 @@ function preToolUse(run: HookRun, input: HookInput): HookOutcome {
 }
 
 async function postToolUse(input: HookInput, state: HookState, run: HookRun, notes: string[]): Promise<HookDecision> {
+  if (state.kind === "blocked") {
+    // Not silent: the agent and the person reading the host's log learn the result went unrecorded.
+    notes.push(`the tool result was not captured: ${HISTORY_BLOCKED}: ${state.reason}`);
+    return { kind: "none" };
+  }
   if (state.kind !== "ready" || !state.state.facts.scopeActive) return { kind: "none" };
   const toolName = input.toolName ?? "";
   if (classifyTool(input.dialect, toolName) === "docket") return { kind: "none" };

@@ -30,6 +30,12 @@ export const LedgerAnchor = z.strictObject({
   head: z.nullable(z.strictObject({ offset: count, length: z.int().check(z.positive()), lineSha256: sha256 })),
   /** The ledger file's inode number (decimal) when the anchor was written. */
   ino: z.string().check(z.regex(/^[0-9]{1,24}$/u)),
+  /**
+   * A batch being appended (write-ahead intent): where it will end and its last line's hash.
+   * Lines past the anchored head that stop short of `bytes` are a batch cut by a crash, power loss
+   * or a short write: never replayed, set aside by the next writer like a torn line.
+   */
+  pending: z.optional(z.nullable(z.strictObject({ bytes: count, lines: count, lineSha256: sha256 }))),
 });
 export type LedgerAnchor = z.infer<typeof LedgerAnchor>;
 
@@ -61,12 +67,24 @@ export function readAnchor(root: string, ledgerPath: string): AnchorRead {
   if (!checked.success) return { kind: "invalid", why: "the anchor has an unknown shape" };
   const anchor = checked.data;
   const consistent = anchor.head === null ? anchor.lines === 0 && anchor.bytes === 0 : anchor.lines > 0 && anchor.head.offset + anchor.head.length === anchor.bytes;
-  return consistent ? { kind: "anchor", anchor } : { kind: "invalid", why: "the anchor contradicts itself" };
+  const pending = anchor.pending ?? null;
+  const pendingConsistent = pending === null || (pending.bytes > anchor.bytes && pending.lines > anchor.lines);
+  return consistent && pendingConsistent ? { kind: "anchor", anchor } : { kind: "invalid", why: "the anchor contradicts itself" };
 }
 
 /** Writes the anchor atomically and durably (a lost anchor would hide a later truncation). */
 export function writeAnchor(root: string, ledgerPath: string, anchor: LedgerAnchor): void {
   writeFileAtomicContained(root, anchorPathFor(ledgerPath), `${JSON.stringify(LedgerAnchor.parse(anchor))}\n`, { durable: true });
+}
+
+/**
+ * How much of a ledger of `size` bytes readers may take: a batch announced by the anchor and cut
+ * short (the file ends past the anchored head but before the batch's end) stays unread.
+ */
+export function readableSize(anchor: LedgerAnchor | null, size: number): number {
+  const pending = anchor?.pending ?? null;
+  if (anchor === null || pending === null) return size;
+  return size > anchor.bytes && size < pending.bytes ? anchor.bytes : size;
 }
 
 /** The inode of an open ledger, as the anchor records it. */

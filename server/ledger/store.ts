@@ -10,7 +10,7 @@ import { DEVELOPER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedg
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
 import { fsyncDirectory } from "./durableFs";
-import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
+import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
   UnsafePathError,
   appendContained,
@@ -108,6 +108,8 @@ export class LedgerStore {
   private replayerValue = new Replayer();
   private faultValue: StoreFault | null = null;
   private tornTailBytes = 0;
+  /** The torn tail lies inside a batch the anchor announced: a cut write, whatever its bytes look like. */
+  private tornTailAnnounced = false;
   private fileExists = false;
   private generationValue = 0;
   private lastLineBytes: Buffer | null = null;
@@ -147,6 +149,19 @@ export class LedgerStore {
     return this.anchorStateValue;
   }
 
+  /**
+   * How many bytes a Docket writer on this machine vouches for: the anchored head, or the end of
+   * the batch its anchor announced when that batch is complete and is the ledger's head (its
+   * writer died between the append and the anchor update). 0 without an anchor bound to this file.
+   */
+  get vouchedBytes(): number {
+    const state = this.anchorStateValue;
+    if (state.kind !== "matched" || !state.boundToFile) return 0;
+    const pending = state.anchor.pending ?? null;
+    const announcedComplete = pending !== null && this.offsetBytes === pending.bytes && this.headSha === pending.lineSha256;
+    return announcedComplete ? pending.bytes : state.anchor.bytes;
+  }
+
   get offset(): number {
     return this.offsetBytes;
   }
@@ -183,6 +198,7 @@ export class LedgerStore {
     this.replayerValue = new Replayer();
     this.faultValue = null;
     this.tornTailBytes = 0;
+    this.tornTailAnnounced = false;
     this.lastLineBytes = null;
     this.anchorFaultValue = null;
     this.anchorStateValue = { kind: "none" };
@@ -241,22 +257,27 @@ export class LedgerStore {
         return { changed, dispositions: [] };
       }
       const size = stat.size;
+      const anchorRead = readAnchor(this.root, this.ledgerPath);
+      // A batch cut short of the end its writer announced is not read: it is a torn write.
+      const readable = readableSize(anchorRead.kind === "anchor" ? anchorRead.anchor : null, size);
       let restarted = false;
       if (!this.prefixIntact(fd, size)) {
         this.reset();
         restarted = true;
       }
       this.inode = inodeOf(fd);
+      this.tornTailAnnounced = size > readable;
       let result: { changed: boolean; dispositions: Disposition[] };
       if (this.faultValue !== null) {
         const tornBefore = this.tornTailBytes;
         this.tornTailBytes = 0;
         result = { changed: restarted || tornBefore !== 0, dispositions: [] };
       } else {
-        const unread = size - this.offsetBytes;
+        const unread = readable - this.offsetBytes;
         if (unread <= 0) {
-          const changed = restarted || this.tornTailBytes !== 0;
-          this.tornTailBytes = 0;
+          const torn = Math.max(0, size - this.offsetBytes);
+          const changed = restarted || this.tornTailBytes !== torn;
+          this.tornTailBytes = torn;
           result = { changed, dispositions: [] };
         } else {
           const buffer = Buffer.alloc(unread);
@@ -268,6 +289,10 @@ export class LedgerStore {
           }
           try {
             result = this.consume(buffer.subarray(0, read), restarted, options.deadline);
+            if (this.faultValue === null && size > readable) {
+              this.tornTailBytes += size - readable;
+              result = { ...result, changed: true };
+            }
           } catch (error) {
             // A half-consumed read leaves no consistent position: start over next time.
             this.reset();
@@ -275,7 +300,7 @@ export class LedgerStore {
           }
         }
       }
-      const anchorChanged = this.checkAnchor(fd);
+      const anchorChanged = this.checkAnchor(fd, anchorRead);
       return anchorChanged ? { ...result, changed: true } : result;
     } finally {
       fs.closeSync(fd);
@@ -286,9 +311,9 @@ export class LedgerStore {
    * Compares the ledger with its head anchor; true when the verdict changed. Read every time: the
    * anchor is tiny, and a writer or `docket ledger anchor --accept` may have moved it.
    */
-  private checkAnchor(fd: number | null): boolean {
+  private checkAnchor(fd: number | null, alreadyRead?: AnchorRead): boolean {
     const before = this.anchorFaultValue?.code ?? this.anchorStateValue.kind;
-    const read: AnchorRead = readAnchor(this.root, this.ledgerPath);
+    const read: AnchorRead = alreadyRead ?? readAnchor(this.root, this.ledgerPath);
     this.anchorFaultValue = null;
     if (read.kind === "none") {
       this.anchorStateValue = { kind: "none" };
@@ -401,10 +426,11 @@ export class LedgerStore {
 
   /**
    * True when the bytes after the last newline are a whole valid next line, optionally followed
-   * by one stray byte: never the product of an interrupted write, only of an edited newline.
+   * by one stray byte, outside any batch the anchor announced: an interrupted write cuts inside
+   * its announced batch, so only an edited newline produces this.
    */
   tailIsCompleteLine(): boolean {
-    if (this.tornTailBytes === 0 || this.faultValue !== null) return false;
+    if (this.tornTailBytes === 0 || this.faultValue !== null || this.tornTailAnnounced) return false;
     let bytes: Buffer;
     try {
       const fd = fs.openSync(this.ledgerPath, "r");
@@ -461,14 +487,13 @@ export class LedgerStore {
     this.refresh();
     const fault = this.fault;
     if (fault !== null) throw new StoreError(storeErrorCodeOf(fault.code), `${fault.message}; Docket will not write to it (${this.ledgerPath}).`);
-    const setAside = this.tornTailBytes > 0 ? this.setAsideTornTail() : null;
     // Holding the lock, no other writer is mid-rename: files of killed writers can go.
     if (!this.sweptTemporaries) {
       this.sweptTemporaries = true;
       removeStaleTemporaries(this.root, path.dirname(this.ledgerPath), processAlive);
     }
     const { drafts, context } = build(this);
-    if (drafts.length === 0) return { envelopes: [], context, setAsideTornTail: setAside };
+    if (drafts.length === 0) return { envelopes: [], context, setAsideTornTail: null };
     const envelopes = drafts.map((draft) => createEnvelope(draft));
     const trial = this.replayerValue.trial(envelopes);
     const rejected = trial.dispositions.find((disposition) => disposition.status === "rejected");
@@ -484,8 +509,20 @@ export class LedgerStore {
       previous = encoded.lineSha256;
       lineNumber += 1;
     }
+    // Only a batch that will be written changes the file: a torn tail is set aside after preflight.
+    const setAside = this.tornTailBytes > 0 ? this.setAsideTornTail() : null;
+    const text = chunks.join("");
+    const start = { bytes: this.offsetBytes, lines: this.lines.length };
+    // Write-ahead: the anchor announces the batch before any byte of it is written, so a batch cut
+    // by a crash, a power loss or a short write is recognised as torn, never replayed in part.
+    this.writeIntent({ bytes: start.bytes + Buffer.byteLength(text, "utf8"), lines: start.lines + envelopes.length, lineSha256: previous as string });
     const created = !fs.existsSync(this.ledgerPath);
-    appendContained(this.root, this.ledgerPath, chunks.join(""), { durable: true });
+    try {
+      appendContained(this.root, this.ledgerPath, text, { durable: true });
+    } catch (error) {
+      this.undoPartialAppend(start.bytes);
+      throw error;
+    }
     if (created) fsyncDirectory(path.dirname(this.ledgerPath));
     const before = this.replayerValue.accepted.length;
     this.refresh();
@@ -507,6 +544,37 @@ export class LedgerStore {
       // best effort by contract
     }
     return { envelopes, context, setAsideTornTail: setAside };
+  }
+
+  /** Announces the batch about to be appended (see LedgerAnchor.pending); refuses the write if it cannot. */
+  private writeIntent(pending: NonNullable<LedgerAnchor["pending"]>): void {
+    // A ledger about to be created has no inode yet; the anchor written after the batch binds it.
+    const anchor = this.currentAnchor() ?? { format: "docket/ledger-anchor/v1" as const, lines: 0, bytes: 0, head: null, ino: "0" };
+    try {
+      writeAnchor(this.root, this.ledgerPath, { ...anchor, pending });
+    } catch (error) {
+      if (error instanceof UnsafePathError) throw new StoreError("ledger-unsafe-path", error.message);
+      throw new StoreError("ledger-unwritable", `Cannot write the ledger's head anchor: ${(error as Error).message}; nothing was written.`);
+    }
+  }
+
+  /** A failed append (ENOSPC, a short write) leaves no prefix behind: cut back and re-anchor. */
+  private undoPartialAppend(offset: number): void {
+    try {
+      const fd = openContained(this.root, this.ledgerPath, "r+");
+      try {
+        if (fs.fstatSync(fd).size > offset) {
+          fs.ftruncateSync(fd, offset);
+          fs.fsyncSync(fd);
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+      const anchor = this.currentAnchor();
+      if (anchor !== null) writeAnchor(this.root, this.ledgerPath, anchor);
+    } catch {
+      // The intent still marks whatever prefix remains as torn; the next writer sets it aside.
+    }
   }
 
   /**

@@ -110,6 +110,14 @@ function errorText(error: unknown): string {
  * process) therefore sees the old file or the new one, never a torn mix. Returns the file path.
  */
 export async function saveBaseline(workspaceFolder: string, baseline: WorkspaceBaseline): Promise<string> {
+  return saveBaselineSync(workspaceFolder, baseline);
+}
+
+/**
+ * saveBaseline, synchronously: for a writer that must persist a baseline inside the ledger lock,
+ * *before* the batch that needs it is appended, so a crash can never leave the batch without it.
+ */
+export function saveBaselineSync(workspaceFolder: string, baseline: WorkspaceBaseline): string {
   const parsed = Baseline.safeParse(recordOf(baseline));
   if (!parsed.success) {
     throw new BaselineStoreError("invalid-baseline", `Refusing to save an invalid baseline: ${z.prettifyError(parsed.error)}`);

@@ -4,7 +4,8 @@
 // .gitignore. The ledger is left trackable: committing it shares the audit trail, by choice.
 import fs from "node:fs";
 import path from "node:path";
-import { ensureContainedDirectory, openContained } from "./containedFs";
+import { ensureContainedDirectory, openContained, removeStaleTemporaries } from "./containedFs";
+import { processAlive } from "../ledger/lock";
 
 export const DOCKET_FOLDER = ".docket";
 
@@ -35,4 +36,20 @@ export function ensureDocketFolder(workspaceFolder: string): string {
     fs.closeSync(fd);
   }
   return folder;
+}
+
+/**
+ * Removes temporary files that killed Docket processes left in `.docket/`, `.docket/hooks/` and
+ * each `.docket/baselines/<scope>/` (only those whose process is gone). Best effort, never throws.
+ */
+export function sweepStateTemporaries(workspaceFolder: string): void {
+  const folder = path.join(workspaceFolder, DOCKET_FOLDER);
+  const folders = [folder, path.join(folder, "hooks")];
+  try {
+    const baselines = path.join(folder, "baselines");
+    for (const entry of fs.readdirSync(baselines, { withFileTypes: true })) if (entry.isDirectory()) folders.push(path.join(baselines, entry.name));
+  } catch {
+    // no baselines yet
+  }
+  for (const directory of folders) removeStaleTemporaries(workspaceFolder, directory, processAlive);
 }

@@ -16,11 +16,12 @@ import { workspaceEvidence } from "../evidence/evidenceStore";
 import { prepareJudgment, usesJudgmentEngine, type PreparedJudgment } from "../developer/operations/judgmentContext";
 import { findPackageRoot, loadSkillCatalog, type SkillCatalog } from "../developer/operations/skillCatalog";
 import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRefusal, type WorkspaceSnapshot } from "../developer/workspaceDelta";
-import { loadBaseline, saveBaseline, type BaselineKey } from "./baselineStore";
+import { loadBaseline, saveBaseline, saveBaselineSync, type BaselineKey } from "./baselineStore";
 import { readFileAtCommit, takeWorkspaceSnapshot } from "./gitObservation";
 import { compareWithCommittedLedger } from "./gitAnchor";
 import { redactPersistedInput } from "../evidence/persistedText";
 import { containmentRootFor } from "./ledgerPaths";
+import { sweepStateTemporaries } from "./docketFolder";
 import { describeWorkState } from "../developer/workState";
 import { readProvenance, recordProvenance, type Actor } from "./provenanceStore";
 import { describeSkills } from "../developer/operations/skillListing";
@@ -89,6 +90,7 @@ export class WorkspaceLedger {
   private readonly clock: Clock;
   private readonly evidence: EvidenceLookup;
   private writeQueue: Promise<unknown> = Promise.resolve();
+  private sweptTemporaries = false;
 
   constructor(readonly options: WorkspaceLedgerOptions) {
     this.store = new LedgerStore(options.ledgerPath, { root: containmentRootFor(options.workspaceFolder, options.ledgerPath) });
@@ -197,15 +199,14 @@ export class WorkspaceLedger {
 
   /** The active authorization's event lies within a head anchor bound to this ledger file. */
   private authorizationAnchoredHere(): boolean {
-    const anchor = this.store.anchorState;
-    if (anchor.kind !== "matched" || !anchor.boundToFile) return false;
+    const vouched = this.store.vouchedBytes;
     const accepted = this.store.replayer.accepted;
     for (let index = accepted.length - 1; index >= 0; index -= 1) {
       const { envelope, storedIndex } = accepted[index] as (typeof accepted)[number];
       if (envelope.kind !== "change-authorized") continue;
       const line = this.lineOfReplayIndex(storedIndex);
       const record = line === null ? undefined : this.store.lineRecord(line);
-      return record !== undefined && record.offset + record.length <= anchor.anchor.bytes;
+      return record !== undefined && record.offset + record.length <= vouched;
     }
     return false;
   }
@@ -427,23 +428,25 @@ export class WorkspaceLedger {
       const current = await this.snapshot();
       const check = checkAuthorization(baseline, current);
       if (!check.ok) throw refusalError(check);
-      let authorizationId = "";
-      const summary = await this.writeUnqueued(() => {
+      return this.writeUnqueued(() => {
         const result = authorizeChangeBatch(this.history(), input, occurredAt);
-        authorizationId = result.authorization.authorizationId;
+        // Saved under the lock before the authorization is appended: a crash in between leaves an
+        // unused baseline file, never an authorization whose landing cannot be reconciled.
+        this.saveBaselineBeforeAppend({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: result.authorization.authorizationId, snapshot: current });
         return { drafts: result.drafts, context: result.workScopeId };
       }, "authorizing a change");
-      try {
-        await saveBaseline(this.options.workspaceFolder, { workScopeId: scope.workScopeId, role: "authorization", authorizationId, snapshot: current });
-      } catch (error) {
-        // The authorization is on the ledger; say so, and why its landing will be refused.
-        throw new DocketError(
-          ErrorCodes.baselineMissing,
-          `Change ${authorizationId} was authorized, but its workspace baseline could not be saved, so its landing cannot be reconciled: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-      return summary;
     });
+  }
+
+  /** A baseline a batch depends on, saved under the ledger lock before the batch; a failure refuses the batch. */
+  private saveBaselineBeforeAppend(baseline: Parameters<typeof saveBaselineSync>[1]): void {
+    try {
+      saveBaselineSync(this.options.workspaceFolder, baseline);
+    } catch (error) {
+      const coded = toDocketError(error);
+      if (coded.code === ErrorCodes.unsafePath) throw coded;
+      throw new DocketError(ErrorCodes.baselineMissing, `The workspace baseline could not be saved, so nothing was written: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Records the landing of the active authorization with the paths Git observed since it. */
@@ -453,36 +456,36 @@ export class WorkspaceLedger {
       const input = redactPersistedInput(raw).value;
       this.refresh();
       const { scope, authorization } = activeAuthorizationOf(this.history());
-      const baseline = await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: authorization.authorizationId });
+      // An authorization baseline lost after its authorization (an older Docket saved it after the
+      // append and could crash in between) falls back to the scope baseline: authorizing required
+      // the workspace to equal it, so Git still observes the same delta. Declared paths are never
+      // trusted where Git observes; with both baselines gone the landing is refused.
+      const baseline =
+        (await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: authorization.authorizationId })) ??
+        (await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "scope" }));
       if (baseline === null) {
         throw new DocketError(
           ErrorCodes.baselineMissing,
-          `No workspace baseline was saved for authorization ${authorization.authorizationId}, so Docket cannot tell which paths it changed.`,
+          `No workspace baseline was saved for authorization ${authorization.authorizationId} or its scope, so Docket cannot tell which paths it changed; restore .docket/baselines/ from a copy.`,
         );
       }
       const current = await this.snapshot();
       const reconciled = reconcileLanding(workspaceDelta(baseline, current), input.changedPaths);
       if (!reconciled.ok) throw refusalError(reconciled);
-      const summary = await this.writeUnqueued(() => {
+      return this.writeUnqueued(() => {
         const result = recordLandingBatch(this.history(), {
             changedPaths: reconciled.changedPaths,
             result: input.result,
             verification: input.verification,
             expectedAuthorizationId: authorization.authorizationId,
           }, this.clock.now());
+        // §6.3: the post-landing state is the new scope baseline for the next authorization. It is
+        // saved before the landing is appended, under the lock: only an authorization reads it, and
+        // none can happen while this authorization is active, so a landing that then fails to
+        // append leaves nothing observable, and a crash can no longer strand a stale baseline.
+        this.saveBaselineBeforeAppend({ workScopeId: scope.workScopeId, role: "scope", snapshot: current });
         return { drafts: result.drafts, context: result.workScopeId };
       }, "recording a landing");
-      // §6.3: the post-landing state is the new scope baseline for the next authorization.
-      try {
-        await saveBaseline(this.options.workspaceFolder, { workScopeId: scope.workScopeId, role: "scope", snapshot: current });
-      } catch (error) {
-        // The landing is on the ledger; the stale scope baseline would refuse the next authorization.
-        throw new DocketError(
-          ErrorCodes.baselineMissing,
-          `The landing was recorded, but the new scope baseline could not be saved: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-      return summary;
     });
   }
 
@@ -503,6 +506,10 @@ export class WorkspaceLedger {
 
   /** Appends under the ledger lock with preflight; the caller already holds the write queue. */
   private async writeUnqueued(build: BatchBuild, purpose: string, nominations: readonly string[] = []): Promise<ResultSummary> {
+    if (!this.sweptTemporaries && this.options.workspaceFolder !== "") {
+      this.sweptTemporaries = true;
+      sweepStateTemporaries(this.options.workspaceFolder);
+    }
     try {
       // The hook checkpoint is refreshed under the lock so hooks answer without a replay (docs/hooks.md).
       const result = await this.store.append(build, { purpose, lockTimeoutMs: this.options.lockTimeoutMs, afterAppend: writeCheckpoint });
@@ -545,21 +552,24 @@ export class WorkspaceLedger {
 
 /**
  * Verifies a ledger file from its first byte, independent of any cached state: every line's
- * wrapper and chain, replay, the head anchor beside it, and — when Git tracks the ledger — the
- * version committed at HEAD (a second anchor a local rewrite cannot reach).
+ * wrapper and chain, replay and the head anchor beside it — everything but Git (synchronous, for
+ * callers that verify often). The earliest problem wins: a line whose entry replay rejects comes
+ * before the chain break its edit causes on the next line.
  */
-export async function verifyLedgerFile(ledgerPath: string): Promise<VerifyResult> {
+export function verifyLedgerBytes(ledgerPath: string): VerifyResult {
   const ledger = new WorkspaceLedger({ workspaceFolder: "", ledgerPath, trusted: false });
   ledger.refresh();
   const health = ledger.health();
   const fault = ledger.store.fault;
   const rejected = ledger.store.replayer.firstRejected;
+  const rejectedLine = rejected === null ? null : (ledger.lineOfReplayIndex(rejected.index) ?? 0) + 1;
   let firstFault: VerifyResult["firstFault"] = null;
-  let missingLines: VerifyResult["missingLines"] = fault?.missingLines ?? null;
-  if (fault !== null) {
+  let missingLines: VerifyResult["missingLines"] = null;
+  if (rejected !== null && rejectedLine !== null && (fault === null || rejectedLine <= fault.line + 1)) {
+    firstFault = { line: rejectedLine, index: rejected.index, code: rejected.code, message: rejected.message };
+  } else if (fault !== null) {
     firstFault = { line: fault.line + 1, index: null, code: fault.code, message: fault.message };
-  } else if (rejected !== null) {
-    firstFault = { line: (ledger.lineOfReplayIndex(rejected.index) ?? 0) + 1, index: rejected.index, code: rejected.code, message: rejected.message };
+    missingLines = fault.missingLines ?? null;
   } else if (ledger.store.tailIsCompleteLine()) {
     // A crashed writer leaves a strict prefix of a line; a whole line without (or with an
     // altered) newline means a committed line's terminator was edited.
@@ -570,22 +580,6 @@ export async function verifyLedgerFile(ledgerPath: string): Promise<VerifyResult
       message: "the last line is complete but its newline is missing or altered",
     };
   }
-  const committed = await compareWithCommittedLedger(ledgerPath);
-  let git: VerifyResult["git"];
-  if (committed.kind === "matched") git = { state: "matched", commit: committed.commit, note: null };
-  else if (committed.kind === "untracked") git = { state: "untracked", commit: null, note: null };
-  else if (committed.kind === "unavailable") git = { state: "unavailable", commit: null, note: committed.reason };
-  else {
-    git = { state: "mismatched", commit: committed.commit, note: committed.message };
-    if (firstFault === null) {
-      firstFault =
-        committed.kind === "truncated"
-          ? { line: committed.missing.from, index: null, code: "ledger-truncated", message: committed.message }
-          : { line: committed.line, index: null, code: "ledger-rewritten", message: committed.message };
-      if (committed.kind === "truncated") missingLines = committed.missing;
-    }
-  }
-  const anchorState = ledger.store.anchorState;
   return {
     ok: firstFault === null,
     path: ledgerPath,
@@ -596,7 +590,24 @@ export async function verifyLedgerFile(ledgerPath: string): Promise<VerifyResult
     tornTailBytes: health.tornTailBytes,
     headLineSha256: ledger.store.headLineSha256,
     missingLines,
-    anchor: anchorState.kind,
-    git,
+    anchor: ledger.store.anchorState.kind,
+    git: { state: "unavailable", commit: null, note: "not compared" },
   };
+}
+
+/**
+ * Everything verifyLedgerBytes checks, plus — when Git tracks the ledger — the version committed at
+ * HEAD, a second anchor a local rewrite of the ledger and its anchor cannot reach.
+ */
+export async function verifyLedgerFile(ledgerPath: string): Promise<VerifyResult> {
+  const local = verifyLedgerBytes(ledgerPath);
+  const committed = await compareWithCommittedLedger(ledgerPath);
+  if (committed.kind === "matched") return { ...local, git: { state: "matched", commit: committed.commit, note: null } };
+  if (committed.kind === "untracked") return { ...local, git: { state: "untracked", commit: null, note: null } };
+  if (committed.kind === "unavailable") return { ...local, git: { state: "unavailable", commit: null, note: committed.reason } };
+  const git: VerifyResult["git"] = { state: "mismatched", commit: committed.commit, note: committed.message };
+  if (local.firstFault !== null) return { ...local, git };
+  return committed.kind === "truncated"
+    ? { ...local, ok: false, git, firstFault: { line: committed.missing.from, index: null, code: "ledger-truncated", message: committed.message }, missingLines: committed.missing }
+    : { ...local, ok: false, git, firstFault: { line: committed.line, index: null, code: "ledger-rewritten", message: committed.message } };
 }

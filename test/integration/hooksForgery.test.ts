@@ -175,3 +175,27 @@ test("deleting the ledger (its head anchor remains) is not turning Docket off: t
     ws.repo.dispose();
   }
 });
+
+test("an authorization whose writer died before moving the anchor still counts; a forged announcement does not", async () => {
+  const ws = await workspace();
+  try {
+    await concluded(ws);
+    const before = JSON.parse(fs.readFileSync(anchorPathFor(ws.ledgerPath), "utf8")) as Record<string, unknown>;
+    await ws.ledger.authorizeChange({ movement: "Rename a.", stableLanding: "a is renamed.", verificationTarget: "Types check." });
+    const after = JSON.parse(fs.readFileSync(anchorPathFor(ws.ledgerPath), "utf8")) as { bytes: number; lines: number; head: { lineSha256: string } };
+    // What a SIGKILL between the append and the anchor update leaves: the old head, the announced batch.
+    const announce = (lineSha256: string): void => {
+      fs.writeFileSync(anchorPathFor(ws.ledgerPath), `${JSON.stringify({ ...before, pending: { bytes: after.bytes, lines: after.lines, lineSha256 } })}\n`);
+      fs.rmSync(checkpointPathFor(ws.ledgerPath), { force: true });
+    };
+    announce(after.head.lineSha256);
+    assert.equal(bash(ws.repo.root), "allow");
+    assert.equal(statusShell(ws.repo.root), "allow");
+    // An announcement of another batch vouches for nothing past the anchored head.
+    announce("0".repeat(64));
+    assert.equal(bash(ws.repo.root), "deny");
+    assert.equal(statusShell(ws.repo.root), "deny");
+  } finally {
+    ws.repo.dispose();
+  }
+});

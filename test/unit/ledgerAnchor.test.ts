@@ -99,10 +99,12 @@ test("a whole-chain rewrite that keeps the line count is a rewrite at the anchor
   // one Docket wrote.
   assert.equal(store.anchorState.kind, "mismatched");
   assert.equal(store.fault?.code, "ledger-rewritten");
+  // verify names the earliest problem: the edited envelope on line 2 (its own hash no longer
+  // matches); the anchor's verdict on line 4 is what blocks writers even when an edit is perfect.
   const verified = await verifyLedgerFile(ledgerPath);
   assert.equal(verified.ok, false);
-  assert.equal(verified.firstFault?.code, "ledger-rewritten");
-  assert.equal(verified.firstFault?.line, 4);
+  assert.equal(verified.firstFault?.line, 2);
+  assert.equal(verified.anchor, "mismatched");
   const writer = new WorkspaceLedger({ workspaceFolder: folder, ledgerPath, trusted: true });
   writer.refresh();
   assert.equal(writer.status().phase, "blocked");
@@ -157,6 +159,43 @@ test("an anchor behind the ledger (a crash after the append, before the anchor) 
   await writer.turnOff();
   const read = readAnchor(folder, ledgerPath);
   assert.equal(read.kind === "anchor" ? read.anchor.lines : -1, 4, "the next write moves the anchor forward");
+});
+
+test("a batch the anchor announced and a crash cut short is never replayed in part, even a whole line without its newline", async () => {
+  const { folder, ledgerPath } = await anchoredLedger(1);
+  const writer = new WorkspaceLedger({ workspaceFolder: folder, ledgerPath, trusted: true, clock: fixedClock() });
+  writer.refresh();
+  await writer.turnOn();
+  await writer.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "What?", obligations: [{ obligationId: "obligation:a", statement: "Settled." }] });
+  const phaseBefore = writer.status().phase;
+  const anchorBefore = fs.readFileSync(anchorPathFor(ledgerPath), "utf8");
+  const committed = fs.readFileSync(ledgerPath);
+  await writer.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] });
+  const whole = fs.readFileSync(ledgerPath);
+  const read = readAnchor(folder, ledgerPath);
+  assert.ok(read.kind === "anchor" && read.anchor.head !== null);
+  const after = read.anchor;
+  const batchEnds = lineEnds(whole.subarray(committed.length)).map((end) => committed.length + end);
+  assert.ok(batchEnds.length > 1, "concluding a judgment appends several lines");
+  // Cuts: after the batch's first whole line, and one byte short (a whole line without its newline).
+  for (const cut of [batchEnds[0] as number, whole.length - 1]) {
+    fs.writeFileSync(ledgerPath, whole.subarray(0, cut));
+    const pending = { bytes: after.bytes, lines: after.lines, lineSha256: after.head?.lineSha256 };
+    fs.writeFileSync(anchorPathFor(ledgerPath), `${JSON.stringify({ ...JSON.parse(anchorBefore), pending })}\n`);
+    const reader = new WorkspaceLedger({ workspaceFolder: folder, ledgerPath, trusted: true, clock: fixedClock() });
+    reader.refresh();
+    assert.equal(reader.status().phase, phaseBefore, `cut at ${cut}: nothing of the batch is replayed`);
+    const verified = await verifyLedgerFile(ledgerPath);
+    assert.equal(verified.ok, true, `cut at ${cut}: ${JSON.stringify(verified.firstFault)}`);
+    assert.equal(verified.tornTailBytes, cut - committed.length);
+    // The next writer sets the cut batch aside and writes its own after the committed lines.
+    await reader.concludeJudgment({ disposition: "not-applicable", reason: "Nothing.", basis: ["Seen."] });
+    assert.deepEqual(fs.readFileSync(ledgerPath).subarray(0, committed.length), committed);
+    assert.ok(fs.readdirSync(path.dirname(ledgerPath)).some((name) => name.startsWith("ledger.jsonl.torn-")));
+    assert.equal((await verifyLedgerFile(ledgerPath)).ok, true);
+    const moved = readAnchor(folder, ledgerPath);
+    assert.ok(moved.kind === "anchor" && moved.anchor.pending === undefined && moved.anchor.bytes === fs.statSync(ledgerPath).size);
+  }
 });
 
 test("a ledger without an anchor (older Docket) verifies with a note, and the first write anchors it", async () => {

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { EvidenceLookup } from "../../../server/developer/operations/evidence";
 import { runtimeFacts } from "../../../server/developer/history";
-import { lookupCheckpoint } from "../../../server/hooks/checkpoint";
+import { lookupCheckpointFile } from "../../../server/hooks/checkpoint";
 import { LedgerReader } from "./cycle";
 
 /** How many times each event id occurs among the ledger's complete lines. */
@@ -90,7 +90,7 @@ export function leftovers(docketFolder: string): Leftovers {
  */
 export function checkpointDisagreement(ledgerPath: string, reader?: LedgerReader): string | null {
   if (!fs.existsSync(ledgerPath)) return null;
-  const lookup = lookupCheckpoint(ledgerPath);
+  const lookup = lookupCheckpointFile(ledgerPath);
   if (lookup.kind !== "current") return null;
   const ledger = (reader ?? new LedgerReader("", ledgerPath)).current();
   const replayed = { phase: ledger.policy().phase, facts: runtimeFacts(ledger.history()) };

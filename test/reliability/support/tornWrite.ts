@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { WorkspaceLedger } from "../../../server/workspace/workspaceLedger";
+import { LedgerAnchor, anchorPathFor, lineShaOfText } from "../../../server/ledger/anchor";
 import type { Operation } from "./cycle";
 
 export interface TornWrite {
@@ -29,7 +30,8 @@ export interface TornWrite {
 export async function appendTornWrite(ledgerPath: string, scratch: string, fraction: number, operation: Operation): Promise<TornWrite | null> {
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.mkdirSync(scratch, { recursive: true });
-  const original = fs.readFileSync(ledgerPath);
+  // A killed first writer leaves no ledger yet: its batch would have created the file.
+  const original = fs.existsSync(ledgerPath) ? fs.readFileSync(ledgerPath) : Buffer.alloc(0);
   const committed = original.subarray(0, original.lastIndexOf(0x0a) + 1);
   if (committed.length !== original.length) return null; // already torn
   const copy = path.join(scratch, "ledger.jsonl");
@@ -51,10 +53,32 @@ export async function appendTornWrite(ledgerPath: string, scratch: string, fract
   if (batch.length < 2) return null;
   const bytes = 1 + Math.floor(fraction * (batch.length - 1));
   const prefix = batch.subarray(0, bytes);
+  // Docket announces a batch in the head anchor before writing any of it, so the writer died with
+  // its intent on disk: write the intent it wrote, then the part of the batch that made it.
+  writeIntent(ledgerPath, committed, batch);
   fs.appendFileSync(ledgerPath, prefix);
   let completeLines = 0;
   for (const byte of prefix) if (byte === 0x0a) completeLines += 1;
   return { bytes, of: batch.length, completeLines, wholeLineWithoutNewline: batch[bytes] === 0x0a, operation: operation.name };
+}
+
+/** The anchor a writer about to append `batch` after `committed` leaves: the head it read plus its intent. */
+function writeIntent(ledgerPath: string, committed: Buffer, batch: Buffer): void {
+  const linesOf = (bytes: Buffer): string[] => bytes.toString("utf8").split("\n").slice(0, -1);
+  const before = linesOf(committed);
+  const batchLines = linesOf(batch);
+  const last = before.at(-1);
+  const ino = fs.existsSync(ledgerPath) ? fs.statSync(ledgerPath, { bigint: true }).ino.toString() : "0";
+  const headLength = last === undefined ? 0 : Buffer.byteLength(last, "utf8") + 1;
+  const anchor = LedgerAnchor.parse({
+    format: "docket/ledger-anchor/v1",
+    lines: before.length,
+    bytes: committed.length,
+    head: last === undefined ? null : { offset: committed.length - headLength, length: headLength, lineSha256: lineShaOfText(last) },
+    ino,
+    pending: { bytes: committed.length + batch.length, lines: before.length + batchLines.length, lineSha256: lineShaOfText(batchLines.at(-1) ?? "") },
+  });
+  fs.writeFileSync(anchorPathFor(ledgerPath), `${JSON.stringify(anchor)}\n`);
 }
 
 /**

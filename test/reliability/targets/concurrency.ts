@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import type { ReliabilityContext, ReliabilityTarget } from "../target";
 import { workspaceEvidence } from "../../../server/evidence/evidenceStore";
-import { verifyLedgerFile } from "../../../server/workspace/workspaceLedger";
+import { verifyLedgerBytes } from "../../../server/workspace/workspaceLedger";
 import { captureOperation, describeOperation, editForLanding, LedgerReader, operationFor, type Operation, type WriterKind } from "../support/cycle";
 import { cycleBaselineProblem } from "../support/cycleHealth";
 import { acknowledgedProblems, checkpointDisagreement, gitignoreProblem, ledgerEventIds, leftovers, missingEvidence } from "../support/ledgerFacts";
@@ -119,7 +119,7 @@ export const target: ReliabilityTarget = {
             failures.push(`${what} got ${describe(outcome)}`);
           }
         }
-        const verified = verifyLedgerFile(workspace.ledgerPath);
+        const verified = verifyLedgerBytes(workspace.ledgerPath);
         if (!verified.ok) failures.push(`${repro}: ledger verify failed: line ${String(verified.firstFault?.line)} ${String(verified.firstFault?.code)}: ${String(verified.firstFault?.message)}`);
         else if (verified.tornTailBytes > 0) failures.push(`${repro}: ${verified.tornTailBytes} torn bytes at the end of the ledger with no writer killed`);
         const { missing, duplicated } = acknowledgedProblems(acknowledged, ledgerEventIds(workspace.ledgerPath));

@@ -14,7 +14,7 @@ import type { ReliabilityContext, ReliabilityTarget, TargetTally } from "../targ
 import type { EvidenceLookup } from "../../../server/developer/operations/evidence";
 import { workspaceEvidence } from "../../../server/evidence/evidenceStore";
 import { checkpointPathFor } from "../../../server/hooks/checkpoint";
-import { verifyLedgerFile } from "../../../server/workspace/workspaceLedger";
+import { verifyLedgerBytes } from "../../../server/workspace/workspaceLedger";
 import { captureOperation, describeOperation, editForLanding, LedgerReader, operationFor, WRITER_KINDS, type Operation, type WriterKind } from "../support/cycle";
 import { cycleBaselineProblem } from "../support/cycleHealth";
 import { armKill, watchedFolders, type KillMode, type KillPlan } from "../support/killTrigger";
@@ -243,7 +243,7 @@ async function replaceDeadSessions(lane: Lane, failures: string[], repro: string
 /** The checks that hold at any quiet moment: verify, acknowledged writes, checkpoint, .gitignore. */
 function checkLedger(lane: Lane, totals: Totals, repro: string, torn: TornWrite | null, afterProbes: boolean): void {
   const { ledgerPath, docketFolder } = lane.workspace;
-  const verified = verifyLedgerFile(ledgerPath);
+  const verified = verifyLedgerBytes(ledgerPath);
   const when = afterProbes ? "after the next writers" : "after the kill";
   if (!verified.ok) {
     const fault = verified.firstFault;

@@ -40,11 +40,11 @@ const LONG_LEDGERS = [
 ];
 const STORE_REFUSALS = ["docket.ledger-corrupt", "docket.ledger-foreign", "docket.history-blocked", "docket.ledger-truncated", "docket.ledger-rewritten"];
 
-function verifyThroughBundle(cli: BundledCli, ledgerPath: string, cwd: string): Verdict {
+async function verifyThroughBundle(cli: BundledCli, ledgerPath: string, cwd: string): Promise<Verdict> {
   let out = "";
   let err = "";
-  const code = cli.runCli(["ledger", "verify", "--json", "--ledger", ledgerPath], { stdout: (text) => (out += text), stderr: (text) => (err += text), cwd });
-  if (typeof code !== "number") throw new Error("ledger verify did not answer synchronously");
+  const code = await cli.runCli(["ledger", "verify", "--json", "--ledger", ledgerPath], { stdout: (text) => (out += text), stderr: (text) => (err += text), cwd });
+  if (typeof code !== "number") throw new Error("ledger verify gave no exit code");
   return { exitCode: code, json: parseJson(out), text: out + err };
 }
 
@@ -161,7 +161,7 @@ export const target: ReliabilityTarget = {
       const lines = linesOf(original);
       const anchorSource = `${source}.anchor`;
       const anchor = fs.existsSync(anchorSource) ? fs.readFileSync(anchorSource) : null;
-      const intact = verifyThroughBundle(cli, source, context.tmp);
+      const intact = await verifyThroughBundle(cli, source, context.tmp);
       if (intact.exitCode !== 0) failures.push(`ledger ${number} (seed ${context.seed}): the untouched ledger does not verify: ${intact.text.slice(0, 300)}`);
       const scopes = new Set(lines.map((line) => (JSON.parse(line.toString("utf8")) as { entry: { workScopeId: string } }).entry.workScopeId)).size;
       const values = seededSamples(unit, context.seed, 301 + number, 4_096);
@@ -188,10 +188,10 @@ export const target: ReliabilityTarget = {
         };
         if (tampering.family === "rewrite" && anchor === null) {
           // The forgery must pass every chain check, or it is not the attack it claims to be.
-          const plain = verifyThroughBundle(cli, copy, context.tmp);
+          const plain = await verifyThroughBundle(cli, copy, context.tmp);
           if (plain.json?.ok !== true) failures.push(`${repro}: the rewritten chain is not self-consistent (generator error): ${plain.text.slice(0, 200)}`);
         }
-        const problem = judge(verifyThroughBundle(cli, copy, context.tmp), tampering.expect);
+        const problem = judge(await verifyThroughBundle(cli, copy, context.tmp), tampering.expect);
         if (problem !== null) fail(problem);
         if (!sampled.has(tampering.family) || (context.long && index % 997 === 0)) {
           sampled.add(tampering.family);
