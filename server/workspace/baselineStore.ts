@@ -36,23 +36,38 @@ const Snapshot = z.discriminatedUnion("kind", [
 const Baseline = z
   .strictObject({
     workScopeId: identifier,
-    role: z.enum(["scope", "authorization"]),
+    role: z.enum(["scope", "authorization", "landing"]),
     authorizationId: identifier.nullable(),
     snapshot: Snapshot,
   })
-  .refine((value) => (value.role === "authorization") === (value.authorizationId !== null), {
-    message: "an authorization baseline names its authorization and a scope baseline names none",
+  .refine((value) => (value.role !== "scope") === (value.authorizationId !== null), {
+    message: "an authorization or landing baseline names its authorization and a scope baseline names none",
   });
 
 const BaselineFile = z.strictObject({ format: z.literal(BASELINE_FORMAT), baseline: Baseline, sha256 });
 
-export type BaselineRole = "scope" | "authorization";
+/**
+ * `scope`: the workspace when the scope was first seen; `authorization`: when a change was
+ * authorized (what its landing is reconciled against); `landing`: right after that change landed
+ * (what the next authorization is measured against).
+ */
+export type BaselineRole = "scope" | "authorization" | "landing";
 
 export interface BaselineKey {
   readonly workScopeId: string;
   readonly role: BaselineRole;
-  /** Required for `authorization`, absent for `scope`. */
+  /** Required for `authorization` and `landing`, absent for `scope`. */
   readonly authorizationId?: string;
+}
+
+/**
+ * The baseline an authorization in a scope is measured against: the workspace after the scope's
+ * last landing (named by that landing's authorization), or as the scope found it. A landing saves
+ * its own file instead of overwriting `scope`, so a landing that fails after saving (it saves
+ * before appending) never changes what is in force.
+ */
+export function inForceBaselineKey(workScopeId: string, lastLandingAuthorizationId: string | null): BaselineKey {
+  return lastLandingAuthorizationId === null ? { workScopeId, role: "scope" } : { workScopeId, role: "landing", authorizationId: lastLandingAuthorizationId };
 }
 
 export interface WorkspaceBaseline extends BaselineKey {
@@ -88,7 +103,7 @@ export function baselineFile(workspaceFolder: string, key: BaselineKey): string 
   const name =
     key.role === "scope"
       ? "scope.json"
-      : `authorization-${h24({ domain: "docket/baseline-authorization/v1", authorizationId: key.authorizationId ?? "" })}.json`;
+      : `${key.role}-${h24({ domain: `docket/baseline-${key.role}/v1`, authorizationId: key.authorizationId ?? "" })}.json`;
   return path.join(scopeDirectory(workspaceFolder, key.workScopeId), name);
 }
 
@@ -96,7 +111,7 @@ function recordOf(baseline: WorkspaceBaseline): Readonly<Record<string, unknown>
   return {
     workScopeId: baseline.workScopeId,
     role: baseline.role,
-    authorizationId: baseline.role === "authorization" ? (baseline.authorizationId ?? null) : null,
+    authorizationId: baseline.role === "scope" ? null : (baseline.authorizationId ?? null),
     snapshot: baseline.snapshot,
   };
 }
@@ -170,13 +185,13 @@ export async function loadBaseline(workspaceFolder: string, key: BaselineKey): P
   const expected = hashValue({ format: BASELINE_FORMAT, baseline: record as unknown as JsonValue });
   if (expected !== recorded) return corrupt("its content does not match its sha256");
   if (text !== `${canonicalJson(json as JsonValue)}\n`) return corrupt("not in canonical form");
-  const wantedAuthorization = key.role === "authorization" ? (key.authorizationId ?? null) : null;
+  const wantedAuthorization = key.role === "scope" ? null : (key.authorizationId ?? null);
   if (record.workScopeId !== key.workScopeId || record.role !== key.role || record.authorizationId !== wantedAuthorization) {
     return corrupt("it belongs to another scope or authorization");
   }
   const baseline: WorkspaceBaseline =
-    record.role === "authorization" && record.authorizationId !== null
-      ? { workScopeId: record.workScopeId, role: "authorization", authorizationId: record.authorizationId, snapshot: record.snapshot }
+    record.role !== "scope" && record.authorizationId !== null
+      ? { workScopeId: record.workScopeId, role: record.role, authorizationId: record.authorizationId, snapshot: record.snapshot }
       : { workScopeId: record.workScopeId, role: "scope", snapshot: record.snapshot };
   return { ok: true, baseline };
 }

@@ -16,7 +16,7 @@ import { workspaceEvidence } from "../evidence/evidenceStore";
 import { prepareJudgment, usesJudgmentEngine, type PreparedJudgment } from "../developer/operations/judgmentContext";
 import { findPackageRoot, loadSkillCatalog, type SkillCatalog } from "../developer/operations/skillCatalog";
 import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRefusal, type WorkspaceSnapshot } from "../developer/workspaceDelta";
-import { loadBaseline, saveBaseline, saveBaselineSync, type BaselineKey } from "./baselineStore";
+import { inForceBaselineKey, loadBaseline, saveBaseline, saveBaselineSync, type BaselineKey } from "./baselineStore";
 import { readFileAtCommit, takeWorkspaceSnapshot } from "./gitObservation";
 import { compareWithCommittedLedger } from "./gitAnchor";
 import { redactPersistedInput } from "../evidence/persistedText";
@@ -284,7 +284,7 @@ export class WorkspaceLedger {
     // The scope is already on the ledger, so a failed capture must not report the turn-on as
     // failed: authorizeChange captures the baseline on first use when it is missing, and reports
     // a corrupt one as docket.baseline-missing.
-    if (summary.workScopeId !== null) await this.scopeBaseline(summary.workScopeId).catch(() => undefined);
+    if (summary.workScopeId !== null) await this.inForceBaseline({ workScopeId: summary.workScopeId, role: "scope" }).catch(() => undefined);
     return summary;
   }
 
@@ -304,11 +304,11 @@ export class WorkspaceLedger {
   }
 
   /**
-   * The persisted scope baseline, captured now if this is the first time any process sees the
-   * scope (§6.3 "first seen"); persisted so a restarted backend measures against the same state.
+   * The persisted baseline in force (inForceBaselineKey), captured now if this is the first time
+   * any process needs it (§6.3 "first seen"); persisted so a restarted backend measures against
+   * the same state.
    */
-  private async scopeBaseline(workScopeId: string): Promise<WorkspaceSnapshot> {
-    const key: BaselineKey = { workScopeId, role: "scope" };
+  private async inForceBaseline(key: BaselineKey): Promise<WorkspaceSnapshot> {
     const existing = await this.loadSnapshot(key);
     if (existing !== null) return existing;
     const snapshot = await this.snapshot();
@@ -422,7 +422,8 @@ export class WorkspaceLedger {
       const occurredAt = this.clock.now();
       // Refuse illegal calls before touching Git (nothing is written either way).
       authorizeChangeBatch(this.history(), input, occurredAt);
-      const baseline = await this.scopeBaseline(scope.workScopeId).catch((error: unknown) => {
+      const inForce = inForceBaselineKey(scope.workScopeId, scope.root.landings.at(-1)?.authorizationId ?? null);
+      const baseline = await this.inForceBaseline(inForce).catch((error: unknown) => {
         throw error instanceof DocketError ? error : new DocketError(ErrorCodes.baselineMissing, `The scope baseline could not be captured: ${error instanceof Error ? error.message : String(error)}`);
       });
       const current = await this.snapshot();
@@ -456,17 +457,18 @@ export class WorkspaceLedger {
       const input = redactPersistedInput(raw).value;
       this.refresh();
       const { scope, authorization } = activeAuthorizationOf(this.history());
-      // An authorization baseline lost after its authorization (an older Docket saved it after the
-      // append and could crash in between) falls back to the scope baseline: authorizing required
-      // the workspace to equal it, so Git still observes the same delta. Declared paths are never
-      // trusted where Git observes; with both baselines gone the landing is refused.
+      // An authorization baseline lost after its authorization (removed, or left unsaved by an
+      // older Docket) falls back to the baseline that was in force when it was authorized: the
+      // workspace had to equal it then, so Git observes the same delta. It is never the file this
+      // landing saves (a landing has its own), so a failed attempt cannot hide a path. With both
+      // gone the landing is refused: declared paths are never trusted where Git observes.
       const baseline =
         (await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: authorization.authorizationId })) ??
-        (await this.loadSnapshot({ workScopeId: scope.workScopeId, role: "scope" }));
+        (await this.loadSnapshot(inForceBaselineKey(scope.workScopeId, scope.root.landings.at(-1)?.authorizationId ?? null)));
       if (baseline === null) {
         throw new DocketError(
           ErrorCodes.baselineMissing,
-          `No workspace baseline was saved for authorization ${authorization.authorizationId} or its scope, so Docket cannot tell which paths it changed; restore .docket/baselines/ from a copy.`,
+          `No workspace baseline was saved for authorization ${authorization.authorizationId} or the state it was authorized from, so Docket cannot tell which paths it changed; restore .docket/baselines/ from a copy.`,
         );
       }
       const current = await this.snapshot();
@@ -479,11 +481,11 @@ export class WorkspaceLedger {
             verification: input.verification,
             expectedAuthorizationId: authorization.authorizationId,
           }, this.clock.now());
-        // §6.3: the post-landing state is the new scope baseline for the next authorization. It is
-        // saved before the landing is appended, under the lock: only an authorization reads it, and
-        // none can happen while this authorization is active, so a landing that then fails to
-        // append leaves nothing observable, and a crash can no longer strand a stale baseline.
-        this.saveBaselineBeforeAppend({ workScopeId: scope.workScopeId, role: "scope", snapshot: current });
+        // §6.3: the post-landing state is the baseline of the next authorization. Saved under the
+        // lock before the landing is appended, as its own file (inForceBaselineKey): it is in force
+        // only once the landing is on the ledger, so a crash can neither strand a stale baseline
+        // nor leave one that a retried landing would read.
+        this.saveBaselineBeforeAppend({ workScopeId: scope.workScopeId, role: "landing", authorizationId: authorization.authorizationId, snapshot: current });
         return { drafts: result.drafts, context: result.workScopeId };
       }, "recording a landing");
     });

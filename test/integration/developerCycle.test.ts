@@ -4,12 +4,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { verifyLedgerFile, WorkspaceLedger, type Clock } from "../../server/workspace/workspaceLedger";
 import { DocketError } from "../../server/errors";
 import { ErrorCodes } from "../../server/protocol/messages";
 import { tempRepo } from "../support/gitRepo";
+import { baselineFile, saveBaseline } from "../../server/workspace/baselineStore";
+import { takeWorkspaceSnapshot } from "../../server/workspace/gitObservation";
 
 function fixedClock(): Clock {
   let tick = 0;
@@ -134,28 +135,29 @@ test("authorization is refused when the workspace changed since the scope baseli
   }
 });
 
-test("a landing whose authorization baseline is lost is observed from the scope baseline; with both lost it is refused and writes nothing", async () => {
+test("a landing whose authorization baseline is lost is observed from the baseline it was authorized against, never from a failed landing's; with both lost it is refused", async () => {
   const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n" } });
   try {
     const ledger = await decidedLedger(repo.root, "What?");
     await ledger.authorizeChange({ movement: "M.", stableLanding: "S.", verificationTarget: "V." });
-    const baselines = path.join(repo.root, ".docket", "baselines");
-    const saved = fs.mkdtempSync(path.join(os.tmpdir(), "docket-baselines-"));
-    fs.cpSync(baselines, saved, { recursive: true });
-    fs.rmSync(baselines, { recursive: true, force: true });
+    const authorizationId = ledger.workState().authorization?.authorizationId as string;
+    const workScopeId = ledger.history().activeScope?.workScopeId as string;
+    fs.rmSync(baselineFile(repo.root, { workScopeId, role: "authorization", authorizationId }));
     repo.write("src/a.ts", "export const a = 2;\n");
+    // What a landing that saved its baseline and then failed to append leaves: the changed workspace.
+    const changed = await takeWorkspaceSnapshot(repo.root, { excludedPaths: [path.join(repo.root, ".docket")] });
+    await saveBaseline(repo.root, { workScopeId, role: "landing", authorizationId, snapshot: changed });
+    const scopeFile = baselineFile(repo.root, { workScopeId, role: "scope" });
+    const scopeBytes = fs.readFileSync(scopeFile);
+    fs.rmSync(scopeFile);
     const before = ledger.store.lineCount;
-    // Both gone: Docket cannot observe what changed and never trusts declared paths where Git observes.
+    // Docket cannot observe what changed and never trusts declared paths where Git observes.
     await refused(ledger.recordLanding({ result: "Done.", verification: [] }), ErrorCodes.baselineMissing);
     await refused(ledger.recordLanding({ changedPaths: ["src/a.ts"], result: "Done.", verification: [] }), ErrorCodes.baselineMissing);
     assert.equal(ledger.store.lineCount, before);
     assert.equal(ledger.status().phase, "editing");
-    // Only the authorization's own baseline lost (a crash of an older Docket): the scope baseline,
-    // which the workspace had to equal at authorization, observes the same delta.
-    fs.cpSync(saved, baselines, { recursive: true });
-    for (const scope of fs.readdirSync(baselines)) {
-      for (const file of fs.readdirSync(path.join(baselines, scope))) if (file.startsWith("authorization")) fs.rmSync(path.join(baselines, scope, file));
-    }
+    // The scope baseline the change was authorized against observes the same delta.
+    fs.writeFileSync(scopeFile, scopeBytes);
     await ledger.recordLanding({ result: "Done.", verification: [] });
     assert.deepEqual(ledger.workState().landings[0]?.changedPaths, ["src/a.ts"]);
   } finally {

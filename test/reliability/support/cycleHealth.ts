@@ -6,7 +6,7 @@
 // run can go on from the same ledger.
 import path from "node:path";
 import { checkAuthorization } from "../../../server/developer/workspaceDelta";
-import { loadBaseline, saveBaseline, type WorkspaceBaseline } from "../../../server/workspace/baselineStore";
+import { inForceBaselineKey, loadBaseline, saveBaseline, type BaselineKey } from "../../../server/workspace/baselineStore";
 import { takeWorkspaceSnapshot } from "../../../server/workspace/gitObservation";
 import type { WorkspaceLedger } from "../../../server/workspace/workspaceLedger";
 
@@ -24,7 +24,7 @@ export async function cycleBaselineProblem(root: string, ledger: WorkspaceLedger
   const scope = ledger.history().activeScope;
   if (scope === null) return null;
   const snapshot = () => takeWorkspaceSnapshot(root, { excludedPaths: [path.dirname(ledger.store.ledgerPath), path.join(root, ".docket")] });
-  const repairWith = (baseline: Omit<WorkspaceBaseline, "snapshot">) => async () => {
+  const repairWith = (baseline: BaselineKey) => async () => {
     await saveBaseline(root, { ...baseline, snapshot: await snapshot() });
   };
   const authorization = scope.root.activeAuthorization;
@@ -37,7 +37,7 @@ export async function cycleBaselineProblem(root: string, ledger: WorkspaceLedger
       repair: repairWith(key),
     };
   }
-  const key = { workScopeId: scope.workScopeId, role: "scope" as const };
+  const key = inForceBaselineKey(scope.workScopeId, scope.root.landings.at(-1)?.authorizationId ?? null);
   const loaded = await loadBaseline(root, key);
   // A missing scope baseline is captured on first use, from the workspace as it is then.
   if (!loaded.ok) return loaded.problem === "missing" ? null : { problem: `the scope baseline of ${scope.workScopeId} is ${loaded.problem}`, repair: repairWith(key) };
