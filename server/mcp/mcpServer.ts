@@ -64,6 +64,21 @@ export interface CallSession {
   readonly worker?: ToolWorker | null;
 }
 
+/** Far deeper than any Docket tool's arguments, far shallower than what overflows a recursive walk. */
+const MAX_ARGUMENT_DEPTH = 64;
+
+/** Whether arrays and objects in `value` nest deeper than `limit`, measured without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop() as { value: unknown; depth: number };
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= limit) return true;
+    for (const entry of Object.values(current)) pending.push({ value: entry, depth: depth + 1 });
+  }
+  return false;
+}
+
 /** Runs one tool call; never throws. `args` is the request's `arguments` exactly as received. */
 export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string, name: string, args: unknown, session: CallSession = {}): Promise<CallToolResult> {
   const context: ToolContext = { ledger, workspaceFolder, notebookPath: session.notebookPath ?? null, client: session.client ?? null, state: () => agentState(ledger) };
@@ -73,6 +88,10 @@ export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string,
     return errorResult(error, context.state(), name);
   }
   try {
+    if (nestsDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+      // Refused before any walk that recurses (schema checks, the copy to the worker) can overflow.
+      throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for ${tool.name}: nested more than ${MAX_ARGUMENT_DEPTH} levels deep; no Docket tool takes arguments nested like that.`);
+    }
     const worker = session.worker ?? null;
     const outcome = tool.offThread && worker !== null ? await worker.run(tool.name, context, args) : await tool.invoke(context, args);
     return successResult(outcome, context.state());

@@ -229,10 +229,14 @@ function checkRecord(path: string, text: string): Step<{ frontmatter: Record<str
  * names the file in the answer), and the same bytes are validated several times per proposal and
  * publication under different names (`<prepared-record-N>` in preflight, `records/<id>.md` in the
  * final set, then open, drift check, read-back) and on every view refresh, so each record is
- * parsed once. Bounded: the oldest answers go first.
+ * parsed once. Bounded by count and by the bytes of the records behind the answers (an answer holds
+ * its record's text): the oldest answers go first, so a long-running server that reads many large
+ * records keeps a fixed amount of memory.
  */
 const PARSE_CACHE_LIMIT = 8_192;
-const parseCache = new Map<string, { readonly path: string; readonly result: ParseRecordResult }>();
+const PARSE_CACHE_BYTES = 32 * 1024 * 1024;
+const parseCache = new Map<string, { readonly path: string; readonly result: ParseRecordResult; readonly bytes: number }>();
+let parseCacheBytes = 0;
 
 /** The same answer for a file of the same bytes at another path. */
 function atPath(result: ParseRecordResult, path: string): ParseRecordResult {
@@ -259,10 +263,13 @@ export function parseRecordMarkdown(path: string, bytes: Uint8Array): ParseRecor
     return remembered.path === path ? remembered.result : atPath(remembered.result, path);
   }
   const result = parseRecordUncached(path, bytes, key);
-  parseCache.set(key, { path, result });
-  if (parseCache.size > PARSE_CACHE_LIMIT) {
-    const oldest = parseCache.keys().next().value;
-    if (oldest !== undefined) parseCache.delete(oldest);
+  parseCache.set(key, { path, result, bytes: bytes.byteLength });
+  parseCacheBytes += bytes.byteLength;
+  while (parseCache.size > PARSE_CACHE_LIMIT || parseCacheBytes > PARSE_CACHE_BYTES) {
+    const [oldest, entry] = parseCache.entries().next().value ?? [];
+    if (oldest === undefined || entry === undefined) break;
+    parseCache.delete(oldest);
+    parseCacheBytes -= entry.bytes;
   }
   return result;
 }

@@ -125,6 +125,13 @@ test("callTool answers bad arguments, unknown tools and an unusable ledger with 
       assert.equal((refused.structuredContent as { error: { code: string } }).error.code, "docket.invalid-params", JSON.stringify(args));
     }
     assert.equal((await callTool(ledger, folder, "status", undefined)).isError, undefined);
+    // Arguments nested past any tool's shape are refused by name, before a recursive walk overflows.
+    let deep: unknown = "leaf";
+    for (let level = 0; level < 100_000; level += 1) deep = level % 2 === 0 ? [deep] : { next: deep };
+    for (const tool of ["status", "propose_notebook_records", "conclude_judgment"]) {
+      const refused = await callTool(ledger, folder, tool, { records: deep });
+      assert.match(String((refused.content[0] as { text: string }).text), new RegExp(`^docket\\.invalid-params: Invalid arguments for ${tool}: nested more than 64 levels deep`, "u"));
+    }
     const unknown = await callTool(ledger, folder, "turn_on", {});
     assert.match(String((unknown.content[0] as { text: string }).text), /Unknown tool turn_on/u);
     const notOn = await callTool(ledger, folder, "record_landing", { result: "x" });
