@@ -4,7 +4,7 @@
 // with an explicit stack (a test holds the two equal), keeps only a bounded prefix, and counts the
 // rest.
 import { createHash } from "node:crypto";
-import { compareCodeUnits, hashValue } from "../ledger/canonicalJson";
+import { compareCodeUnits, hashValue, nestsDeeperThan } from "../ledger/canonicalJson";
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
 
@@ -118,22 +118,10 @@ export function walkCanonicalJson(value: unknown, emit: (chunk: string) => boole
   }
 }
 
-/** Depth of nesting, found without recursion; stops counting past `limit`. */
-function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: Array<{ readonly value: unknown; readonly depth: number }> = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
-    if (typeof current !== "object" || current === null) continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(current) ? current : Object.values(current as Record<string, unknown>)) stack.push({ value: child, depth: depth + 1 });
-  }
-  return false;
-}
-
 /** sha256 of the canonical JSON of a call's arguments; absent (or null) arguments hash as `{}` (judgment.md §11). */
 export function argumentsSha256(toolInput: unknown): string {
   const value = toolInput ?? {};
-  if (!depthExceeds(value, RECURSION_SAFE_DEPTH)) {
+  if (!nestsDeeperThan(value, RECURSION_SAFE_DEPTH)) {
     try {
       return hashValue(value);
     } catch {

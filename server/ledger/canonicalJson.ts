@@ -20,6 +20,21 @@ export class CanonicalJsonError extends Error {
  */
 export const MAX_JSON_DEPTH = 1_000;
 
+/**
+ * Whether arrays and objects in `value` nest more than `limit` levels (the outermost is level 1),
+ * found without recursion: a check to run before any walk that recurses.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<{ readonly value: unknown; readonly depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof current !== "object" || current === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current as Record<string, unknown>)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 /** Checks that a value is representable as canonical JSON and returns it typed. */
 export function toJsonValue(value: unknown, path = "/", depth = 0): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;

@@ -9,6 +9,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { DocketError, toDocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
+import { nestsDeeperThan } from "../ledger/canonicalJson";
 import { WorkspaceLedger } from "../workspace/workspaceLedger";
 import type { AgentState } from "./guidance";
 import { DOCKET_MCP_INSTRUCTIONS } from "./instructions";
@@ -66,18 +67,6 @@ export interface CallSession {
 
 /** Far deeper than any Docket tool's arguments, far shallower than what overflows a recursive walk. */
 const MAX_ARGUMENT_DEPTH = 64;
-
-/** Whether arrays and objects in `value` nest deeper than `limit`, measured without recursion. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (pending.length > 0) {
-    const { value: current, depth } = pending.pop() as { value: unknown; depth: number };
-    if (typeof current !== "object" || current === null) continue;
-    if (depth >= limit) return true;
-    for (const entry of Object.values(current)) pending.push({ value: entry, depth: depth + 1 });
-  }
-  return false;
-}
 
 /** Runs one tool call; never throws. `args` is the request's `arguments` exactly as received. */
 export async function callTool(ledger: WorkspaceLedger, workspaceFolder: string, name: string, args: unknown, session: CallSession = {}): Promise<CallToolResult> {

@@ -83,15 +83,16 @@ interface ToolText {
   readonly readOnly: boolean;
 }
 
+/** What `tools/list` shows of a tool, the same for both kinds. */
+function listed(definition: ToolText & { readonly params: z.ZodType }) {
+  return { name: definition.name, title: definition.title, description: definition.description, inputSchema: toolInputSchema(definition.params), readOnly: definition.readOnly };
+}
+
 export function defineTool<S extends z.ZodType>(
   definition: ToolText & { readonly params: S; readonly run: (context: ToolContext, params: z.output<S>) => Promise<ToolOutcome> },
 ): DocketTool {
   return Object.freeze({
-    name: definition.name,
-    title: definition.title,
-    description: definition.description,
-    inputSchema: toolInputSchema(definition.params),
-    readOnly: definition.readOnly,
+    ...listed(definition),
     offThread: false,
     invoke: async (context: ToolContext, args: unknown) => definition.run(context, validated(definition.name, definition.params, args)),
   });
@@ -102,11 +103,7 @@ export function defineSessionTool<S extends z.ZodType>(
   definition: ToolText & { readonly params: S; readonly run: (session: ToolSession, params: z.output<S>) => Promise<ToolOutcome> },
 ): SessionTool {
   return Object.freeze({
-    name: definition.name,
-    title: definition.title,
-    description: definition.description,
-    inputSchema: toolInputSchema(definition.params),
-    readOnly: definition.readOnly,
+    ...listed(definition),
     offThread: true as const,
     invoke: async (session: ToolSession, args: unknown) => definition.run(session, validated(definition.name, definition.params, args)),
   });

@@ -17,6 +17,7 @@ import {
   writeFileAtomicContained,
 } from "../../server/workspace/containedFs";
 import { processAlive } from "../../server/ledger/lock";
+import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
 import { tempFolder } from "../support/gitRepo";
 
 function setup(): { root: string; outside: string; dispose: () => void } {
@@ -93,6 +94,29 @@ test("only temporary files of processes that are gone are swept", () => {
     for (const name of names) fs.writeFileSync(path.join(root, name), "x");
     assert.equal(removeStaleTemporaries(root, root, processAlive), 2);
     assert.deepEqual(fs.readdirSync(root).sort(), [`.x.${process.pid}.zz.tmp`, "ledger.jsonl", "notes.tmp"].sort());
+  } finally {
+    dispose();
+  }
+});
+
+test("a writer's first write sweeps dead writers' temporaries from .docket, its hooks and baselines, never through a link", async () => {
+  const { root, outside, dispose } = setup();
+  try {
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    const stale = `.scope.json.${Number(dead.stdout)}.tmp`;
+    const docket = path.join(root, ".docket");
+    const folders = [docket, path.join(docket, "hooks"), path.join(docket, "baselines", "scope-a")];
+    for (const folder of folders) {
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, stale), "x");
+    }
+    fs.writeFileSync(path.join(outside, stale), "x");
+    fs.symlinkSync(outside, path.join(docket, "baselines", "scope-linked"));
+    const ledger = new WorkspaceLedger({ workspaceFolder: root, ledgerPath: path.join(docket, "ledger.jsonl"), trusted: true });
+    ledger.refresh();
+    await ledger.turnOn();
+    for (const folder of folders) assert.equal(fs.existsSync(path.join(folder, stale)), false, folder);
+    assert.equal(fs.existsSync(path.join(outside, stale)), true, "nothing is removed through a linked folder");
   } finally {
     dispose();
   }

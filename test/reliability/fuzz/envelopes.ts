@@ -21,7 +21,7 @@ interface EnvelopeCase {
 const CODES: ReadonlySet<string> = new Set(REPLAY_FAULT_CODES);
 
 /** The envelope with its eventSha256 recomputed, when the rest still has an envelope's shape. */
-function rehashed(entry: Json): Json {
+export function rehashed(entry: Json): Json {
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return entry;
   const { eventSha256: _old, ...draft } = entry;
   try {

@@ -10,10 +10,10 @@ import fc from "fast-check";
 import { REPLAY_FAULT_CODES } from "../../../server/ledger/faults";
 import { DEVELOPER_STREAM, decodeLedgerLine, encodeLedgerLine, LineFault } from "../../../server/ledger/ledgerLine";
 import { LedgerStore } from "../../../server/ledger/store";
-import { envelopeSha256, type EnvelopeDraft } from "../../../server/ledger/envelope";
 import { SCENARIOS } from "../../support/reducerScenarios";
 import { jsonMutation, jsonText, mutateJson, mutateText, nastyString, textMutation, type Json, type JsonMutation, type TextMutation } from "./mutate";
 import { checkRejectionMessage, preview, violation, type FuzzSubTarget } from "./subTarget";
+import { rehashed } from "./envelopes";
 
 interface LineCase {
   readonly scenario: number;
@@ -26,16 +26,6 @@ interface LineCase {
 const LINE_CODES: ReadonlySet<string> = new Set(["ledger-line-invalid", "ledger-line-chain-mismatch", "ledger-line-hash-mismatch"]);
 const REPLAY_CODES: ReadonlySet<string> = new Set(REPLAY_FAULT_CODES);
 const WRAPPER_FRAGMENTS = fc.constantFrom('"line":', '"previousLineSha256":null', '"stream":"developer/v8"', '"ledger":"docket/ledger-line/v1"', "}", "{", ",", '"', "\\", "\n", "null", "1e400", "-0", '"lineSha256":"' + "0".repeat(64) + '"');
-
-function rehash(entry: Json): Json {
-  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return entry;
-  const { eventSha256: _old, ...draft } = entry;
-  try {
-    return { ...draft, eventSha256: envelopeSha256(draft as unknown as EnvelopeDraft) };
-  } catch {
-    return entry;
-  }
-}
 
 /** The ledger as Docket would write these entries; an entry the encoder refuses is written as raw JSON. */
 function encode(entries: readonly Json[]): string[] {
@@ -101,7 +91,7 @@ export const ledgerLinesSubTarget: FuzzSubTarget<LineCase> = {
         const entries = [...(logs[value.scenario] as Json[])];
         for (const edit of value.entryEdits) {
           const at = edit.entry % entries.length;
-          entries[at] = rehash(mutateJson(entries[at] as Json, edit.mutations));
+          entries[at] = rehashed(mutateJson(entries[at] as Json, edit.mutations));
         }
         const lines = encode(entries);
         for (const edit of value.lineEdits) {
