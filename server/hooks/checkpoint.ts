@@ -104,11 +104,14 @@ export interface OpenLedger {
   readonly ino: string;
 }
 
+/** A checkpoint is a few kilobytes; a larger file is unusable (the hook then replays). */
+const MAX_CHECKPOINT_BYTES = 1024 * 1024;
+
 /** Reads the checkpoint (no link followed) and checks it against the open ledger's bytes. */
 export function lookupCheckpoint(ledger: OpenLedger): CheckpointLookup {
   let checkpoint: Checkpoint;
   try {
-    const bytes = readContained(ledger.root, checkpointPathFor(ledger.ledgerPath));
+    const bytes = readContained(ledger.root, checkpointPathFor(ledger.ledgerPath), MAX_CHECKPOINT_BYTES);
     if (bytes === null) return { kind: "unusable", why: "no checkpoint" };
     const parsed = Checkpoint.safeParse(JSON.parse(bytes.toString("utf8")));
     if (!parsed.success) return { kind: "unusable", why: "the checkpoint has an unknown shape" };

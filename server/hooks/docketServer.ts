@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { HookDialect } from "./toolClassification";
+import { readBounded } from "../workspace/containedFs";
 
 /** Docket's marker comments in `.codex/config.toml` (server/agents/codexToml.ts; a unit test keeps them equal). */
 export const CODEX_BLOCK_BEGIN = "# >>> docket: managed by `docket connect codex`; `docket disconnect codex` removes it";
@@ -28,10 +29,22 @@ function isDocketRuntime(candidate: unknown, runtimeDir: string | null): boolean
   }
 }
 
-/** The file's text; null when it does not exist; an Error when it exists but cannot be read. */
+/** Project MCP configs are a few kilobytes; the hosts read them whole too. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The file's text; null when it does not exist; an Error when it exists but cannot be read, is
+ * not a regular file (a repository's link to /dev/zero or a pipe) or is larger than any config.
+ * Links are followed, as the host follows them.
+ */
 function readOptional(file: string): string | null | Error {
   try {
-    return fs.readFileSync(file, "utf8");
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      return readBounded(fd, file, MAX_CONFIG_BYTES).toString("utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;

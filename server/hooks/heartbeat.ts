@@ -32,9 +32,12 @@ export function heartbeatPath(workspaceFolder: string): string {
   return path.join(workspaceFolder, ".docket", "hooks", "heartbeat.json");
 }
 
+/** One small entry per host; a larger file reads as none. */
+const MAX_HEARTBEAT_BYTES = 64 * 1024;
+
 function readFile(workspaceFolder: string): HeartbeatFile | null {
   try {
-    const bytes = readContained(workspaceFolder, heartbeatPath(workspaceFolder));
+    const bytes = readContained(workspaceFolder, heartbeatPath(workspaceFolder), MAX_HEARTBEAT_BYTES);
     if (bytes === null) return null;
     const parsed = HeartbeatFile.safeParse(JSON.parse(bytes.toString("utf8")));
     return parsed.success ? parsed.data : null;

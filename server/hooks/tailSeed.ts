@@ -104,9 +104,12 @@ export function writeTailSeed(root: string, ledgerPath: string, seed: TailSeed |
   writeFileAtomicContained(root, target, `${JSON.stringify(seed)}\n`);
 }
 
+/** Far above a seed of MAX_SEEDED_EVENTS events; a larger file is unusable. */
+const MAX_TAIL_SEED_BYTES = 64 * 1024 * 1024;
+
 export function readTailSeed(root: string, ledgerPath: string): TailSeed | null {
   try {
-    const bytes = readContained(root, tailSeedPathFor(ledgerPath));
+    const bytes = readContained(root, tailSeedPathFor(ledgerPath), MAX_TAIL_SEED_BYTES);
     if (bytes === null) return null;
     const raw: unknown = JSON.parse(bytes.toString("utf8"));
     return SeedShape.safeParse(raw).success ? (raw as TailSeed) : null;

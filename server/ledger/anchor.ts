@@ -48,11 +48,14 @@ export type AnchorRead =
   | { readonly kind: "invalid"; readonly why: string }
   | { readonly kind: "anchor"; readonly anchor: LedgerAnchor };
 
+/** An anchor is a few hundred bytes; a larger file is not one Docket wrote (it reads as invalid). */
+const MAX_ANCHOR_BYTES = 64 * 1024;
+
 /** Reads the anchor beside the ledger without following a link; never throws. */
 export function readAnchor(root: string, ledgerPath: string): AnchorRead {
   let bytes: Buffer | null;
   try {
-    bytes = readContained(root, anchorPathFor(ledgerPath));
+    bytes = readContained(root, anchorPathFor(ledgerPath), MAX_ANCHOR_BYTES);
   } catch (error) {
     return { kind: "invalid", why: error instanceof Error ? error.message : String(error) };
   }

@@ -6,6 +6,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
+import { O_NOFOLLOW, readBounded } from "../workspace/containedFs";
+
+/** An owner file is a few hundred bytes of JSON. */
+const MAX_OWNER_BYTES = 4 * 1024;
 
 export interface LockOwner {
   readonly token: string;
@@ -59,9 +63,21 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The owner named in a lock file; null when it cannot be read. Never through a link, never a
+ * device or pipe, never more than MAX_OWNER_BYTES: a repository can ship `.docket/*.lock.break` as
+ * a link to /dev/zero, which an ordinary read would follow until memory ran out.
+ */
 function readOwner(path: string): LockOwner | null {
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(path, "utf8"));
+    const fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    let text: string;
+    try {
+      text = readBounded(fd, path, MAX_OWNER_BYTES).toString("utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+    const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== "object" || parsed === null) return null;
     const owner = parsed as Record<string, unknown>;
     if (typeof owner.token !== "string" || typeof owner.pid !== "number" || typeof owner.hostname !== "string") return null;
@@ -91,7 +107,8 @@ export function ownerIsDead(owner: LockOwner): boolean {
 
 function ageMs(path: string): number {
   try {
-    return Date.now() - fs.statSync(path).mtimeMs;
+    // The lock file itself (a link's own age), never what a link points at.
+    return Date.now() - fs.lstatSync(path).mtimeMs;
   } catch {
     return 0;
   }
@@ -172,6 +189,9 @@ export async function withExclusiveLock<T>(lockPath: string, action: () => T | P
     const stale = current === null ? ageMs(lockPath) >= unreadableStaleMs : ownerIsDead(current);
     if (stale) {
       breakStaleLock(lockPath, current?.token ?? null, unreadableStaleMs);
+      // A lock that cannot be broken (a fresh unreadable breaker) must not spin past the timeout.
+      if (Date.now() - started >= timeoutMs) throw new LockTimeoutError(lockPath, current);
+      await sleep(1);
       continue;
     }
     if (Date.now() - started >= timeoutMs) throw new LockTimeoutError(lockPath, current);

@@ -7,6 +7,12 @@ import path from "node:path";
 import { assertContained, openContained, readContained } from "../workspace/containedFs";
 import type { StepCounter } from "./crashSeam";
 
+/**
+ * Records, before images, journals and manifests are far smaller (a record is at most 1 MiB, a
+ * batch 200 records); the bound only keeps a huge file from taking all memory.
+ */
+const MAX_NOTEBOOK_FILE_BYTES = 256 * 1024 * 1024;
+
 function writeAll(fd: number, bytes: Uint8Array): void {
   let written = 0;
   while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
@@ -82,7 +88,7 @@ export class NotebookWriter {
 
   /** Reads a file below the root without following a link; null when absent. */
   read(file: string): Buffer | null {
-    return readContained(this.root, file);
+    return readContained(this.root, file, MAX_NOTEBOOK_FILE_BYTES);
   }
 
   /** A step that changes nothing on disk but is a crash point of its own (e.g. before a receipt is written elsewhere). */

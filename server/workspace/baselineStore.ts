@@ -152,6 +152,9 @@ export function saveBaselineSync(workspaceFolder: string, baseline: WorkspaceBas
   }
 }
 
+/** A snapshot holds hashes of dirty paths, never contents; a larger file is `unreadable`. */
+const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
+
 /** Reads and verifies one baseline; every problem is a value, so callers can explain it. */
 export async function loadBaseline(workspaceFolder: string, key: BaselineKey): Promise<LoadedBaseline> {
   const file = baselineFile(workspaceFolder, key);
@@ -163,7 +166,7 @@ export async function loadBaseline(workspaceFolder: string, key: BaselineKey): P
   });
   let text: string;
   try {
-    const bytes = readContained(workspaceFolder, file);
+    const bytes = readContained(workspaceFolder, file, MAX_BASELINE_BYTES);
     if (bytes === null) return { ok: false, problem: "missing", file, message: `No workspace baseline was saved at ${file}.` };
     text = bytes.toString("utf8");
   } catch (error) {

@@ -116,8 +116,42 @@ export function openContained(root: string, file: string, flags: ContainedFlags,
   }
 }
 
-/** Reads a whole file below `root` without following links; null when it does not exist. */
-export function readContained(root: string, file: string): Buffer | null {
+/** A file that is not a regular file or is larger than its reader's bound (code `EFBIG`). */
+export class UnreadableFileError extends Error {
+  readonly code = "EFBIG";
+  constructor(file: string, why: string) {
+    super(`${file} ${why}`);
+    this.name = "UnreadableFileError";
+  }
+}
+
+/**
+ * Reads an open file whole, refusing anything but a regular file of at most `maxBytes`: a
+ * repository can ship a huge state file, or a link to a device that never ends (/dev/zero), where
+ * an unbounded read would take all memory before any timeout could fire.
+ */
+export function readBounded(fd: number, file: string, maxBytes: number): Buffer {
+  const stat = fs.fstatSync(fd);
+  if (!stat.isFile()) throw new UnreadableFileError(file, "is not a regular file");
+  if (stat.size > maxBytes) throw new UnreadableFileError(file, `has ${stat.size} bytes, more than the ${maxBytes} Docket reads there`);
+  // One byte over the bound tells a file that grew since the fstat.
+  const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+  let read = 0;
+  for (;;) {
+    const n = fs.readSync(fd, buffer, read, buffer.length - read, read);
+    if (n === 0) break;
+    read += n;
+    if (read > maxBytes) throw new UnreadableFileError(file, `has more than the ${maxBytes} bytes Docket reads there`);
+    if (read === buffer.length) break;
+  }
+  return buffer.subarray(0, read);
+}
+
+/**
+ * Reads a whole file below `root` without following links; null when it does not exist. Anything
+ * but a regular file of at most `maxBytes` throws UnreadableFileError.
+ */
+export function readContained(root: string, file: string, maxBytes: number): Buffer | null {
   let fd: number;
   try {
     fd = openContained(root, file, "r");
@@ -126,7 +160,7 @@ export function readContained(root: string, file: string): Buffer | null {
     throw error;
   }
   try {
-    return fs.readFileSync(fd);
+    return readBounded(fd, file, maxBytes);
   } finally {
     fs.closeSync(fd);
   }

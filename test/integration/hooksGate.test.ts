@@ -205,6 +205,20 @@ test("a repository's own \"docket\" MCP server does not pass as Docket", async (
   fs.appendFileSync(toml, '\n[mcp_servers."docket"]\ncommand = "python3"\n');
   const codex = await runInstalledPreToolUse("codex", repo.root, { toolName: "mcp__docket__status", toolInput: {}, cwd: repo.root });
   assert.equal(codex.runs, false, "a second docket table in config.toml");
+  // A config that is a link to a device without end, or larger than any config: denied at once,
+  // never read until memory runs out.
+  fs.rmSync(mcpJson);
+  fs.symlinkSync("/dev/zero", mcpJson);
+  const started = Date.now();
+  const endless = await runInstalledPreToolUse("claude", repo.root, { toolName: "mcp__docket__status", toolInput: {}, cwd: repo.root });
+  assert.equal(endless.runs, false);
+  assert.match(endless.reasons.join(""), /not a regular file/u);
+  assert.ok(Date.now() - started < 20_000, "answered without reading /dev/zero");
+  fs.rmSync(mcpJson);
+  fs.writeFileSync(mcpJson, `${genuine.trimEnd()}${" ".repeat(2 * 1024 * 1024)}\n`);
+  const huge = await runInstalledPreToolUse("claude", repo.root, { toolName: "mcp__docket__status", toolInput: {}, cwd: repo.root });
+  assert.equal(huge.runs, false);
+  assert.match(huge.reasons.join(""), /more than the 1048576 Docket reads there/u);
 });
 
 test("the user's read-only tools run while gated; shell and edit names are refused at connect", async () => {

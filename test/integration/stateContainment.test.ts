@@ -137,3 +137,32 @@ test("a linked `baselines/` folder: authorizing is refused with a coded error an
     fs.rmSync(elsewhere, { recursive: true, force: true });
   }
 });
+
+test("a shipped stale lock whose breaker links to /dev/zero: writers and hooks finish in bounded memory", async () => {
+  const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n" } });
+  try {
+    const docketFolder = path.join(repo.root, ".docket");
+    const plant = (folder: string, lock: string): void => {
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, lock), "not an owner");
+      fs.utimesSync(path.join(folder, lock), new Date(2020, 0, 1), new Date(2020, 0, 1));
+      fs.symlinkSync("/dev/zero", path.join(folder, `${lock}.break`));
+    };
+    plant(docketFolder, "ledger.jsonl.lock");
+    const bounded = (args: readonly string[], input?: string) =>
+      spawnSync(process.execPath, ["--max-old-space-size=128", ...args], { cwd: repo.root, input, encoding: "utf8", timeout: 30_000 });
+    const on = bounded([CLI, "on"]);
+    assert.equal(on.signal, null, "not killed");
+    assert.equal(on.status, 0, on.stderr);
+    const ledger = new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath: path.join(docketFolder, "ledger.jsonl"), trusted: true });
+    ledger.refresh();
+    assert.equal(ledger.status().phase, "deciding");
+    plant(path.join(docketFolder, "evidence"), "append.lock");
+    const input = JSON.stringify({ session_id: "s", cwd: repo.root, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "a.ts" }, tool_use_id: "t" });
+    const captured = bounded([HOOK, "hook", "--host", "claude", "PostToolUse"], input);
+    assert.equal(captured.signal, null, "not killed");
+    assert.equal(captured.status, 0, captured.stderr);
+  } finally {
+    repo.dispose();
+  }
+});

@@ -14,6 +14,7 @@ import {
   openContained,
   readContained,
   removeStaleTemporaries,
+  UnreadableFileError,
   writeFileAtomicContained,
 } from "../../server/workspace/containedFs";
 import { processAlive } from "../../server/ledger/lock";
@@ -37,7 +38,7 @@ test("a linked folder anywhere below the root is refused for every write, and it
     assert.throws(() => ensureContainedDirectory(root, path.dirname(file)), unsafe);
     assert.throws(() => writeFileAtomicContained(root, file, "x"), unsafe);
     assert.throws(() => appendContained(root, file, "x"), unsafe);
-    assert.throws(() => readContained(root, file), unsafe);
+    assert.throws(() => readContained(root, file, 1024), unsafe);
     assert.deepEqual(fs.readdirSync(outside), []);
   } finally {
     dispose();
@@ -53,7 +54,7 @@ test("a link at the final name: opening refuses it, an atomic write replaces the
     fs.symlinkSync(target, link);
     assert.throws(() => openContained(root, link, "a"), unsafe);
     assert.throws(() => appendContained(root, link, "x\n"), unsafe);
-    assert.throws(() => readContained(root, link), unsafe);
+    assert.throws(() => readContained(root, link, 1024), unsafe);
     writeFileAtomicContained(root, link, "mine\n");
     assert.equal(fs.lstatSync(link).isSymbolicLink(), false);
     assert.equal(fs.readFileSync(link, "utf8"), "mine\n");
@@ -117,6 +118,19 @@ test("a writer's first write sweeps dead writers' temporaries from .docket, its 
     await ledger.turnOn();
     for (const folder of folders) assert.equal(fs.existsSync(path.join(folder, stale)), false, folder);
     assert.equal(fs.existsSync(path.join(outside, stale)), true, "nothing is removed through a linked folder");
+  } finally {
+    dispose();
+  }
+});
+
+test("reads are bounded: a state file larger than its reader's bound, or a folder, is refused whole", () => {
+  const { root, dispose } = setup();
+  try {
+    fs.writeFileSync(path.join(root, "state.json"), "x".repeat(2048));
+    assert.equal(readContained(root, path.join(root, "state.json"), 2048)?.length, 2048);
+    assert.throws(() => readContained(root, path.join(root, "state.json"), 2047), (error: unknown) => error instanceof UnreadableFileError && /2048 bytes, more than the 2047/u.test(error.message));
+    fs.mkdirSync(path.join(root, "folder"));
+    assert.throws(() => readContained(root, path.join(root, "folder"), 2048), /not a regular file|EISDIR/u);
   } finally {
     dispose();
   }
