@@ -7,10 +7,20 @@ import { HOOK_BUNDLE } from "../hooks/hookCommand";
 import { ErrorCodes, type AgentPlan } from "../protocol/messages";
 import type { AgentHost } from "./hostConfig";
 import { planConnect, planDisconnect, type InstallTarget } from "./installers";
+import { readBounded } from "../workspace/containedFs";
+
+/** Host configs are a few kilobytes; a larger file (or a link to a device) is not one to edit. */
+const MAX_HOST_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export function readText(absolutePath: string): string | null {
   try {
-    return fs.readFileSync(absolutePath, "utf8");
+    // Followed through links as the host follows them, but only to a bounded regular file.
+    const fd = fs.openSync(absolutePath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      return readBounded(fd, absolutePath, MAX_HOST_CONFIG_BYTES).toString("utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new DocketError(ErrorCodes.agentConfigUnwritable, `Cannot read ${absolutePath}: ${(error as Error).message}`);

@@ -53,6 +53,14 @@ export interface Segment {
   readonly firstSequence: number;
 }
 
+function isRegularFile(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export function listSegments(directory: string): Segment[] {
   let names: string[];
   try {
@@ -66,7 +74,12 @@ export function listSegments(directory: string): Segment[] {
   return names
     .flatMap((name) => {
       const match = SEGMENT_NAME.exec(name);
-      return match === null ? [] : [{ file: path.join(directory, name), name, firstSequence: Number(match[1]) }];
+      if (match === null) return [];
+      const file = path.join(directory, name);
+      // Only regular files are segments: every reader can then read one whole. A repository can
+      // ship a "segment" that links to /dev/zero, which a whole-file read follows without end.
+      if (!isRegularFile(file)) return [];
+      return [{ file, name, firstSequence: Number(match[1]) }];
     })
     .sort((left, right) => left.firstSequence - right.firstSequence);
 }

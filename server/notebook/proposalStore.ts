@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { compareCodeUnits } from "../ledger/canonicalJson";
-import { assertContained, ensureContainedDirectory, openContained } from "../workspace/containedFs";
+import { assertContained, ensureContainedDirectory, openContained, readContained } from "../workspace/containedFs";
 import { decodeProposal, PROPOSAL_ID, SaveReceipt, serializeProposal, type NotebookProposal, type ProposalIssue } from "./proposal";
 
 export type StoredProposal =
@@ -58,10 +58,19 @@ export function writeProposal(workspace: string, proposal: NotebookProposal): st
   return file;
 }
 
-function readJson(file: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly missing: boolean; readonly message: string } {
+/** 200 records of at most 1 MiB each, JSON-escaped, stay far below this. */
+const MAX_STORED_JSON_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A stored proposal or receipt, never through a link and only from a bounded regular file: the
+ * Observer view lists proposals on its own, and a repository can ship one that links to /dev/zero.
+ */
+function readJson(workspace: string, file: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly missing: boolean; readonly message: string } {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    const read = readContained(workspace, file, MAX_STORED_JSON_BYTES);
+    if (read === null) return { ok: false, missing: true, message: `${file} does not exist` };
+    bytes = read;
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     return { ok: false, missing, message: (error as Error).message };
@@ -76,7 +85,7 @@ function readJson(file: string): { readonly ok: true; readonly value: unknown } 
 /** Every read re-validates the file (shape, digest, plan consistency): the store is never trusted. */
 export function readProposal(workspace: string, proposalId: string): StoredProposal {
   if (!isStorableProposalId(proposalId)) return { status: "missing" };
-  const read = readJson(proposalFile(workspace, proposalId));
+  const read = readJson(workspace, proposalFile(workspace, proposalId));
   if (!read.ok) return read.missing ? { status: "missing" } : { status: "invalid", issue: { code: "save-profile.object", pointer: "", message: read.message } };
   const decoded = decodeProposal(read.value);
   if (!decoded.ok) return { status: "invalid", issue: decoded.issue };
@@ -116,7 +125,7 @@ export function discardProposal(workspace: string, proposalId: string): boolean 
 
 export function readReceipt(workspace: string, proposalId: string): SaveReceipt | null {
   if (!isStorableProposalId(proposalId)) return null;
-  const read = readJson(receiptFile(workspace, proposalId));
+  const read = readJson(workspace, receiptFile(workspace, proposalId));
   if (!read.ok) return null;
   const parsed = SaveReceipt.safeParse(read.value);
   return parsed.success ? parsed.data : null;

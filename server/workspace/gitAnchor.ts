@@ -19,23 +19,47 @@ function completeLines(bytes: Buffer): number {
   return count;
 }
 
+/**
+ * The ledger's first `length` bytes (fewer when it is shorter): only they are compared, and the
+ * file is never followed through a link (the local checks refuse a linked ledger; a link to a
+ * device would otherwise be read without end). Empty when it cannot be read.
+ */
+function readPrefix(ledgerPath: string, length: number): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(ledgerPath, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | fs.constants.O_NONBLOCK);
+  } catch {
+    return Buffer.alloc(0);
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return Buffer.alloc(0);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, buffer, read, length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Compares the ledger file with its version committed at HEAD; never rejects. */
 export async function compareWithCommittedLedger(ledgerPath: string): Promise<GitAnchorCheck> {
   const committed = await readCommittedAtHead(ledgerPath);
   if (committed.kind === "unavailable") return committed;
   if (committed.kind === "untracked") return committed;
   if (committed.kind === "too-large") return { kind: "unavailable", reason: `the committed ledger has ${committed.size} bytes, more than Docket compares` };
-  let current: Buffer;
-  try {
-    current = fs.readFileSync(ledgerPath);
-  } catch {
-    current = Buffer.alloc(0);
-  }
   const { commit, bytes } = committed;
   const short = commit.slice(0, 12);
   // Only whole lines count: a commit made while a write was in flight may end in a torn line.
   const committedEnd = bytes.lastIndexOf(0x0a) + 1;
   const anchored = bytes.subarray(0, committedEnd);
+  const current = readPrefix(ledgerPath, anchored.length);
   if (current.length >= anchored.length && current.subarray(0, anchored.length).equals(anchored)) return { kind: "matched", commit };
   // Find the first line where the two differ.
   let offset = 0;

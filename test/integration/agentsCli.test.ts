@@ -128,6 +128,22 @@ test("a malformed config is refused with exit 3 and a coded error; nothing is wr
   }
 });
 
+test("a host config that links to a device without end is refused at once; nothing is written", () => {
+  const repo = tempRepo();
+  try {
+    fs.symlinkSync("/dev/zero", path.join(repo.root, ".mcp.json"));
+    const started = Date.now();
+    const result = spawnSync(process.execPath, ["--max-old-space-size=128", cli, "connect", "claude"], { cwd: repo.root, encoding: "utf8", timeout: 30_000 });
+    assert.equal(result.signal, null, "not killed");
+    assert.ok(Date.now() - started < 20_000);
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /docket\.agent-config-unwritable: Cannot read .*\.mcp\.json .*is not a regular file/u);
+    assert.equal(fs.existsSync(path.join(repo.root, ".claude")), false, "no file of the plan is written");
+  } finally {
+    repo.dispose();
+  }
+});
+
 test("usage errors: unknown host, missing host, unknown option", () => {
   const repo = tempRepo();
   try {

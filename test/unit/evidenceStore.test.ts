@@ -273,6 +273,16 @@ test("a torn last line is skipped, closed off by the next append, and numbering 
   assert.equal(workspaceEvidence(folder).toolResult(second.branchResultId)?.sequence, 2, "only the altered line is lost");
 });
 
+test("a shipped segment that links to /dev/zero is no segment: lookups, recent evidence and captures finish", async () => {
+  const folder = tempFolder("docket-evidence-");
+  const first = await captureToolResult(folder, call());
+  fs.symlinkSync("/dev/zero", path.join(evidenceDirectory(folder), "segment-000000000009.jsonl"));
+  assert.deepEqual(recentEvidence(folder, 10).map((entry) => entry.branchResultId), [first.branchResultId]);
+  assert.equal(workspaceEvidence(folder).toolResult(first.branchResultId)?.sequence, 1);
+  const second = await captureToolResult(folder, call({ toolCallId: "toolu_02" }));
+  assert.equal(workspaceEvidence(folder).toolResult(second.branchResultId)?.sequence, 2);
+});
+
 test("a truncated prompt is never offered as the latest user decision", async () => {
   const folder = tempFolder("docket-evidence-");
   await captureUserDecision(folder, { host: "vscode", sessionId: "", prompt: "Short and whole.", occurredAt: AT });

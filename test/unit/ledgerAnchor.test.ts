@@ -246,6 +246,12 @@ test("Git is a second anchor: a tracked ledger cut together with its local ancho
     assert.equal(cut.git.state, "mismatched");
     assert.equal(cut.firstFault?.code, "ledger-truncated");
     assert.deepEqual(cut.missingLines, { from: 2, to: 4 });
+    // A ledger replaced by a link to a device without end: refused, and the Git comparison never reads it.
+    fs.rmSync(ledgerPath);
+    fs.symlinkSync("/dev/zero", ledgerPath);
+    const linked = await verifyLedgerFile(ledgerPath);
+    assert.equal(linked.ok, false);
+    fs.rmSync(ledgerPath);
     // Appending on top of the committed history is fine.
     fs.writeFileSync(ledgerPath, original);
     await new LedgerStore(ledgerPath).anchorNow({ accept: true });

@@ -175,6 +175,12 @@ test("a stored proposal is validated on every read: tampering, a foreign shape o
   assert.ok(shape.status === "invalid" && shape.issue.code === "save-profile.shape");
   fs.writeFileSync(file, "{not json");
   assert.equal(readProposal(workspace, PROPOSAL_ID).status, "invalid");
+  // A proposal a repository ships as a link (to /dev/zero, read without end) is refused, not followed.
+  fs.rmSync(file);
+  fs.symlinkSync("/dev/zero", file);
+  const linked = readProposal(workspace, PROPOSAL_ID);
+  assert.ok(linked.status === "invalid" && /symbolic link/u.test(linked.issue.message), JSON.stringify(linked));
+  fs.rmSync(file);
   // A plan that disagrees with its prepared records is refused even with a recomputed digest.
   const inconsistent = JSON.parse(original) as { plan: { records: { next_sha256: string }[] } };
   (inconsistent.plan.records[0] as { next_sha256: string }).next_sha256 = "1".repeat(64);
