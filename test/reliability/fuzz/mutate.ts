@@ -74,7 +74,12 @@ export function copyJson(value: Json): Json {
   return JSON.parse(jsonText(value)) as Json;
 }
 
-/** A copy of `value` with the mutations applied in order (no objects shared with `value`). */
+/**
+ * A copy of `value` with the mutations applied in order (no objects shared with `value` or with
+ * the mutations: a mutation's value is copied before it is placed, because fast-check hands the
+ * same `{}` and `[]` constants to every case, and inserting one into itself made a cycle that grew
+ * across cases until jsonText ran out of memory in a --long run).
+ */
 export function mutateJson(value: Json, mutations: readonly JsonMutation[]): Json {
   const root = { value: copyJson(value) };
   for (const mutation of mutations) {
@@ -83,17 +88,19 @@ export function mutateJson(value: Json, mutations: readonly JsonMutation[]): Jso
     const current = (slot.parent as Record<string | number, Json>)[slot.key] as Json;
     switch (mutation.op) {
       case "replace":
-        setAt(slot, mutation.value);
+        setAt(slot, copyJson(mutation.value));
         break;
       case "delete":
         if (Array.isArray(slot.parent)) slot.parent.splice(slot.key as number, 1);
         else if (slot.parent !== (root as unknown)) delete (slot.parent as Record<string, Json>)[slot.key as string];
         break;
-      case "insert":
-        if (Array.isArray(current)) current.splice(mutation.at % (current.length + 1), 0, mutation.value);
-        else if (current !== null && typeof current === "object") Object.defineProperty(current, mutation.key, { value: mutation.value, enumerable: true, writable: true, configurable: true });
-        else setAt(slot, mutation.value);
+      case "insert": {
+        const inserted = copyJson(mutation.value);
+        if (Array.isArray(current)) current.splice(mutation.at % (current.length + 1), 0, inserted);
+        else if (current !== null && typeof current === "object") Object.defineProperty(current, mutation.key, { value: inserted, enumerable: true, writable: true, configurable: true });
+        else setAt(slot, inserted);
         break;
+      }
       case "repeat":
         if (Array.isArray(slot.parent)) slot.parent.splice(slot.key as number, 0, copyJson(current));
         break;
