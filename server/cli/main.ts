@@ -56,6 +56,15 @@ Usage:
                                            answer one agent hook call (JSON on stdin, the host's
                                            dialect on stdout; PreToolUse fails closed, other events
                                            exit 1 = no decision). See docs/hooks.md
+  docket review open|submit [--workspace DIR] [--json]
+                                           record a review of a final answer (request JSON on stdin:
+                                           open seals the draft, claims and sources; submit records
+                                           the judgments; exit 1 = coded refusal). See docs/guard.md
+  docket guard check [--workspace DIR] [--answer-file F] [--session S] [--host H] [--json]
+                                           what the Stop check says about an answer: its review,
+                                           the remaining work and the decision
+  docket guard mode [notice|block-once|off] [--workspace DIR] [--json]
+                                           show or set the completion guard's mode
   docket notebook validate|status DIR [--json]
                                            check a Notebook's records (exit 0 valid, 1 invalid,
                                            2 not a usable Notebook) or show its health
@@ -274,6 +283,12 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
       // Loaded only here: record validation (YAML, JSON Schema) is large and no other command needs it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return (require("../notebook/notebookCli") as typeof import("../notebook/notebookCli")).dispatchNotebookCommand(rest, io);
+    }
+    if (command === "review" || command === "guard") {
+      // Loaded only here: review sealing and redaction are not needed by other commands.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const guard = require("../guard/guardCli") as typeof import("../guard/guardCli");
+      return settled(command === "review" ? guard.runReviewCommand(rest, io) : guard.runGuardCommand(rest, io), io);
     }
     if (command === "hook") {
       // Loaded only here, and answered asynchronously: the hook reads stdin and sets the exit code.

@@ -9,7 +9,9 @@ import type { HookDialect } from "./toolClassification";
 export type HookDecision =
   | { readonly kind: "none" }
   | { readonly kind: "deny"; readonly reason: string }
-  | { readonly kind: "context"; readonly text: string };
+  | { readonly kind: "context"; readonly text: string }
+  | { readonly kind: "notice"; readonly text: string }
+  | { readonly kind: "block"; readonly reason: string; readonly notice: string | null };
 
 /** Claude Code caps hook output strings at 10,000 characters; stay well inside it. */
 export const MAX_HOOK_TEXT = 8_000;
@@ -39,6 +41,7 @@ export function renderDecision(dialect: HookDialect, event: HookEvent, decision:
     const output = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } };
     return { stdout: `${JSON.stringify(output)}\n`, exitCode: 0 };
   }
+  if (decision.kind !== "context") return { stdout: "{}\n", exitCode: 0 };
   if (event === "Stop" || decision.text.trim() === "") return { stdout: "{}\n", exitCode: 0 };
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: bounded(decision.text) } };
   return { stdout: `${JSON.stringify(output)}\n`, exitCode: 0 };

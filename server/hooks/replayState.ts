@@ -4,7 +4,7 @@
 // Either way a fresh checkpoint is written (without the ledger lock: the checkpoint is a cache
 // that never allows anything by itself, and a stale one is only slower), so the next call is fast.
 import { describeHistory } from "../developer/history";
-import { LedgerStore, StoreDeadlineError } from "../ledger/store";
+import { LedgerStore, StoreDeadlineError, type GuardLine } from "../ledger/store";
 import type { Checkpoint, CheckpointState, OpenLedger } from "./checkpoint";
 import { checkpointStateOf, writeCheckpoint } from "./checkpointState";
 import { reduceTail } from "./tailReduction";
@@ -27,6 +27,20 @@ export function replayHookState(ledger: OpenLedger, options: { deadline?: number
   if (fault !== null) return { kind: "fault", reason: `ledger line ${fault.line + 1}: ${fault.code}: ${fault.message}` };
   writeCheckpoint(store);
   return { kind: "state", state: checkpointStateOf(describeHistory(store.replayer)), source: "replay" };
+}
+
+/**
+ * Every completion-guard line of the ledger (the Stop check's fallback when a review's locator
+ * does not answer); null when the ledger cannot be read in full before the deadline or is damaged.
+ */
+export function readGuardLines(ledgerPath: string, root: string, options: { deadline?: number } = {}): readonly GuardLine[] | null {
+  const store = new LedgerStore(ledgerPath, { root });
+  try {
+    store.refresh(options.deadline === undefined ? {} : { deadline: options.deadline });
+  } catch {
+    return null;
+  }
+  return store.fault === null ? store.guardLines : null;
 }
 
 /** The state after the lines a checkpoint is behind by; a full replay only when the seed cannot answer. */

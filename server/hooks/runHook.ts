@@ -10,6 +10,7 @@ import { blockedContext, capturedContext, stateContext } from "./context";
 import { foreignDocketServer } from "./docketServer";
 import { evidenceCapture, type RecentEvidence } from "./evidenceAdapter";
 import { decideToolCall, undecided, type UndecidedProblem } from "./gateDecision";
+import { recordHookIntake, recordHookToolActivity } from "./guardHook";
 import { recordHeartbeat } from "./heartbeat";
 import { readHookState, type HookState } from "./hookState";
 import { resolveHookWorkspaces, type DocketWorkspace, type HookWorkspaces } from "./hookWorkspace";
@@ -171,6 +172,8 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
     return { kind: "none" };
   }
   if (state.kind !== "ready" || !state.state.facts.scopeActive) return { kind: "none" };
+  // Tool activity after the latest human input binds to that intake (the completion guard).
+  if (!recordHookToolActivity(state, input.dialect, input.sessionId)) notes.push("the tool call could not be bound to the session's intake");
   const toolName = input.toolName ?? "";
   if (classifyTool(input.dialect, toolName) === "docket") return { kind: "none" };
   try {
@@ -193,10 +196,12 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
   }
 }
 
-async function promptContext(input: HookInput, state: HookState, run: HookRun, notes: string[], event: HookEvent): Promise<HookDecision> {
+async function promptContext(input: HookInput, state: HookState, run: HookRun, notes: string[], event: "UserPromptSubmit" | "SessionStart"): Promise<HookDecision> {
   if (state.kind === "off") return { kind: "none" };
   if (state.kind === "blocked") return { kind: "context", text: blockedContext(state.ledgerPath, state.reason) };
   if (!state.state.facts.scopeActive) return { kind: "none" };
+  // Every prompt (a new question inside a running turn too) and every session start is a new intake.
+  if (!recordHookIntake(state, input.dialect, input.sessionId, event, input.prompt, run.now())) notes.push("the session's intake could not be recorded");
   if (event === "UserPromptSubmit" && input.prompt !== null) {
     try {
       await withTimeout(

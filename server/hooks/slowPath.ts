@@ -2,5 +2,5 @@
 // tail reduction (checkpoint behind), the full replay (checkpoint missing) and the evidence store (capture, recent handles).
 // scripts/build.mjs points `./replayState` and `../evidence/evidenceStore` of server/hooks at this
 // file, so PreToolUse with a current checkpoint never parses the reducer or the evidence code.
-export { catchUpHookState, replayHookState } from "./replayState";
+export { catchUpHookState, readGuardLines, replayHookState } from "./replayState";
 export { captureToolResult, captureUserDecision, recentEvidence } from "../evidence/evidenceStore";

@@ -3,11 +3,13 @@
 // line by hash, so deleting, reordering or editing any committed line is detectable.
 import { canonicalJson, hashValue, sha256Hex, toJsonValue, type JsonValue } from "./canonicalJson";
 import { ValueError, exactKeys, fail, integerAt, isRecord, objectAt, shaAt } from "./values";
+import { GUARD_STREAM, guardEntryProblem } from "../guard/guardEntry";
 
 export const LEDGER_LINE_FORMAT = "docket/ledger-line/v1";
 export const LINE_DOMAIN = "docket/ledger-line/v1";
 export const DEVELOPER_STREAM = "developer/v8";
-export const STREAMS = [DEVELOPER_STREAM] as const;
+export { GUARD_STREAM };
+export const STREAMS = [DEVELOPER_STREAM, GUARD_STREAM] as const;
 export type Stream = (typeof STREAMS)[number];
 
 export interface LedgerLine {
@@ -116,6 +118,11 @@ export function decodeLedgerLine(text: string, expectedLine: number, expectedPre
   }
   if (wrapperText(line.line, line.previousLineSha256, line.stream, entryText, expectedSha) !== text) {
     throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is not in canonical form`);
+  }
+  // Guard entries have no replay of their own to reject them: their shape is part of the line.
+  if (line.stream === GUARD_STREAM) {
+    const problem = guardEntryProblem(line.entry);
+    if (problem !== null) throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1}: ${problem}`);
   }
   return line;
 }

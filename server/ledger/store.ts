@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createEnvelope, type Envelope, type EnvelopeDraft } from "./envelope";
-import { DEVELOPER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
+import { DEVELOPER_STREAM, GUARD_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
+import { guardEntryProblem, type GuardEntry } from "../guard/guardEntry";
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
 import { fsyncDirectory } from "./durableFs";
@@ -92,8 +93,21 @@ export class StoreError extends Error {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** Builds the drafts of a batch from the caught-up state; may throw to refuse the write. */
-export type BatchBuilder<T> = (store: LedgerStore) => { drafts: EnvelopeDraft[]; context: T };
+/**
+ * Builds the drafts of a batch from the caught-up state; may throw to refuse the write. Guard
+ * entries (`docket/guard/v1`) are appended after the developer drafts, in the same batch.
+ */
+export type BatchBuilder<T> = (store: LedgerStore) => { drafts: EnvelopeDraft[]; context: T; guardEntries?: readonly GuardEntry[] };
+
+/** A guard entry as it stands in the ledger: its line, where the line is, and its hashes. */
+export interface GuardLine {
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+  readonly previousLineSha256: string | null;
+  readonly lineSha256: string;
+  readonly entry: GuardEntry;
+}
 
 export interface AppendResult<T> {
   readonly envelopes: Envelope[];
@@ -104,6 +118,7 @@ export interface AppendResult<T> {
 export class LedgerStore {
   private offsetBytes = 0;
   private lines: LineRecord[] = [];
+  private guardLinesValue: GuardLine[] = [];
   private headSha: string | null = null;
   private replayerValue = new Replayer();
   private faultValue: StoreFault | null = null;
@@ -170,6 +185,11 @@ export class LedgerStore {
     return this.lines.length;
   }
 
+  /** Every guard entry read so far, in ledger order. */
+  get guardLines(): readonly GuardLine[] {
+    return this.guardLinesValue;
+  }
+
   get headLineSha256(): string | null {
     return this.headSha;
   }
@@ -194,6 +214,7 @@ export class LedgerStore {
   private reset(): void {
     this.offsetBytes = 0;
     this.lines = [];
+    this.guardLinesValue = [];
     this.headSha = null;
     this.replayerValue = new Replayer();
     this.faultValue = null;
@@ -408,6 +429,16 @@ export class LedgerStore {
       if (decoded.stream === DEVELOPER_STREAM) {
         replayIndex = this.replayerValue.entryCount;
         dispositions.push(this.replayerValue.apply(decoded.entry));
+      } else if (decoded.stream === GUARD_STREAM) {
+        this.guardLinesValue.push({
+          line: lineNumber,
+          offset: this.offsetBytes + start,
+          length: newline - start + 1,
+          previousLineSha256: decoded.previousLineSha256,
+          lineSha256: decoded.lineSha256,
+          // decodeLedgerLine validated the shape.
+          entry: decoded.entry as unknown as GuardEntry,
+        });
       }
       this.lines.push({ offset: this.offsetBytes + start, length: newline - start + 1, replayIndex });
       this.headSha = decoded.lineSha256;
@@ -492,8 +523,12 @@ export class LedgerStore {
       this.sweptTemporaries = true;
       removeStaleTemporaries(this.root, path.dirname(this.ledgerPath), processAlive);
     }
-    const { drafts, context } = build(this);
-    if (drafts.length === 0) return { envelopes: [], context, setAsideTornTail: null };
+    const { drafts, context, guardEntries = [] } = build(this);
+    if (drafts.length === 0 && guardEntries.length === 0) return { envelopes: [], context, setAsideTornTail: null };
+    for (const [index, entry] of guardEntries.entries()) {
+      const problem = guardEntryProblem(entry);
+      if (problem !== null) throw new StoreError("preflight-rejected", `The batch was not written: guard entry ${index} is invalid (${problem}).`);
+    }
     const envelopes = drafts.map((draft) => createEnvelope(draft));
     const trial = this.replayerValue.trial(envelopes);
     const rejected = trial.dispositions.find((disposition) => disposition.status === "rejected");
@@ -509,13 +544,19 @@ export class LedgerStore {
       previous = encoded.lineSha256;
       lineNumber += 1;
     }
+    for (const entry of guardEntries) {
+      const encoded = encodeLedgerLine(lineNumber, previous, GUARD_STREAM, entry);
+      chunks.push(encoded.text);
+      previous = encoded.lineSha256;
+      lineNumber += 1;
+    }
     // Only a batch that will be written changes the file: a torn tail is set aside after preflight.
     const setAside = this.tornTailBytes > 0 ? this.setAsideTornTail() : null;
     const text = chunks.join("");
     const start = { bytes: this.offsetBytes, lines: this.lines.length };
     // Write-ahead: the anchor announces the batch before any byte of it is written, so a batch cut
     // by a crash, a power loss or a short write is recognised as torn, never replayed in part.
-    this.writeIntent({ bytes: start.bytes + Buffer.byteLength(text, "utf8"), lines: start.lines + envelopes.length, lineSha256: previous as string });
+    this.writeIntent({ bytes: start.bytes + Buffer.byteLength(text, "utf8"), lines: start.lines + envelopes.length + guardEntries.length, lineSha256: previous as string });
     const created = !fs.existsSync(this.ledgerPath);
     try {
       appendContained(this.root, this.ledgerPath, text, { durable: true });
@@ -526,7 +567,7 @@ export class LedgerStore {
     if (created) fsyncDirectory(path.dirname(this.ledgerPath));
     const before = this.replayerValue.accepted.length;
     this.refresh();
-    if (this.replayerValue.accepted.length !== before + envelopes.length || this.headSha !== previous || this.faultValue !== null) {
+    if (this.replayerValue.accepted.length !== before + envelopes.length || this.lines.length !== lineNumber || this.headSha !== previous || this.faultValue !== null) {
       throw new StoreError("ledger-changed-under-writer", "The ledger changed while Docket held its lock; the write could not be confirmed.");
     }
     // The anchor only ever moves forward, inside the lock, after the lines are durable; a crash in

@@ -21,7 +21,9 @@ import { SeatReportSubmission, type Plan } from "../router/planSchema";
 import { renderPlanText } from "../router/planText";
 import { WorkspacePlanner } from "../router/workspacePlanner";
 import { NOTEBOOK_TOOLS } from "./notebookTools";
-import { defineTool, type DocketTool } from "./toolDefinition";
+import { GUARD_TOOLS } from "./guardTools";
+import { recordBoard } from "../guard/boardRecorder";
+import { defineTool, type DocketTool, type ToolContext } from "./toolDefinition";
 import { recentEvidenceHandles } from "./recentEvidence";
 import { statusReport, statusText } from "./statusReport";
 
@@ -188,6 +190,18 @@ function planSummary(plan: Plan): string {
   ].join(" ");
 }
 
+/** A plan the agent makes during a work scope is remaining work for the Stop check until its board says GO. */
+function recordPlanBoard(context: ToolContext, plan: Plan): void {
+  const scope = context.ledger.history().activeScope;
+  if (scope === null) return;
+  recordBoard(context.workspaceFolder, scope.workScopeId, {
+    basisSha256: plan.contextPack.versions.basisSha256,
+    task: plan.task.text,
+    verdict: plan.review.verdict,
+    reasons: plan.review.verdictReasons,
+  });
+}
+
 const plan = defineTool({
   name: "plan",
   title: "Plan a task",
@@ -201,6 +215,7 @@ const plan = defineTool({
   ].join("\n"),
   run: async (context, params) => {
     const result = await plannerFor(context.workspaceFolder).plan(params.task, params.mode ?? null);
+    recordPlanBoard(context, result);
     return { summary: `${planSummary(result)}\n\n${renderPlanText(result)}`, fields: { plan: result }, result: null };
   },
 });
@@ -219,6 +234,7 @@ const reviewReport = defineTool({
   run: async (context, params) => {
     const { task, mode, ...report } = params;
     const recorded = await plannerFor(context.workspaceFolder).recordReport(report, task === undefined ? undefined : { task, mode: mode ?? null });
+    recordPlanBoard(context, recorded.plan);
     return {
       summary: `Recorded the ${recorded.report.reviewer} report (${recorded.report.findings.length} finding${recorded.report.findings.length === 1 ? "" : "s"}). ${planSummary(recorded.plan)}`,
       fields: { report: recorded.report, plan: recorded.plan },
@@ -227,7 +243,7 @@ const reviewReport = defineTool({
   },
 });
 
-/** In the order a model meets them: status first, then the cycle, then the Router, then the Notebook. */
+/** In the order a model meets them: status first, then the cycle, then the Router, the Notebook, and the review of the final answer. */
 export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([
   status,
   openJudgment,
@@ -238,6 +254,7 @@ export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([
   plan,
   reviewReport,
   ...NOTEBOOK_TOOLS,
+  ...GUARD_TOOLS,
 ]);
 
 export const DOCKET_TOOL_NAMES: readonly string[] = Object.freeze(DOCKET_TOOLS.map((tool) => tool.name));

@@ -864,6 +864,18 @@ export const ErrorCodes = {
   approvalMismatch: "docket.proposal-approval-mismatch",
   publicationFailed: "docket.publication-failed",
   publicationRecoveryRequired: "docket.publication-recovery-required",
+  // Completion guard (server/guard): reviews refused before anything is written.
+  docketOff: "docket.off",
+  reviewInvalid: "docket.review-invalid",
+  reviewDraftTooLarge: "docket.review-draft-too-large",
+  reviewSourceInvalid: "docket.review-source-invalid",
+  reviewUnknown: "docket.review-unknown",
+  reviewClosed: "docket.review-closed",
+  reviewClaimUnjudged: "docket.review-claim-unjudged",
+  reviewClaimUnknown: "docket.review-claim-unknown",
+  reviewCitationUnsealed: "docket.review-citation-unsealed",
+  // The judgments were valid but could not be appended (lock, disk): submit the same judgments again.
+  reviewNotRecorded: "docket.review-not-recorded",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

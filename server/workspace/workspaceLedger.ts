@@ -28,6 +28,7 @@ import { describeSkills } from "../developer/operations/skillListing";
 import { DocketError, toDocketError } from "../errors";
 import { hashValue } from "../ledger/canonicalJson";
 import { LedgerStore } from "../ledger/store";
+import type { GuardEntry } from "../guard/guardEntry";
 import { writeCheckpoint } from "../hooks/checkpointState";
 import {
   ErrorCodes,
@@ -497,6 +498,57 @@ export class WorkspaceLedger {
       const result = turnOffBatch(this.history(), reason, this.clock.now());
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket off");
+  }
+
+  /** Captured evidence handles (what a review may seal as a source). */
+  get evidenceLookup(): EvidenceLookup {
+    return this.evidence;
+  }
+
+  now(): string {
+    return this.clock.now();
+  }
+
+  /**
+   * Appends completion-guard entries (`docket/guard/v1`) through the same queue, lock, preflight
+   * and checkpoint as every other write. `build` runs under the lock against the caught-up store
+   * and may throw to refuse; `afterAppend` runs under the lock once the lines are committed.
+   */
+  appendGuard<T>(
+    build: (store: LedgerStore, history: HistoryView) => { entries: GuardEntry[]; context: T },
+    purpose: string,
+    afterAppend?: (store: LedgerStore, context: T) => void,
+  ): Promise<T> {
+    return this.serialize(async () => {
+      this.requireTrusted();
+      if (!this.sweptTemporaries && this.options.workspaceFolder !== "") {
+        this.sweptTemporaries = true;
+        sweepStateTemporaries(this.options.workspaceFolder);
+      }
+      let built: T | undefined;
+      try {
+        const result = await this.store.append(
+          (store) => {
+            const { entries, context } = build(store, this.history());
+            built = context;
+            return { drafts: [], context, guardEntries: entries };
+          },
+          {
+            purpose,
+            lockTimeoutMs: this.options.lockTimeoutMs,
+            afterAppend: (store) => {
+              writeCheckpoint(store);
+              if (afterAppend !== undefined && built !== undefined) afterAppend(store, built);
+            },
+          },
+        );
+        this.syncProjection();
+        return result.context;
+      } catch (error) {
+        this.syncProjection();
+        throw toDocketError(error);
+      }
+    });
   }
 
   private write(build: BatchBuild, purpose: string): Promise<ResultSummary> {
