@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { startStubModel, type RecordedRequest, type StubStep } from "./stubModel";
+import { startStubModel, type RecordedRequest, type StubScriptStep } from "./stubModel";
 import type { HostsToolchain } from "./toolchain";
 
 export type HostName = "claude" | "codex";
@@ -25,8 +25,8 @@ export interface HostRunOptions {
   readonly home: string;
   /** The session's working directory. */
   readonly cwd: string;
-  /** What the stub model answers, in order. */
-  readonly steps: readonly StubStep[];
+  /** What the stub model answers, in order (a step may be built from earlier tool results). */
+  readonly steps: readonly StubScriptStep[];
   /** Claude Code's `--allowedTools`: the host's own permission rules allow these, so only a hook can stop them. */
   readonly allowedTools?: readonly string[];
   /** Where the host's log goes: Claude's `--debug-file`, Codex's stderr (with RUST_LOG). */
@@ -35,6 +35,12 @@ export interface HostRunOptions {
   readonly tmpDir: string;
   readonly timeoutMs?: number;
   readonly prompt?: string;
+  /**
+   * Claude Code's `-p` output: `text` (default) prints the final answer only; `stream-json` prints
+   * every message as a JSON line, the notices Claude Code shows the user (a hook's `systemMessage`,
+   * as `{"type":"system","subtype":"informational"}`) and each hook run with its output included.
+   */
+  readonly claudeOutput?: "text" | "stream-json";
 }
 
 export interface HostRun {
@@ -77,6 +83,7 @@ function baseEnv(options: HostRunOptions): NodeJS.ProcessEnv {
 function claudeInvocation(options: HostRunOptions, modelUrl: string): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const args = ["-p", options.prompt ?? "Do the task.", "--debug-file", options.logFile];
   if (options.allowedTools !== undefined && options.allowedTools.length > 0) args.push("--allowedTools", options.allowedTools.join(","));
+  if (options.claudeOutput === "stream-json") args.push("--output-format", "stream-json", "--verbose", "--include-hook-events");
   return {
     command: options.toolchain.claude,
     args,

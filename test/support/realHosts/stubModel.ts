@@ -3,7 +3,8 @@
 // Server-Sent Events. It follows a script: each request gets the step after as many steps as the
 // request carries tool results, so the host's own loop (run tool → send result → ask again) walks
 // the script, and a denied tool is just another tool result. Every request is recorded, so a test
-// can read exactly what the model was told about each call.
+// can read exactly what the model was told about each call. A step may be built when it is answered,
+// from the results of earlier calls (an id a tool returned, say).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -25,6 +26,23 @@ export type StubStep = (
 
 export type StubDialect = "anthropic" | "openai";
 
+/** What a step built at answer time can read: the request's dialect and the results of earlier calls. */
+export interface StubTurn {
+  readonly dialect: StubDialect;
+  /** The text the model received for step `index`'s tool call, or undefined when the request does not carry it. */
+  resultOf(index: number): string | undefined;
+}
+
+/**
+ * A step the stub builds when it answers, from what the host sent back so far: the next tool input
+ * or the final text that depends on an earlier tool result (an id a tool returned, say). Throwing
+ * ends the turn with a text naming the problem, recorded in `errors()`.
+ */
+export type StubStepBuilder = (turn: StubTurn) => StubStep;
+
+/** One entry of a script: a fixed step, or one built from the request it answers. */
+export type StubScriptStep = StubStep | StubStepBuilder;
+
 export interface RecordedRequest {
   readonly method: string;
   readonly path: string;
@@ -37,7 +55,7 @@ export interface RecordedRequest {
 }
 
 export interface StubModelOptions {
-  readonly steps: readonly StubStep[];
+  readonly steps: readonly StubScriptStep[];
   /** Requests answered before the stub only ends turns (a host stuck in a loop); default 60. */
   readonly maxRequests?: number;
 }
@@ -237,6 +255,27 @@ function parseJson(text: string): unknown {
   }
 }
 
+function resultTexts(dialect: StubDialect, results: readonly Json[]): Map<string, string> {
+  const key = dialect === "anthropic" ? "tool_use_id" : "call_id";
+  const texts = new Map<string, string>();
+  for (const result of results) if (typeof result[key] === "string") texts.set(result[key], toolResultText(result));
+  return texts;
+}
+
+/** The step to answer: the script's (built now when it is a builder), or the final text past its end. */
+function buildStep(entry: StubScriptStep | undefined, dialect: StubDialect, results: readonly Json[], errors: string[]): StubStep {
+  if (entry === undefined) return { kind: "text", text: FINAL_TEXT };
+  if (typeof entry !== "function") return entry;
+  const texts = resultTexts(dialect, results);
+  try {
+    return entry({ dialect, resultOf: (index) => texts.get(stubCallId(dialect, index)) });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`building a step: ${message}`);
+    return { kind: "text", text: `Stub model error: ${message}` };
+  }
+}
+
 /** Starts the stub on 127.0.0.1 (an ephemeral port); nothing else can reach it. */
 export async function startStubModel(options: StubModelOptions): Promise<StubModel> {
   const maxRequests = options.maxRequests ?? 60;
@@ -269,7 +308,7 @@ export async function startStubModel(options: StubModelOptions): Promise<StubMod
     const results = dialect === "anthropic" ? anthropicToolResults(body) : openaiToolResults(body);
     const index = results.length;
     requests.push({ method, path: pathname, body, dialect, step: index });
-    const step = options.steps[index] ?? { kind: "text", text: FINAL_TEXT };
+    const step = buildStep(options.steps[index], dialect, results, errors);
     if (step.before !== undefined && !prepared.has(index)) {
       prepared.add(index);
       await step.before();
