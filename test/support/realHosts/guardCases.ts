@@ -50,6 +50,17 @@ function reviewIdFrom(turn: StubTurn, openStep: number): string {
   return id;
 }
 
+/** The `marker` string of a `review_submit` result as the model received it (JSON), or null. */
+function markerFrom(result: string): string | null {
+  const literal = /"marker":("(?:[^"\\]|\\.)*")/u.exec(result)?.[1];
+  if (literal === undefined) return null;
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return null;
+  }
+}
+
 function reviewTool(host: HostName, tool: "review_open" | "review_submit", input: Readonly<Record<string, unknown>>): StubStep {
   if (host === "claude") return { kind: "tool", name: tool === "review_open" ? CLAUDE_REVIEW_OPEN : CLAUDE_REVIEW_SUBMIT, input };
   return { kind: "tool", name: tool, namespace: CODEX_DOCKET_NAMESPACE, input };
@@ -79,12 +90,11 @@ function reviewedSteps(host: HostName): StubScriptStep[] {
     });
   const answer = (turn: StubTurn): StubStep => {
     const reviewId = reviewIdFrom(turn, openStep);
-    const submitted = turn.resultOf(submitStep) ?? "";
-    if (!submitted.includes(`${reviewId} is supported`)) throw new Error(`review_submit did not say ${reviewId} is supported: ${JSON.stringify(submitted.slice(0, 400))}`);
-    const digest = answerSha256(REVIEWED_DRAFT);
-    // The marker Docket returned carries the draft's digest; the stub's copy must be the same block.
-    if (!submitted.includes(digest)) throw new Error(`review_submit's marker does not carry the draft's digest ${digest}: ${JSON.stringify(submitted.slice(0, 600))}`);
-    return { kind: "text", text: `${REVIEWED_DRAFT}${completionMarker(reviewId, digest)}` };
+    const marker = completionMarker(reviewId, answerSha256(REVIEWED_DRAFT));
+    // Both hosts hand the model the tool's structured result as JSON; the marker Docket returned must be the stub's.
+    const returned = markerFrom(turn.resultOf(submitStep) ?? "");
+    if (returned !== marker) throw new Error(`review_submit returned the marker ${JSON.stringify(returned)}, expected ${JSON.stringify(marker)}`);
+    return { kind: "text", text: `${REVIEWED_DRAFT}${marker}` };
   };
   return [...load, open, submit, answer];
 }
