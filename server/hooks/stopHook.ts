@@ -1,6 +1,9 @@
 // The Stop hook's decision: the one seam between the host-facing Stop I/O (hostInput.ts reads
 // the answer's fields, hostOutput.ts renders notices and blocks per host) and the completion
-// guard (guard.md "At Stop"), which decides here. Until the guard lands, Stop says nothing.
+// guard (guard.md "At Stop"): the answer from `last_assistant_message`, else the host's
+// transcript, else unavailable; the host's already-continued flag; the guard's decision.
+import { stopAnswer } from "../guard/stopAnswer";
+import { guardStopDecision } from "./guardHook";
 import type { HookState } from "./hookState";
 import type { HookInput } from "./hostInput";
 import type { HookDecision } from "./hostOutput";
@@ -11,13 +14,21 @@ export type StopRun = Pick<HookRun, "host" | "cwd" | "now" | "deadline" | "captu
 
 /**
  * The decision for one Stop call in the first governing workspace's state (`off` when none
- * governs). `notes` go to the hook's stderr, one line each. Must not throw for anything the host
- * or the workspace presents; runHook renders the decision in the caller's dialect (a block needs
- * a non-empty reason and must yield when `input.stopHookActive`).
+ * governs). `notes` go to the hook's stderr, one line each. Never throws; runHook renders the
+ * decision in the caller's dialect.
  */
 export async function stopDecision(run: StopRun, input: HookInput, state: HookState): Promise<{ decision: HookDecision; notes: string[] }> {
-  void run;
-  void input;
-  void state;
-  return { decision: { kind: "none" }, notes: [] };
+  // Docket off here: no answer is read at all.
+  if (state.kind === "off") return { decision: { kind: "none" }, notes: [] };
+  const answer = stopAnswer({ lastAssistantMessage: input.lastAssistantMessage, transcriptPath: input.transcriptPath, dialect: input.dialect });
+  return guardStopDecision({
+    state,
+    answer,
+    host: input.dialect,
+    sessionId: input.sessionId,
+    alreadyContinued: input.stopHookActive,
+    now: run.now(),
+    ...(run.deadline === undefined ? {} : { deadline: run.deadline }),
+    record: true,
+  });
 }

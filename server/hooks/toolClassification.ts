@@ -24,7 +24,7 @@ export type HookDialect = "claude" | "codex" | "vscode";
 /** "read": known read-only; "unknown": anything Docket cannot vouch for (gated like shell/edit). */
 export type ToolClass = "shell" | "edit" | "read" | "docket" | "unknown";
 
-/** The tools of Docket's MCP server (server/mcp/tools.ts, notebookTools.ts); a unit test keeps them equal. */
+/** The tools of Docket's MCP server (server/mcp/tools.ts, notebookTools.ts, guardTools.ts); a unit test keeps them equal. */
 export const DOCKET_MCP_TOOLS = [
   "status",
   "open_judgment",
@@ -36,6 +36,8 @@ export const DOCKET_MCP_TOOLS = [
   "review_report",
   "notebook",
   "propose_notebook_records",
+  "review_open",
+  "review_submit",
 ] as const;
 
 interface DialectTable {
