@@ -12,6 +12,7 @@ import { LedgerStore } from "../server/ledger/store";
 import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpoint";
 import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOperations";
+import { benchGuardHooks } from "./guard";
 import { runNotebookBench } from "./notebook";
 import { runRouterBench } from "./router";
 
@@ -71,7 +72,7 @@ function report(name: string, count: number, ms: number, floorMs: number): void 
  * a ledger of EVENTS+ lines with a current checkpoint, next to a bare `node -e 0` start measured
  * interleaved in the same run. Target (issue 4): ratio ≤ 1.5.
  */
-function benchHookLatency(directory: string, ledgerPath: string): void {
+function benchHookLatency(directory: string, ledgerPath: string): { workspace: string; hookLedger: string; lines: number; runs: number } {
   const runs = Number(process.env.DOCKET_BENCH_HOOK_RUNS ?? 21);
   const workspace = path.join(directory, "hook-workspace");
   fs.mkdirSync(path.join(workspace, ".git"), { recursive: true });
@@ -134,9 +135,11 @@ function benchHookLatency(directory: string, ledgerPath: string): void {
   console.log(
     `hook PreToolUse decision, checkpoint ${tailLines} lines behind (tail reduced)  ${behindMs.toFixed(1)} ms   ratio ${(behindMs / nodeMs).toFixed(2)}x node -e 0 (median of ${runs})`,
   );
+  return { workspace, hookLedger, lines: before + tailLines, runs };
 }
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "docket-bench-"));
+let hookBench: ReturnType<typeof benchHookLatency>;
 try {
   console.log(`docket bench — ${EVENTS} developer/v8 events, median of ${RUNS} runs, node ${process.version}, ${os.cpus().length} cpus`);
   const lines = workload(EVENTS);
@@ -167,12 +170,20 @@ try {
   for (const line of extra) sha256Hex(canonicalJson(toJsonValue(JSON.parse(line))));
   const tailFloorMs = performance.now() - tailFloorStart;
   console.log(`incremental catch-up of 2 appended lines      ${tailMs.toFixed(2)} ms   floor ${tailFloorMs.toFixed(2)} ms (independent of the ${EVENTS} lines before)`);
-  benchHookLatency(directory, ledgerPath);
-} finally {
+  hookBench = benchHookLatency(directory, ledgerPath);
+} catch (error) {
   fs.rmSync(directory, { recursive: true, force: true });
+  throw error;
 }
 // After the ledger figures (each generates and removes its own workspace).
-void runRouterBench()
+const guardBench = hookBench;
+void benchGuardHooks(guardBench.workspace, guardBench.hookLedger, guardBench.lines, guardBench.runs)
+  .catch((error: unknown) => {
+    console.error(`guard bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    process.exitCode = 1;
+  })
+  .finally(() => fs.rmSync(directory, { recursive: true, force: true }))
+  .then(() => runRouterBench())
   .catch((error: unknown) => {
     console.error(`router bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     process.exitCode = 1;

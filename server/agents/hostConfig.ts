@@ -26,9 +26,12 @@ export interface HookEventSpec {
 // (Claude: "*", "" or omitted; Codex: codex-rs/hooks/src/events/common.rs `matches_matcher`);
 // VS Code ignores matchers. Older versions installed PreToolUse with `Bash|Edit|Write|MultiEdit|NotebookEdit`
 // (Codex: `Bash|apply_patch`); connecting again replaces those groups.
+// Stop is where the completion guard compares the final answer with its review (guard.md); Stop
+// takes no matcher on either host. VS Code has no file of its own here: it runs the hooks in
+// `.claude/settings.json`, Stop included, so `connect claude` installs them for it too.
 const HOOK_EVENTS: Record<AgentHost, readonly HookEventSpec[]> = {
-  claude: [{ event: "PreToolUse" }, { event: "PostToolUse" }, { event: "UserPromptSubmit" }, { event: "SessionStart" }],
-  codex: [{ event: "PreToolUse" }, { event: "PostToolUse" }, { event: "UserPromptSubmit" }, { event: "SessionStart" }],
+  claude: [{ event: "PreToolUse" }, { event: "PostToolUse" }, { event: "UserPromptSubmit" }, { event: "SessionStart" }, { event: "Stop" }],
+  codex: [{ event: "PreToolUse" }, { event: "PostToolUse" }, { event: "UserPromptSubmit" }, { event: "SessionStart" }, { event: "Stop" }],
 };
 
 /**

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CheckpointState } from "../hooks/checkpoint";
-import type { GuardLine } from "../ledger/store";
+import type { GuardLinesRead } from "../ledger/store";
 import { decideStop, remainingWork, type FlaggedClaim, type GuardMode, type RemainingWork, type ReviewCheck } from "./guardDecision";
 import { readBoardFindings, readGuardMode } from "./guardFiles";
 import { readSession, writeSession, type GuardSession, type IntakeCause, type StopRecord } from "./guardSession";
@@ -36,8 +36,8 @@ export interface GuardCheckRequest {
   readonly sessionId: string | null;
   readonly alreadyContinued: boolean;
   readonly now: string;
-  /** Every guard line of the ledger, read in full; null when that is not possible in time. */
-  readonly readGuardLines: () => readonly GuardLine[] | null;
+  /** Every guard line of the ledger, read in full (the fallback when a review's locator does not answer). */
+  readonly readGuardLines: () => GuardLinesRead;
   /** Write the session's intake warnings, block-once spending and last decision (hooks: yes). */
   readonly record: boolean;
 }
@@ -85,11 +85,19 @@ function review(status: ReviewCheck["status"], reviewId: string | null, cause: s
   return { status, reviewId, cause, message };
 }
 
-function lookup(request: GuardCheckRequest, reviewId: string): LocatedReview | null {
+type Lookup = { readonly kind: "found"; readonly review: LocatedReview } | { readonly kind: "absent" } | { readonly kind: "unreadable"; readonly reason: string };
+
+function lookup(request: GuardCheckRequest, reviewId: string): Lookup {
   const located = locateReview(request.workspaceFolder, request.root, request.ledgerPath, reviewId);
-  if (located !== null) return located;
-  const lines = request.readGuardLines();
-  return lines === null ? null : (reviewFromLines(lines, reviewId)?.located ?? null);
+  if (located !== null) return { kind: "found", review: located };
+  const read = request.readGuardLines();
+  if (read.kind === "unreadable") return read;
+  const found = reviewFromLines(read.lines, reviewId);
+  return found === null ? { kind: "absent" } : { kind: "found", review: found.located };
+}
+
+function unreadable(reviewId: string, reason: string): { check: ReviewCheck; flagged: FlaggedClaim[] } {
+  return { check: review("missing", reviewId, "docket.history-blocked", `Docket could not read ${reviewId} from its ledger (${reason}); nothing here is proof of completion.`), flagged: [] };
 }
 
 /** A review found for the answer, judged against it. */
@@ -123,10 +131,12 @@ function checkAnswer(request: GuardCheckRequest): { check: ReviewCheck; flagged:
   const marker = findMarker(answer.text);
   if (marker.kind === "invalid") return { check: review("mismatch", null, marker.code, marker.message), flagged: [] };
   if (marker.kind === "marker") {
-    const found = lookup(request, marker.reviewId);
-    if (found === null) {
+    const looked = lookup(request, marker.reviewId);
+    if (looked.kind === "unreadable") return unreadable(marker.reviewId, looked.reason);
+    if (looked.kind === "absent") {
       return { check: review("mismatch", marker.reviewId, "docket.review-unknown", `The marker names ${marker.reviewId}, which this workspace's ledger does not hold.`), flagged: [] };
     }
+    const found = looked.review;
     if (marker.answerSha256 !== found.opened.draftSha256) {
       return { check: review("mismatch", marker.reviewId, "docket.marker-mismatch", `The marker's answer digest is not the digest ${marker.reviewId} sealed.`), flagged: [] };
     }
@@ -136,7 +146,8 @@ function checkAnswer(request: GuardCheckRequest): { check: ReviewCheck; flagged:
   const digest = answerSha256(answer.text);
   const indexed = readAnswerReviewId(request, digest);
   if (indexed !== null) {
-    const found = lookup(request, indexed);
+    const looked = lookup(request, indexed);
+    const found = looked.kind === "found" ? looked.review : null;
     if (found !== null && found.opened.coversEntireAnswer && found.opened.draftSha256 === digest) return judgeReview(request, found, answer.text);
   }
   return {

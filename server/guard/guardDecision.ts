@@ -93,7 +93,7 @@ export function remainingWork(input: {
     if (input.flaggedClaims.length > 0) {
       for (const claim of input.flaggedClaims) remaining.push({ kind: "unreviewed-claim", text: clip(`Claim ${claim.claimId} is ${claim.verdict}: ${claim.text}`) });
     } else {
-      remaining.push({ kind: "unreviewed-claim", text: clip(`The answer's claims have no supported review: ${input.review.message}`) });
+      remaining.push({ kind: "unreviewed-claim", text: "No supported review backs this answer's claims: review it with review_open and review_submit, then end it with the marker they return." });
     }
   }
   return remaining;
@@ -130,9 +130,9 @@ export function decideStop(input: StopDecisionInput): StopDecision {
   }
   const reviewLine =
     input.review.status === "supported"
-      ? `Docket: the answer's review is supported (${input.review.reviewId ?? "review"}), but recorded work remains (phase ${input.phase}):`
-      : `Docket: the answer is not backed by a supported review (${input.review.status}${input.review.cause === null ? "" : `, ${input.review.cause}`}); recorded work (phase ${input.phase}):`;
-  const parts = [reviewLine, listed(input.remaining)];
+      ? `Docket: the answer's review ${input.review.reviewId ?? ""} is supported, but recorded work remains.`
+      : `Docket: this answer is not backed by a supported review (${input.review.status}${input.review.cause === null ? "" : `, ${input.review.cause}`}): ${input.review.message}`;
+  const parts = [reviewLine, `Remaining (phase ${input.phase}):`, listed(input.remaining)];
   if (input.intakeWarning !== null) parts.push(input.intakeWarning);
   const notice = parts.join("\n");
   if (input.mode === "block-once" && !input.alreadyContinued && !input.blockSpent) {

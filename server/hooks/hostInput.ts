@@ -28,6 +28,22 @@ export interface HookInput {
   readonly toolInput: unknown;
   readonly toolResponse: unknown;
   readonly prompt: string | null;
+  /**
+   * Stop only (null elsewhere): the host's own copy of the agent's final answer. Claude Code
+   * (since 2.1.47) and Codex (nullable) send `last_assistant_message`; VS Code documents no such
+   * field, so either spelling is read when present. An empty string stays an empty string.
+   */
+  readonly lastAssistantMessage: string | null;
+  /**
+   * Stop only (false elsewhere): the host says this stop follows an earlier Stop block. True when
+   * either `stop_hook_active` or `stopHookActive` is the boolean true (peers' endless-block bug
+   * came from reading only one spelling); any other value counts as false.
+   */
+  readonly stopHookActive: boolean;
+  /** Stop only (null elsewhere): the host's transcript file (`transcript_path` / `transcriptPath`), as given. */
+  readonly transcriptPath: string | null;
+  /** Stop only (null elsewhere): Codex's `turn_id`. */
+  readonly turnId: string | null;
 }
 
 const optionalString = z.optional(z.string());
@@ -55,7 +71,32 @@ const ToolFields = z.looseObject({
 
 const PostToolFields = z.extend(ToolFields, { tool_use_id: z.string().check(z.minLength(1)) });
 
+// VS Code documents the same `prompt` field as Claude Code and Codex (hooks-reference.md,
+// "UserPromptSubmit input"); nothing else is read.
 const PromptFields = z.looseObject({ prompt: z.string() });
+
+/**
+ * Stop fields, all optional and nullable: a host that omits one (older Claude Code has no
+ * `last_assistant_message`; VS Code documents only `stop_hook_active`) still gets a Stop decision.
+ * A wrongly typed field is read as absent, never a refusal: the Stop answer must not fail on it.
+ */
+function stopFields(record: Record<string, unknown>): Pick<HookInput, "lastAssistantMessage" | "stopHookActive" | "transcriptPath" | "turnId"> {
+  const text = (...keys: string[]): string | null => {
+    for (const key of keys) {
+      const value = record[key];
+      if (typeof value === "string") return value;
+    }
+    return null;
+  };
+  return {
+    lastAssistantMessage: text("last_assistant_message", "lastAssistantMessage"),
+    stopHookActive: record.stop_hook_active === true || record.stopHookActive === true,
+    transcriptPath: text("transcript_path", "transcriptPath"),
+    turnId: text("turn_id"),
+  };
+}
+
+const NO_STOP_FIELDS = { lastAssistantMessage: null, stopHookActive: false, transcriptPath: null, turnId: null } as const;
 
 export class HookInputError extends Error {
   constructor(
@@ -117,5 +158,6 @@ export function parseHookInput(host: HookHost, event: HookEvent, text: string): 
     if (!fields.success) throw new HookInputError("wrong-shape", describeIssues(fields.error));
     prompt = fields.data.prompt;
   }
-  return { dialect, sessionId: sessionId ?? null, cwd: common.data.cwd ?? null, toolName, toolUseId, toolInput, toolResponse, prompt };
+  const stop = event === "Stop" ? stopFields(record) : NO_STOP_FIELDS;
+  return { dialect, sessionId: sessionId ?? null, cwd: common.data.cwd ?? null, toolName, toolUseId, toolInput, toolResponse, prompt, ...stop };
 }

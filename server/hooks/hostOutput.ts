@@ -10,7 +10,9 @@ export type HookDecision =
   | { readonly kind: "none" }
   | { readonly kind: "deny"; readonly reason: string }
   | { readonly kind: "context"; readonly text: string }
+  /** Stop only: a message for the user; the host stops. */
   | { readonly kind: "notice"; readonly text: string }
+  /** Stop only: ask the host to continue once, telling the agent why; `notice` also goes to the user. */
   | { readonly kind: "block"; readonly reason: string; readonly notice: string | null };
 
 /** Claude Code caps hook output strings at 10,000 characters; stay well inside it. */
@@ -25,24 +27,46 @@ export interface RenderedOutput {
   readonly exitCode: number;
 }
 
+function json(output: unknown): RenderedOutput {
+  return { stdout: `${JSON.stringify(output)}\n`, exitCode: 0 };
+}
+
+const NOTHING: RenderedOutput = { stdout: "{}\n", exitCode: 0 };
+
 /**
- * The same JSON serves the three hosts for the events Docket answers today: all three document
- * `hookSpecificOutput.{hookEventName, permissionDecision:"deny", permissionDecisionReason}` for
- * PreToolUse and `hookSpecificOutput.{hookEventName, additionalContext}` for PostToolUse,
- * UserPromptSubmit and SessionStart. The dialect parameter keeps the seam where they diverge
- * (the Stop decision's place, for the completion guard).
+ * The Stop answer, the one place the three dialects differ (vscode-and-agents.md §2.5, §3.1, §3.2).
+ * A notice is the universal `systemMessage` everywhere. A block is top-level
+ * `{"decision":"block","reason"}` for Claude Code and Codex, and
+ * `hookSpecificOutput.{hookEventName:"Stop",decision:"block",reason}` for VS Code. Every host needs
+ * a non-empty reason to honour a block (Codex rejects an empty one), so a block without one is
+ * rendered as its notice: never a block the host would drop, never an unexplained continuation.
+ */
+function renderStop(dialect: HookDialect, decision: Extract<HookDecision, { kind: "notice" | "block" }>): RenderedOutput {
+  const notice = decision.kind === "notice" ? decision.text : decision.notice;
+  const systemMessage = notice !== null && notice.trim() !== "" ? { systemMessage: bounded(notice) } : {};
+  if (decision.kind === "notice" || decision.reason.trim() === "") {
+    return "systemMessage" in systemMessage ? json(systemMessage) : NOTHING;
+  }
+  const reason = bounded(decision.reason);
+  if (dialect === "vscode") return json({ ...systemMessage, hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason } });
+  return json({ ...systemMessage, decision: "block", reason });
+}
+
+/**
+ * The same JSON serves the three hosts for the events Docket answers besides Stop: all three
+ * document `hookSpecificOutput.{hookEventName, permissionDecision:"deny", permissionDecisionReason}`
+ * for PreToolUse and `hookSpecificOutput.{hookEventName, additionalContext}` for PostToolUse,
+ * UserPromptSubmit and SessionStart. Stop takes only notices and blocks (renderStop); a notice or
+ * block on another event, a deny outside PreToolUse and context at Stop all render as `{}`.
  */
 export function renderDecision(dialect: HookDialect, event: HookEvent, decision: HookDecision): RenderedOutput {
-  void dialect;
-  if (decision.kind === "none") return { stdout: "{}\n", exitCode: 0 };
+  if (decision.kind === "none") return NOTHING;
+  if (decision.kind === "notice" || decision.kind === "block") return event === "Stop" ? renderStop(dialect, decision) : NOTHING;
   if (decision.kind === "deny") {
-    if (event !== "PreToolUse") return { stdout: "{}\n", exitCode: 0 };
+    if (event !== "PreToolUse") return NOTHING;
     const reason = bounded(decision.reason.trim() === "" ? "Docket denied this tool." : decision.reason);
-    const output = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } };
-    return { stdout: `${JSON.stringify(output)}\n`, exitCode: 0 };
+    return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } });
   }
-  if (decision.kind !== "context") return { stdout: "{}\n", exitCode: 0 };
-  if (event === "Stop" || decision.text.trim() === "") return { stdout: "{}\n", exitCode: 0 };
-  const output = { hookSpecificOutput: { hookEventName: event, additionalContext: bounded(decision.text) } };
-  return { stdout: `${JSON.stringify(output)}\n`, exitCode: 0 };
+  if (event === "Stop" || decision.text.trim() === "") return NOTHING;
+  return json({ hookSpecificOutput: { hookEventName: event, additionalContext: bounded(decision.text) } });
 }

@@ -46,7 +46,10 @@ const claude: Record<HookEvent, z.ZodType> = {
     ...ClaudeUniversal,
     hookSpecificOutput: z.strictObject({ hookEventName: z.literal("SessionStart"), additionalContext: z.string().max(10_000).optional() }).optional(),
   }),
-  Stop: z.strictObject({ ...ClaudeUniversal, decision: z.literal("block").optional(), reason: z.string().optional() }),
+  // A Stop block needs a reason: it is what tells Claude why to continue (hooks.md, "Stop").
+  Stop: z
+    .strictObject({ ...ClaudeUniversal, decision: z.literal("block").optional(), reason: z.string().max(10_000).optional() })
+    .refine((value) => value.decision === undefined || (value.reason ?? "").trim() !== "", "a block needs a non-empty reason"),
 };
 
 const CodexUniversal = {
@@ -100,7 +103,11 @@ const codex: Record<HookEvent, z.ZodType> = {
       .strictObject({ hookEventName: z.literal("SessionStart"), additionalContext: z.string().optional(), env: z.record(z.string(), z.string()).optional() })
       .optional(),
   }),
-  Stop: z.strictObject({ ...CodexUniversal, decision: z.literal("block").optional(), reason: nonEmpty.optional() }),
+  // stop.command.output.schema.json: exactly continue, decision, reason, stopReason, suppressOutput,
+  // systemMessage; output_parser.rs honours a block only with a non-empty reason.
+  Stop: z
+    .strictObject({ ...CodexUniversal, decision: z.literal("block").optional(), reason: nonEmpty.optional() })
+    .refine((value) => value.decision === undefined || value.reason !== undefined, "a block needs a non-empty reason"),
 };
 
 const vscode: Record<HookEvent, z.ZodType> = {

@@ -4,7 +4,7 @@
 // Either way a fresh checkpoint is written (without the ledger lock: the checkpoint is a cache
 // that never allows anything by itself, and a stale one is only slower), so the next call is fast.
 import { describeHistory } from "../developer/history";
-import { LedgerStore, StoreDeadlineError, type GuardLine } from "../ledger/store";
+import { LedgerStore, StoreDeadlineError, type GuardLinesRead } from "../ledger/store";
 import type { Checkpoint, CheckpointState, OpenLedger } from "./checkpoint";
 import { checkpointStateOf, writeCheckpoint } from "./checkpointState";
 import { reduceTail } from "./tailReduction";
@@ -33,14 +33,15 @@ export function replayHookState(ledger: OpenLedger, options: { deadline?: number
  * Every completion-guard line of the ledger (the Stop check's fallback when a review's locator
  * does not answer); null when the ledger cannot be read in full before the deadline or is damaged.
  */
-export function readGuardLines(ledgerPath: string, root: string, options: { deadline?: number } = {}): readonly GuardLine[] | null {
+export function readGuardLines(ledgerPath: string, root: string, options: { deadline?: number } = {}): GuardLinesRead {
   const store = new LedgerStore(ledgerPath, { root });
   try {
     store.refresh(options.deadline === undefined ? {} : { deadline: options.deadline });
-  } catch {
-    return null;
+  } catch (error) {
+    return { kind: "unreadable", reason: error instanceof StoreDeadlineError ? "the ledger could not be read in time" : `the ledger could not be read (${error instanceof Error ? error.message : String(error)})` };
   }
-  return store.fault === null ? store.guardLines : null;
+  const fault = store.fault;
+  return fault === null ? { kind: "lines", lines: store.guardLines } : { kind: "unreadable", reason: `ledger line ${fault.line + 1}: ${fault.code}: ${fault.message}` };
 }
 
 /** The state after the lines a checkpoint is behind by; a full replay only when the seed cannot answer. */

@@ -3,7 +3,8 @@
 // configured workspace, the cwd or a location the tool names (hookWorkspace.ts); PreToolUse lets a
 // tool run only if it is known read-only, Docket's own, or allowed by every governing policy, and
 // denies whatever it cannot decide while a governing workspace withholds tools (fail closed).
-// Other events never block. Nothing here writes the ledger.
+// Other events never block, except a Stop block the completion guard asks for (stopHook.ts).
+// Nothing here writes the ledger.
 import fs from "node:fs";
 import path from "node:path";
 import { blockedContext, capturedContext, stateContext } from "./context";
@@ -16,6 +17,7 @@ import { readHookState, type HookState } from "./hookState";
 import { resolveHookWorkspaces, type DocketWorkspace, type HookWorkspaces } from "./hookWorkspace";
 import { HookInputError, isHookEvent, parseHookInput, type HookEvent, type HookHost, type HookInput } from "./hostInput";
 import { renderDecision, type HookDecision } from "./hostOutput";
+import { stopDecision } from "./stopHook";
 import { classifyTool, type HookDialect } from "./toolClassification";
 import { scanToolPaths } from "./toolPaths";
 
@@ -215,7 +217,7 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
   return { kind: "context", text: stateContext(state.state, recentEvidence(state.workspaceFolder)) };
 }
 
-/** Events that never block: context and capture from the first governing workspace. */
+/** Events other than PreToolUse: context and capture from the first governing workspace; Stop asks stopHook.ts. */
 async function observingEvent(run: HookRun, event: Exclude<HookEvent, "PreToolUse">, input: HookInput): Promise<HookOutcome> {
   const cwd = hostCwd(input.cwd, run.cwd);
   const workspaces = resolveHookWorkspaces({ configured: run.configuredWorkspace ?? null, cwd, paths: [] });
@@ -228,7 +230,17 @@ async function observingEvent(run: HookRun, event: Exclude<HookEvent, "PreToolUs
   let decision: HookDecision;
   if (event === "PostToolUse") decision = await postToolUse(input, state, run, notes);
   else if (event === "UserPromptSubmit" || event === "SessionStart") decision = await promptContext(input, state, run, notes, event);
-  else decision = { kind: "none" }; // Stop: the completion guard is a later issue.
+  else {
+    try {
+      const stop = await stopDecision(run, input, state);
+      decision = stop.decision;
+      notes.push(...stop.notes);
+    } catch (error) {
+      // A guard failure lets the host stop (never a block it cannot explain), and says so.
+      decision = { kind: "none" };
+      notes.push(`docket.internal: the completion guard failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   heartbeat(run, workspaces, [state], input.dialect, event, input.sessionId);
   const rendered = renderDecision(input.dialect, event, decision);
   return { stdout: rendered.stdout, stderr: notes.map((note) => `docket hook: ${note}\n`).join(""), exitCode: rendered.exitCode };

@@ -115,6 +115,9 @@ export interface AppendResult<T> {
   readonly setAsideTornTail: string | null;
 }
 
+/** A full read of the guard lines, or why the ledger could not give them. */
+export type GuardLinesRead = { readonly kind: "lines"; readonly lines: readonly GuardLine[] } | { readonly kind: "unreadable"; readonly reason: string };
+
 export class LedgerStore {
   private offsetBytes = 0;
   private lines: LineRecord[] = [];

@@ -79,7 +79,7 @@ for (const host of ["claude", "codex"] as const) {
         assert.ok(after[".codex/config.toml"]?.startsWith(codexConfig));
         assert.ok(after[".codex/config.toml"]?.includes(`args = [${JSON.stringify(cli)}, "mcp", "--workspace", ${JSON.stringify(root)}]`));
         const hooks = JSON.parse(after[".codex/hooks.json"] ?? "") as { hooks: Record<string, unknown> };
-        assert.deepEqual(Object.keys(hooks.hooks), ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"]);
+        assert.deepEqual(Object.keys(hooks.hooks), ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"]);
       }
 
       const again = docket(["connect", host, "--json"], root);

@@ -262,7 +262,7 @@ test("reconnecting upgrades entries of an older version, and status calls them o
   assert.equal(docket(["connect", "claude"], repo.root).status, 0);
   const settings = fs.readFileSync(path.join(repo.root, ".claude", "settings.json"), "utf8");
   assert.doesNotMatch(settings, /"matcher"/u);
-  assert.equal((settings.match(/docket-hook\.js/gu) ?? []).length, 4, "the old entries were replaced, not added to");
+  assert.equal((settings.match(/docket-hook\.js/gu) ?? []).length, 5, "the old entries were replaced, not added to (and Stop added)");
   assert.equal(selectHookCommands("claude", repo.root, "PreToolUse", "mcp__ide__executeCode").length, 1);
   const upgraded = JSON.parse(docket(["status", "--json"], repo.root).stdout) as { agents: { host: string; installed: boolean }[] };
   assert.equal(upgraded.agents.find((agent) => agent.host === "claude")?.installed, true);

@@ -123,7 +123,7 @@ test("a reconnect from a moved runtime replaces Docket's entries instead of addi
   assert.equal(text.includes("/old/place"), false);
   const hooks = (JSON.parse(text) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;
   const docketHandlers = Object.values(hooks).flat().flatMap((group) => group.hooks).filter((handler) => isDocketHookCommand(handler.command));
-  assert.equal(docketHandlers.length, 4);
+  assert.equal(docketHandlers.length, 5);
   assert.deepEqual(planConnect(target("claude"), files.read).files, []);
 });
 
@@ -211,13 +211,13 @@ test("codex config.toml: structures a line edit cannot handle safely are refused
   }
 });
 
-test("PreToolUse has no matcher for either host: every tool reaches the hook, which decides", () => {
+test("no matcher for either host (Stop included): every tool reaches the hook, which decides", () => {
   for (const host of ["claude", "codex"] as const) {
     const files = new Files();
     files.apply(planConnect(target(host), files.read));
     const file = host === "claude" ? ".claude/settings.json" : ".codex/hooks.json";
     const hooks = JSON.parse(files.get(file) ?? "") as { hooks: Record<string, Array<{ matcher?: string; hooks: { command: string; timeout: number }[] }>> };
-    for (const event of ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"]) {
+    for (const event of ["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"]) {
       const group = hooks.hooks[event]?.[0];
       assert.equal(group?.matcher, undefined, `${host} ${event}`);
       assert.equal(group?.hooks[0]?.timeout, 60);
@@ -239,7 +239,7 @@ test("older entries (a PreToolUse matcher, no --workspace) are recognised, repor
   files.apply(planConnect(target("codex"), files.read));
   const text = files.get(".codex/hooks.json") ?? "";
   assert.doesNotMatch(text, /\/old\/|matcher/u);
-  assert.equal((text.match(/docket-hook\.js/gu) ?? []).length, 4);
+  assert.equal((text.match(/docket-hook\.js/gu) ?? []).length, 5, "the four old events replaced, Stop added");
   assert.equal(installedStatus("codex", folder, files.read).installed, true);
   const stale = new Files({ ".codex/hooks.json": old, ".codex/config.toml": files.get(".codex/config.toml") ?? "" });
   const status = installedStatus("codex", folder, stale.read);
@@ -249,6 +249,25 @@ test("older entries (a PreToolUse matcher, no --workspace) are recognised, repor
   const mixed = new Files({ ".codex/hooks.json": old });
   mixed.apply(planDisconnect(target("codex"), mixed.read));
   assert.deepEqual(mixed.snapshot(), {}, "disconnect removes old-form entries too");
+});
+
+test("a connection made before Stop was installed is partial until reconnected, which adds only Stop", () => {
+  for (const host of ["claude", "codex"] as const) {
+    const files = new Files();
+    files.apply(planConnect(target(host), files.read));
+    const file = host === "claude" ? ".claude/settings.json" : ".codex/hooks.json";
+    const full = JSON.parse(files.get(file) ?? "") as { hooks: Record<string, unknown> };
+    const { Stop: stop, ...withoutStop } = full.hooks;
+    assert.ok(stop !== undefined, `${host} installs Stop`);
+    const older = new Files();
+    for (const [absolute, text] of files.map) older.map.set(absolute, text);
+    older.map.set(path.join(folder, file), `${JSON.stringify({ ...full, hooks: withoutStop }, null, 2)}\n`);
+    const status = installedStatus(host, folder, older.read);
+    assert.deepEqual([status.installed, status.partial], [false, true], host);
+    older.apply(planConnect(target(host), older.read));
+    assert.deepEqual(JSON.parse(older.get(file) ?? ""), full, `${host}: reconnecting adds the Stop hook`);
+    assert.equal(installedStatus(host, folder, older.read).installed, true);
+  }
 });
 
 test("read-only tools: written into every hook command, sorted; shell, edit and Docket names refused", () => {

@@ -9,7 +9,7 @@ import { CODEX_BLOCK_BEGIN, CODEX_BLOCK_END } from "../../server/hooks/docketSer
 import { TOML_BEGIN, TOML_END } from "../../server/agents/codexToml";
 import { DOCKET_TOOL_NAMES } from "../../server/mcp/tools";
 import { detectDialect, HookInputError, parseHookInput, HOOK_EVENTS } from "../../server/hooks/hostInput";
-import { renderDecision, MAX_HOOK_TEXT } from "../../server/hooks/hostOutput";
+import { renderDecision, MAX_HOOK_TEXT, type HookDecision } from "../../server/hooks/hostOutput";
 import { HOST_OUTPUT_SCHEMAS } from "../../server/hooks/hostOutputSchemas";
 import { hookCommand } from "../../server/hooks/hookCommand";
 import { parseHookArgs, readBoundedStdin } from "../../server/hooks/hookCli";
@@ -154,6 +154,46 @@ test("input: VS Code's camelCase shape selects the VS Code dialect even through 
   assert.equal(parsed.toolUseId, null);
 });
 
+test("input: Stop fields per dialect; absent, null and wrongly typed fields never refuse a Stop", () => {
+  const claude = parseHookInput(
+    "claude",
+    "Stop",
+    JSON.stringify({ session_id: "s", transcript_path: "/h/.claude/projects/p/s.jsonl", cwd: "/w", hook_event_name: "Stop", stop_hook_active: true, last_assistant_message: "Done.", background_tasks: [] }),
+  );
+  assert.deepEqual(
+    { m: claude.lastAssistantMessage, a: claude.stopHookActive, t: claude.transcriptPath, turn: claude.turnId },
+    { m: "Done.", a: true, t: "/h/.claude/projects/p/s.jsonl", turn: null },
+  );
+  const codexStop = {
+    session_id: "019a",
+    turn_id: "turn-7",
+    transcript_path: null,
+    cwd: "/w",
+    hook_event_name: "Stop",
+    model: "gpt-5.5",
+    permission_mode: "default",
+    stop_hook_active: false,
+    last_assistant_message: null,
+  };
+  const codex = parseHookInput("codex", "Stop", JSON.stringify(codexStop));
+  assert.deepEqual({ m: codex.lastAssistantMessage, a: codex.stopHookActive, t: codex.transcriptPath, turn: codex.turnId }, { m: null, a: false, t: null, turn: "turn-7" });
+  // VS Code documents only stop_hook_active; camelCase spellings are read too (peers' loop bug).
+  const vscode = parseHookInput("claude", "Stop", JSON.stringify({ sessionId: "v", hookEventName: "Stop", timestamp: "t", stopHookActive: true, lastAssistantMessage: "Hi", transcriptPath: "/t.json" }));
+  assert.deepEqual({ d: vscode.dialect, m: vscode.lastAssistantMessage, a: vscode.stopHookActive, t: vscode.transcriptPath }, { d: "vscode", m: "Hi", a: true, t: "/t.json" });
+  // Either spelling true is true, even when the other says false.
+  assert.equal(parseHookInput("vscode", "Stop", JSON.stringify({ stop_hook_active: false, stopHookActive: true })).stopHookActive, true);
+  assert.equal(parseHookInput("claude", "Stop", JSON.stringify({ session_id: "s", stop_hook_active: true, stopHookActive: false })).stopHookActive, true);
+  for (const odd of ["true", 1, null, {}, [true]]) {
+    const parsed = parseHookInput("codex", "Stop", JSON.stringify({ ...codexStop, stop_hook_active: odd, last_assistant_message: 5, transcript_path: { p: 1 }, turn_id: 9 }));
+    assert.deepEqual({ m: parsed.lastAssistantMessage, a: parsed.stopHookActive, t: parsed.transcriptPath, turn: parsed.turnId }, { m: null, a: false, t: null, turn: null });
+  }
+  // Other events carry none of them.
+  const pre = parseHookInput("claude", "PreToolUse", JSON.stringify({ ...claudePre, stop_hook_active: true, last_assistant_message: "x", transcript_path: "/t" }));
+  assert.deepEqual({ m: pre.lastAssistantMessage, a: pre.stopHookActive, t: pre.transcriptPath, turn: pre.turnId }, { m: null, a: false, t: null, turn: null });
+  // VS Code's UserPromptSubmit names the prompt `prompt`, like the others (hooks-reference.md).
+  assert.equal(parseHookInput("vscode", "UserPromptSubmit", JSON.stringify({ sessionId: "v", hookEventName: "UserPromptSubmit", prompt: "Go." })).prompt, "Go.");
+});
+
 test("output: every rendered decision matches the host's documented schema; Codex never gets allow or ask", () => {
   const denied = computeToolPolicy({
     blocked: false,
@@ -167,7 +207,19 @@ test("output: every rendered decision matches the host's documented schema; Code
   assert.ok(denied.reason !== null);
   for (const dialect of ["claude", "codex", "vscode"] as const) {
     for (const event of HOOK_EVENTS) {
-      for (const decision of [{ kind: "none" as const }, { kind: "deny" as const, reason: denied.reason }, { kind: "context" as const, text: "Phase: deciding." }]) {
+      const decisions: HookDecision[] = [
+        { kind: "none" },
+        { kind: "deny", reason: denied.reason },
+        { kind: "context", text: "Phase: deciding." },
+        { kind: "notice", text: "Docket: 2 obligations remain." },
+        { kind: "notice", text: " " },
+        { kind: "block", reason: "Record the review first.", notice: null },
+        { kind: "block", reason: "Record the review first.", notice: "Docket asked the agent to continue once." },
+        { kind: "block", reason: " ", notice: "Only a notice." },
+        { kind: "block", reason: "", notice: null },
+        { kind: "block", reason: "r".repeat(20_000), notice: "n".repeat(20_000) },
+      ];
+      for (const decision of decisions) {
         const rendered = renderDecision(dialect, event, decision);
         assert.equal(rendered.exitCode, 0);
         const json: unknown = JSON.parse(rendered.stdout);
@@ -185,6 +237,41 @@ test("output: every rendered decision matches the host's documented schema; Code
   assert.notEqual((blank.hookSpecificOutput.permissionDecisionReason ?? "").trim(), "");
   const long = JSON.parse(renderDecision("claude", "UserPromptSubmit", { kind: "context", text: "x".repeat(20_000) }).stdout) as { hookSpecificOutput: { additionalContext: string } };
   assert.equal(long.hookSpecificOutput.additionalContext.length, MAX_HOOK_TEXT);
+});
+
+test("output: Stop notices and blocks in each host's exact dialect; nothing else is said at Stop", () => {
+  const out = (dialect: "claude" | "codex" | "vscode", event: (typeof HOOK_EVENTS)[number], decision: HookDecision): unknown => JSON.parse(renderDecision(dialect, event, decision).stdout);
+  const block = { kind: "block", reason: "Record the review first.", notice: "Docket: the answer has no review." } as const;
+  for (const dialect of ["claude", "codex", "vscode"] as const) {
+    assert.deepEqual(out(dialect, "Stop", { kind: "notice", text: "Docket: 2 obligations remain." }), { systemMessage: "Docket: 2 obligations remain." });
+    assert.deepEqual(out(dialect, "Stop", { kind: "none" }), {});
+    assert.deepEqual(out(dialect, "Stop", { kind: "context", text: "x" }), {});
+    assert.deepEqual(out(dialect, "Stop", { kind: "notice", text: "  " }), {});
+    // An empty reason never blocks: its notice (if any) is all that is said.
+    assert.deepEqual(out(dialect, "Stop", { ...block, reason: " \n" }), { systemMessage: block.notice });
+    assert.deepEqual(out(dialect, "Stop", { kind: "block", reason: "", notice: null }), {});
+    // A notice or block on any other event says nothing.
+    for (const event of HOOK_EVENTS.filter((name) => name !== "Stop")) {
+      assert.deepEqual(out(dialect, event, { kind: "notice", text: "n" }), {});
+      assert.deepEqual(out(dialect, event, block), {});
+    }
+  }
+  assert.deepEqual(out("claude", "Stop", { ...block, notice: null }), { decision: "block", reason: block.reason });
+  assert.deepEqual(out("claude", "Stop", block), { systemMessage: block.notice, decision: "block", reason: block.reason });
+  assert.deepEqual(out("codex", "Stop", { ...block, notice: null }), { decision: "block", reason: block.reason });
+  assert.deepEqual(out("codex", "Stop", block), { systemMessage: block.notice, decision: "block", reason: block.reason });
+  assert.deepEqual(out("vscode", "Stop", { ...block, notice: null }), { hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: block.reason } });
+  assert.deepEqual(out("vscode", "Stop", block), { systemMessage: block.notice, hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: block.reason } });
+  const long = out("codex", "Stop", { kind: "block", reason: "r".repeat(20_000), notice: "n".repeat(20_000) }) as { reason: string; systemMessage: string };
+  assert.equal(long.reason.length, MAX_HOOK_TEXT);
+  assert.equal(long.systemMessage.length, MAX_HOOK_TEXT);
+  // The schemas refuse a block the hosts would drop.
+  assert.equal(HOST_OUTPUT_SCHEMAS.claude.Stop.safeParse({ decision: "block" }).success, false);
+  assert.equal(HOST_OUTPUT_SCHEMAS.codex.Stop.safeParse({ decision: "block", reason: " " }).success, false);
+  assert.equal(HOST_OUTPUT_SCHEMAS.codex.Stop.safeParse({ decision: "block" }).success, false);
+  assert.equal(HOST_OUTPUT_SCHEMAS.codex.Stop.safeParse({ systemMessage: "x", hookSpecificOutput: {} }).success, false);
+  assert.equal(HOST_OUTPUT_SCHEMAS.vscode.Stop.safeParse({ decision: "block", reason: "x" }).success, false, "VS Code documents the Stop block inside hookSpecificOutput");
+  assert.equal(HOST_OUTPUT_SCHEMAS.vscode.Stop.safeParse({ hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: "" } }).success, false);
 });
 
 test("output schemas reject what the hosts reject", () => {
