@@ -10,8 +10,8 @@ import type { GuardCase } from "./guardCases";
 import type { HostRun } from "./hostRun";
 import type { RecordedRequest } from "./stubModel";
 
-/** The start of Docket's Stop notice and block reason (server/guard/guardDecision.ts). */
-const NOTICE_START = "Docket: the answer is not backed by a supported review";
+/** Docket's Stop notice for an answer without a marker, and its block reason (server/guard/guardDecision.ts). */
+const UNSUPPORTED_NOTICE = /^Docket: [^\n]*not backed by a supported review[^\n]*docket\.marker-missing/u;
 const REASON_START = "Docket: before you stop";
 
 export interface GuardSessionView {
@@ -68,7 +68,7 @@ export function viewGuardSession(run: HostRun, entry: GuardCase, root: string): 
       .map((event) => String(event.content));
   } else {
     stopRuns = [...run.log.matchAll(/^hook: Stop (\w+)$/gmu)].map((match) => match[1] ?? "");
-    shownNotices = run.log.split("\n").filter((line) => line.includes(NOTICE_START));
+    shownNotices = run.log.split("\n").filter((line) => UNSUPPORTED_NOTICE.test(line));
   }
   return { finalRequests, stopRuns, shownNotices, docketLastStop: docketLastStop(root, run.host) };
 }
@@ -136,9 +136,9 @@ export function evaluateGuard(run: HostRun, entry: GuardCase, root: string): Gua
         failures.push(`the first Stop output was not Docket's block: ${JSON.stringify(view.stopRuns[0] ?? null)}`);
       }
       if ("decision" in last) failures.push(`the last Stop output still blocks: ${JSON.stringify(view.stopRuns[view.stopRuns.length - 1] ?? null)}`);
-      if (typeof last.systemMessage !== "string" || !last.systemMessage.startsWith(NOTICE_START)) failures.push(`the last Stop output carries no notice: ${JSON.stringify(view.stopRuns[view.stopRuns.length - 1] ?? null)}`);
+      if (typeof last.systemMessage !== "string" || !UNSUPPORTED_NOTICE.test(last.systemMessage)) failures.push(`the last Stop output carries no notice: ${JSON.stringify(view.stopRuns[view.stopRuns.length - 1] ?? null)}`);
       const shown = view.shownNotices[view.shownNotices.length - 1] ?? "";
-      if (!shown.startsWith(`Stop says: ${NOTICE_START}`)) failures.push(`Claude Code showed no Docket notice at Stop (stream-json informational lines: ${JSON.stringify(view.shownNotices)})`);
+      if (!UNSUPPORTED_NOTICE.test(shown.replace(/^Stop says: /u, ""))) failures.push(`Claude Code showed no Docket notice at Stop (stream-json informational lines: ${JSON.stringify(view.shownNotices)})`);
     }
   } else {
     const expectedStatuses = entry.outcome === "continued-once" ? ["Blocked", "Completed"] : ["Completed"];
