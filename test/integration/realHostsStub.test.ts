@@ -5,7 +5,7 @@
 // about each call can be read back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startStubModel, stubCallId, toolResultsByCallId, type StubStep } from "../support/realHosts/stubModel";
+import { startStubModel, stubCallId, toolResultsByCallId, type StubScriptStep, type StubStep } from "../support/realHosts/stubModel";
 
 interface SseEvent {
   readonly event: string;
@@ -157,5 +157,50 @@ test("bounded: past maxRequests the stub ends the turn and counts the overflow; 
     assert.deepEqual(failing.errors(), ["could not prepare"]);
   } finally {
     await failing.close();
+  }
+});
+
+test("a step built at answer time reads earlier tool results by step, in both dialects; a builder that throws ends the turn and is reported", async () => {
+  const built: StubScriptStep[] = [
+    { kind: "tool", name: "review_open", input: {} },
+    (turn) => ({ kind: "tool", name: "review_submit", input: { reviewId: /review:\w+/u.exec(turn.resultOf(0) ?? "")?.[0] ?? "none", dialect: turn.dialect } }),
+    (turn) => {
+      throw new Error(`cannot answer after ${turn.resultOf(1) ?? "nothing"}`);
+    },
+  ];
+  const stub = await startStubModel({ steps: built });
+  try {
+    const anthropic = events(
+      (
+        await post(`${stub.url}/v1/messages`, {
+          model: "m",
+          stream: true,
+          tools,
+          messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: stubCallId("anthropic", 0), content: [{ type: "text", text: '{"reviewId":"review:abc"}' }] }] }],
+        })
+      ).text,
+    );
+    assert.deepEqual(JSON.parse((anthropic[2]?.data.delta as { partial_json: string }).partial_json), { reviewId: "review:abc", dialect: "anthropic" });
+    const openai = events((await post(`${stub.url}/v1/responses`, { model: "m", stream: true, tools, input: [{ type: "function_call_output", call_id: stubCallId("openai", 0), output: "Output:\nreview:def" }] })).text);
+    assert.deepEqual(JSON.parse(String((openai[1]?.data.item as { arguments: string }).arguments)), { reviewId: "review:def", dialect: "openai" });
+    const failed = events(
+      (
+        await post(`${stub.url}/v1/responses`, {
+          model: "m",
+          stream: true,
+          tools,
+          input: [
+            { type: "function_call_output", call_id: stubCallId("openai", 0), output: "a" },
+            { type: "function_call_output", call_id: stubCallId("openai", 1), output: "b" },
+          ],
+        })
+      ).text,
+    );
+    const message = failed[1]?.data.item as { type: string; content: { text: string }[] };
+    assert.equal(message.type, "message", "a failed builder ends the turn with text");
+    assert.match(message.content[0]?.text ?? "", /cannot answer after b/u);
+    assert.deepEqual(stub.errors(), ["building a step: cannot answer after b"]);
+  } finally {
+    await stub.close();
   }
 });
