@@ -87,7 +87,7 @@ export function remainingWork(input: {
     remaining.push({ kind: "board-finding", text: clip(`The review board of the plan for "${board.task}" says ${board.verdict}: ${board.reasons.join("; ")}`) });
   }
   for (const proposal of input.proposals) {
-    remaining.push({ kind: "notebook-proposal", text: `Notebook proposal ${proposal} awaits the user's approval (Docket: Review Notebook Proposal).` });
+    remaining.push({ kind: "notebook-proposal", text: `Notebook proposal ${proposal} awaits the user's approval in VS Code's Observer view.` });
   }
   if (input.review.status !== "supported") {
     if (input.flaggedClaims.length > 0) {

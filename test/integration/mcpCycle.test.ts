@@ -143,7 +143,9 @@ test("listTools: status, the five operations, the Router's and the Notebook's to
       "plan",
       "propose_notebook_records",
       "record_landing",
+      "review_open",
       "review_report",
+      "review_submit",
       "status",
     ]);
     for (const tool of tools) {

@@ -70,6 +70,8 @@ test("every tool is listed with a description, annotations and an object schema"
     "review_report",
     "notebook",
     "propose_notebook_records",
+    "review_open",
+    "review_submit",
   ]);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, "object");
@@ -78,7 +80,7 @@ test("every tool is listed with a description, annotations and an object schema"
   }
   const openJudgment = tools.find((tool) => tool.name === "open_judgment")?.description ?? "";
   for (const route of ROUTE_CATALOGUE) assert.ok(openJudgment.includes(`"${route.routeDefinitionId}" (${route.sign}): ${route.sense}`), route.routeDefinitionId);
-  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status", "plan", "review_report", "propose_notebook_records"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
+  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status", "plan", "review_report", "propose_notebook_records", "review_open", "review_submit"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
 });
 
 const base: AgentState = {
