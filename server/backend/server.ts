@@ -1,7 +1,8 @@
 // The language-server-style backend (`docket serve --stdio`). It owns one WorkspaceLedger,
 // answers the `docket/*` requests defined in protocol/messages.ts, validates every input with
 // the same schemas the extension uses, and notifies `docket/stateChanged` when the ledger moves
-// (including appends by other processes, picked up by watching the file).
+// (including appends by other processes, picked up by watching the file), and
+// `docket/guard/changed` when the completion guard's overview may answer differently.
 import fs from "node:fs";
 import path from "node:path";
 import {
@@ -32,6 +33,7 @@ import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type In
 import { findPackageRoot } from "../developer/operations/skillCatalog";
 import { WorkspacePlanner } from "../router/workspacePlanner";
 import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
+import { GuardRpc } from "./guardRpc";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -54,6 +56,7 @@ export class Backend {
   private ledger: WorkspaceLedger | null = null;
   private options: BackendInitOptions = { workspaceFolder: null, ledgerPath: null, trusted: false };
   private lastRevision: string | null = null;
+  private lastGuardRevision: string | null = null;
   /** The editor that started this backend (LSP clientInfo), for provenance. */
   private client: string | null = null;
   private watching: string | null = null;
@@ -73,6 +76,11 @@ export class Backend {
     () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
     createNotebookPorts(),
   );
+  /** Completion reviews and Stop decisions for the views; watches the guard's session and mode files. */
+  private readonly guard = new GuardRpc(
+    () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
+    () => this.publishIfChanged(),
+  );
 
   constructor(private readonly connection: Connection) {}
 
@@ -91,6 +99,7 @@ export class Backend {
     connection.onShutdown(() => {
       this.stopWatching();
       this.stopWatchingWorkspace();
+      this.guard.stop();
       this.piSessions.close();
     });
     this.handle(Requests.status, () => this.status());
@@ -130,6 +139,8 @@ export class Backend {
     this.handle(Requests.notebookProposal, (params) => this.notebook.proposal(params.proposalId));
     this.handle(Requests.notebookPublish, (params) => this.notebook.publish(params));
     this.handle(Requests.notebookDiscard, (params) => this.notebook.discard(params.proposalId));
+    this.handle(Requests.guardOverview, (params) => this.guard.overview(this.requireLedger().store.guardLines, params.limit));
+    this.handle(Requests.guardSetMode, (params) => this.guard.setMode(params.mode));
     connection.listen();
   }
 
@@ -154,6 +165,7 @@ export class Backend {
     this.options = options;
     this.stopWatching();
     this.stopWatchingWorkspace();
+    this.guard.watch(options.workspaceFolder);
     this.planner = null;
     this.workspaceWatchFailed = false;
     if (options.workspaceFolder === null) {
@@ -170,6 +182,7 @@ export class Backend {
     });
     this.ledger.refresh();
     this.lastRevision = this.status().revision;
+    this.lastGuardRevision = this.guard.revision(this.lastRevision);
     this.startWatching(ledgerPath);
   }
 
@@ -286,9 +299,15 @@ export class Backend {
     } catch {
       return;
     }
-    if (status.revision === this.lastRevision) return;
-    this.lastRevision = status.revision;
-    void this.connection.sendNotification(Notifications.stateChanged.method, Notifications.stateChanged.params.parse(status));
+    if (status.revision !== this.lastRevision) {
+      this.lastRevision = status.revision;
+      void this.connection.sendNotification(Notifications.stateChanged.method, Notifications.stateChanged.params.parse(status));
+    }
+    // After the status, so a view that re-reads both on the guard notification sees the new history.
+    const guardRevision = this.guard.revision(status.revision);
+    if (guardRevision === this.lastGuardRevision) return;
+    this.lastGuardRevision = guardRevision;
+    void this.connection.sendNotification(Notifications.guardChanged.method, Notifications.guardChanged.params.parse({ revision: guardRevision }));
   }
 
   // Polling catches appends from other processes on every file system (including network and

@@ -4,6 +4,8 @@
 import * as z from "zod";
 import { EVENT_KINDS } from "./eventKindNames";
 import { ExecutionMode, Plan } from "../router/planSchema";
+import { REVIEW_CHECK_STATUSES } from "../guard/guardDecision";
+import { GuardMode, RemainingKind } from "../guard/guardSchema";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const nonNegativeInt = z.number().int().nonnegative();
@@ -728,6 +730,83 @@ export type NotebookPublishResult = z.infer<typeof NotebookPublishResult>;
 export const NotebookDiscardResult = z.strictObject({ proposalId: z.string(), discarded: z.literal(true) });
 export type NotebookDiscardResult = z.infer<typeof NotebookDiscardResult>;
 
+// Completion guard (docs/guard.md): the reviews agents recorded and the last Stop decision of each
+// agent session, as the Work view shows them, and the mode the hooks honour. The backend answers
+// from server/guard/guardOverview.ts; the extension only shows what it says. The mode and remaining
+// work kinds are the guard's own contracts (server/guard/guardSchema.ts).
+export { GuardMode };
+export type GuardModeName = z.infer<typeof GuardMode>;
+export const GuardOverviewParams = z.strictObject({
+  /** How many reviews, newest first (default 50). */
+  limit: z.number().int().min(1).max(200).optional(),
+});
+export type GuardOverviewParams = z.infer<typeof GuardOverviewParams>;
+
+/** A source sealed when the review opened; a user input is kept only as its digest. */
+export const GuardSource = z.discriminatedUnion("kind", [
+  z.strictObject({ sourceId: z.string(), kind: z.literal("file"), path: z.string(), sha256, bytes: nonNegativeInt }),
+  z.strictObject({ sourceId: z.string(), kind: z.literal("evidence"), handle: z.string(), sha256 }),
+  z.strictObject({ sourceId: z.string(), kind: z.literal("user-input"), sha256, bytes: nonNegativeInt }),
+]);
+export type GuardSource = z.infer<typeof GuardSource>;
+
+export const GuardReview = z.strictObject({
+  reviewId: z.string(),
+  workScopeId: z.string(),
+  openedAt: z.string(),
+  /** The ledger line of `review-opened`. */
+  line: nonNegativeInt,
+  /** `open`: not submitted yet. */
+  status: z.enum(["open", "supported", "unsupported", "incomplete"]),
+  claims: z.array(
+    z.strictObject({
+      claimId: z.string(),
+      text: z.string(),
+      /** Null until the review is submitted. */
+      verdict: z.enum(["supported", "unsupported", "partial"]).nullable(),
+      /** Source ids of `sources`. */
+      citations: z.array(z.string()),
+    }),
+  ),
+  sources: z.array(GuardSource),
+  response: z.strictObject({ verdict: z.enum(["supported", "unsupported"]), rationale: z.string() }).nullable(),
+  problems: z.array(z.strictObject({ code: z.string(), message: z.string() })),
+  submittedAt: z.string().nullable(),
+});
+export type GuardReview = z.infer<typeof GuardReview>;
+
+/** The last Stop decision of one agent session (`.docket/guard/sessions/`). */
+export const GuardStop = z.strictObject({
+  host: z.string(),
+  sessionId: z.string(),
+  at: z.string(),
+  decision: z.enum(["silent", "notice", "block"]),
+  reviewStatus: z.enum(REVIEW_CHECK_STATUSES),
+  reviewId: z.string().nullable(),
+  remaining: z.array(z.strictObject({ kind: RemainingKind, text: z.string() })),
+  notice: z.string().nullable(),
+});
+export type GuardStop = z.infer<typeof GuardStop>;
+
+export const GuardOverview = z.strictObject({
+  mode: GuardMode,
+  /** Newest first, at most `limit`. */
+  reviews: z.array(GuardReview),
+  /** Newest first, at most 50 sessions. */
+  stops: z.array(GuardStop),
+});
+export type GuardOverview = z.infer<typeof GuardOverview>;
+
+export const GuardSetModeParams = z.strictObject({ mode: GuardMode });
+export type GuardSetModeParams = z.infer<typeof GuardSetModeParams>;
+
+export const GuardModeResult = z.strictObject({ mode: GuardMode });
+export type GuardModeResult = z.infer<typeof GuardModeResult>;
+
+/** Moves whenever the overview may answer differently (ledger, session files, mode file). */
+export const GuardChanged = z.strictObject({ revision: z.string() });
+export type GuardChanged = z.infer<typeof GuardChanged>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -773,11 +852,15 @@ export const Requests = {
   notebookProposal: request("docket/notebook/proposal", ProposalParams, ProposalDetail),
   notebookPublish: request("docket/notebook/publish", NotebookPublishParams, NotebookPublishResult),
   notebookDiscard: request("docket/notebook/discard", ProposalParams, NotebookDiscardResult),
+  guardOverview: request("docket/guard/overview", GuardOverviewParams, GuardOverview),
+  guardSetMode: request("docket/guard/setMode", GuardSetModeParams, GuardModeResult),
 } as const;
 
 export const Notifications = {
   /** Sent by the backend whenever the status it would answer changes. */
   stateChanged: Object.freeze({ method: "docket/stateChanged", params: Status }),
+  /** Sent by the backend when the guard overview may have changed, e.g. an agent's Stop wrote its session file. */
+  guardChanged: Object.freeze({ method: "docket/guard/changed", params: GuardChanged }),
 } as const;
 
 /** Initialization options the extension passes to the backend (LSP `initializationOptions`). */
