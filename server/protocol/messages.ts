@@ -4,8 +4,8 @@
 import * as z from "zod";
 import { EVENT_KINDS } from "./eventKindNames";
 import { ExecutionMode, Plan } from "../router/planSchema";
-import { REVIEW_CHECK_STATUSES } from "../guard/guardDecision";
-import { GuardMode, RemainingKind } from "../guard/guardSchema";
+// Constants only (no runtime imports there): the webviews bundle this module for the browser.
+import { GUARD_MODES, REMAINING_KINDS, REVIEW_CHECK_STATUSES } from "../guard/guardDecision";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
 const nonNegativeInt = z.number().int().nonnegative();
@@ -732,9 +732,8 @@ export type NotebookDiscardResult = z.infer<typeof NotebookDiscardResult>;
 
 // Completion guard (docs/guard.md): the reviews agents recorded and the last Stop decision of each
 // agent session, as the Work view shows them, and the mode the hooks honour. The backend answers
-// from server/guard/guardOverview.ts; the extension only shows what it says. The mode and remaining
-// work kinds are the guard's own contracts (server/guard/guardSchema.ts).
-export { GuardMode };
+// from server/guard/guardOverview.ts; the extension only shows what it says.
+export const GuardMode = z.enum(GUARD_MODES);
 export type GuardModeName = z.infer<typeof GuardMode>;
 export const GuardOverviewParams = z.strictObject({
   /** How many reviews, newest first (default 50). */
@@ -783,7 +782,7 @@ export const GuardStop = z.strictObject({
   decision: z.enum(["silent", "notice", "block"]),
   reviewStatus: z.enum(REVIEW_CHECK_STATUSES),
   reviewId: z.string().nullable(),
-  remaining: z.array(z.strictObject({ kind: RemainingKind, text: z.string() })),
+  remaining: z.array(z.strictObject({ kind: z.enum(REMAINING_KINDS), text: z.string() })),
   notice: z.string().nullable(),
 });
 export type GuardStop = z.infer<typeof GuardStop>;
