@@ -84,6 +84,9 @@ export class Backend implements vscode.Disposable {
   private readonly statusEmitter = new vscode.EventEmitter<Status | null>();
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidChangeStatus = this.statusEmitter.event;
+  private readonly guardEmitter = new vscode.EventEmitter<void>();
+  /** `docket/guard/changed`: the guard overview may answer differently now. */
+  readonly onDidChangeGuard = this.guardEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -126,6 +129,7 @@ export class Backend implements vscode.Disposable {
     void done.finally(() => {
       this.stateEmitter.dispose();
       this.statusEmitter.dispose();
+      this.guardEmitter.dispose();
     });
     return done;
   }
@@ -314,6 +318,15 @@ export class Backend implements vscode.Disposable {
       }
       this.statusSequence++;
       this.applyStatus(parsed.data);
+    });
+
+    client.onNotification(Notifications.guardChanged.method, (params: unknown) => {
+      if (!current()) return;
+      if (!Notifications.guardChanged.params.safeParse(params).success) {
+        this.log.error(`${Notifications.guardChanged.method}: ignored a notification that does not match the protocol`);
+        return;
+      }
+      this.guardEmitter.fire();
     });
 
     try {

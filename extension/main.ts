@@ -14,6 +14,9 @@ import { registerMcpServer } from "./mcpRegistration";
 import { RECEIPTS_VIEW_ID, ReceiptsViewProvider } from "./receiptsView";
 import { DocketStatusBar } from "./statusBar";
 import { WorkTreeProvider } from "./workTree";
+import { GuardOverviewSource } from "./guardOverviewSource";
+import { registerGuardNotifier } from "./guardNotifier";
+import { registerGuardModeSetting } from "./guardModeSetting";
 
 export const VIEW_IDS = { work: "docket.work", receipts: RECEIPTS_VIEW_ID, observer: "docket.observer" } as const;
 
@@ -24,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const current = new Backend(context, log);
   backend = current;
   const workTree = new WorkTreeProvider(() => current.request(Requests.workState, {}));
+  const guard = new GuardOverviewSource(() => current.request(Requests.guardOverview, {}), log);
   const statusBar = new DocketStatusBar();
   const observerTree = new ObserverTreeProvider(current);
   const observerView = vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: observerTree });
@@ -35,6 +39,12 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     log,
     workTree,
+    guard,
+    guard.onDidChange((overview) => workTree.setGuard(overview)),
+    registerGuardNotifier(guard, context.workspaceState),
+    ...registerGuardModeSetting(current, guard, log),
+    // Reviews and Stop decisions: the backend says when they may have changed (ledger or session files).
+    current.onDidChangeGuard(() => void guard.refresh()),
     statusBar,
     receipts,
     observerTree,
@@ -78,7 +88,12 @@ export function activate(context: vscode.ExtensionContext): void {
     current.onDidChangeState(() => {
       render();
       // A restarted backend may answer differently for the same ledger revision.
-      if (current.state === "ready") workTree.reload();
+      if (current.state === "ready") {
+        workTree.reload();
+        void guard.refresh();
+      } else if (current.state === "stopped") {
+        guard.clear();
+      }
       void observerTree.refresh();
     }),
     current.onDidChangeStatus(render),

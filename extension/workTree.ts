@@ -1,8 +1,9 @@
 // The Work view. It renders what the backend says (Status for the scope list, WorkState for the
-// active scope's frames, authorization and landings) and re-asks for the work state whenever the
-// status revision moves; a reply older than the latest request is dropped, never shown.
+// active scope's frames, authorization and landings, the guard overview for the Reviews section)
+// and re-asks for the work state whenever the status revision moves; a reply older than the
+// latest request is dropped, never shown.
 import * as vscode from "vscode";
-import type { Status, WorkState } from "../server/protocol/messages";
+import type { GuardOverview, Status, WorkState } from "../server/protocol/messages";
 import { buildWorkTree, type WorkNode } from "./workTreeModel";
 
 export { isBlocked, WorkItemContext, type WorkNode } from "./workTreeModel";
@@ -10,6 +11,7 @@ export { isBlocked, WorkItemContext, type WorkNode } from "./workTreeModel";
 export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   private status: Status | null = null;
   private work: WorkState | null = null;
+  private guard: GuardOverview | null = null;
   private roots: WorkNode[] = [];
   private requested: string | null = null;
   private generation = 0;
@@ -28,6 +30,12 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
       this.requested = status.revision;
       void this.fetch();
     }
+    this.rebuild();
+  }
+
+  /** The completion guard's overview, kept by GuardOverviewSource. */
+  setGuard(guard: GuardOverview | null): void {
+    this.guard = guard;
     this.rebuild();
   }
 
@@ -52,7 +60,7 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   }
 
   private rebuild(): void {
-    this.roots = buildWorkTree(this.status, this.work);
+    this.roots = buildWorkTree(this.status, this.work, this.guard);
     this.changeEmitter.fire(undefined);
   }
 

@@ -1,10 +1,13 @@
 // Builds the Work view's nodes from the backend's Status and WorkState: the active scope with its
 // next step, frames (question, route sign, obligations, blockers, contributions, owner,
-// conclusion), the active authorization, landings with their changed paths and debts, and closed
-// scopes under History. Whole tree at once, so a node never shows data from two revisions.
+// conclusion), the active authorization, landings with their changed paths and debts, the
+// completion guard's Reviews section (guardTreeModel.ts), and closed scopes under History. Whole
+// tree at once, so a node never shows data from two revisions.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ScopeSummary, Status, WorkFrame, WorkLanding, WorkState } from "../server/protocol/messages";
+import type { GuardOverview, ScopeSummary, Status, WorkFrame, WorkLanding, WorkState } from "../server/protocol/messages";
+import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
+import { buildGuardSection, type GuardNode } from "./guardTreeModel";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
 import { formatTime, phaseLabel } from "./strings";
 
@@ -340,8 +343,22 @@ function piSessionNode(source: Extract<Status["source"], { kind: "pi-session" }>
   };
 }
 
+/** A guard node with what it opens turned into a command; files only inside the workspace folder. */
+function guardWorkNode(node: GuardNode, workspaceFolder: string | null): WorkNode {
+  const { open, children, ...shown } = node;
+  let command: vscode.Command | undefined;
+  let resourceUri: vscode.Uri | undefined;
+  if (open?.kind === "file" && workspaceFolder !== null) {
+    resourceUri = vscode.Uri.joinPath(vscode.Uri.file(workspaceFolder), ...open.path.split("/"));
+    command = { command: "vscode.open", title: vscode.l10n.t("Open File"), arguments: [resourceUri] };
+  } else if (open?.kind === "evidence") {
+    command = { command: SHOW_EVIDENCE_COMMAND, title: vscode.l10n.t("Show Captured Evidence"), arguments: [open.handle] };
+  }
+  return { ...shown, children: children.map((child) => guardWorkNode(child, workspaceFolder)), command, resourceUri };
+}
+
 /** The root nodes; empty while Docket is off so the view's welcome content (Turn On) shows. */
-export function buildWorkTree(status: Status | null, work: WorkState | null): WorkNode[] {
+export function buildWorkTree(status: Status | null, work: WorkState | null, guard: GuardOverview | null = null): WorkNode[] {
   if (status === null) return [];
   const nodes: WorkNode[] = [];
   if (status.source.kind === "pi-session") nodes.push(piSessionNode(status.source));
@@ -373,6 +390,10 @@ export function buildWorkTree(status: Status | null, work: WorkState | null): Wo
   // Off with nothing to report: leave the view empty so its welcome content (Turn On) shows.
   if (status.phase === "off" && nodes.length === 0) return [];
   if (status.activeScope !== null) nodes.push(activeScopeNode(status.activeScope, status, work));
+  // Reviews belong to this workspace's ledger: not shown over a Pi session's history.
+  if (guard !== null && status.source.kind === "workspace") {
+    nodes.push(guardWorkNode(buildGuardSection(guard, { l10n: vscode.l10n, time: formatTime }), status.workspaceFolder));
+  }
   const closed = status.scopes.filter((scope) => scope.status === "closed");
   if (closed.length > 0) nodes.push(historyNode(closed));
   return nodes;
