@@ -177,10 +177,11 @@ function sourceNode(base: string, sourceId: string, source: GuardSource | undefi
       };
     }
     case "evidence":
+      // The kind first: handles are long and look alike, so the narrow view shows what the source is.
       return {
         id,
-        label: source.handle,
-        description: l10n.t("captured tool result"),
+        label: l10n.t("Captured tool result"),
+        description: source.handle,
         tooltip: [source.handle, digest, l10n.t("Click to read the captured tool result.")].join("\n"),
         icon: "output",
         context: GuardItemContext.source,
@@ -240,18 +241,27 @@ function reviewNode(review: GuardReview, newest: boolean, context: GuardModelCon
       children: [],
     });
   }
-  review.problems.forEach((problem, index) => {
+  if (review.problems.length > 0) {
+    // Folded: most repeat the verdicts above; the rest (drift, unsealed citations) are read on demand.
     children.push({
-      id: `${base}/problem/${index}`,
-      label: problem.message,
-      description: problem.code,
-      tooltip: `${problem.message}\n(${problem.code})`,
+      id: `${base}/problems`,
+      label: l10n.t("Problems Docket found"),
+      description: String(review.problems.length),
       icon: "warning",
       iconColor: YELLOW,
       context: GuardItemContext.problem,
-      children: [],
+      children: review.problems.map((problem, index) => ({
+        id: `${base}/problem/${index}`,
+        label: problem.message,
+        description: problem.code,
+        tooltip: `${problem.message}\n(${problem.code})`,
+        icon: "warning",
+        iconColor: YELLOW,
+        context: GuardItemContext.problem,
+        children: [],
+      })),
     });
-  });
+  }
   const claims = review.claims.length === 1 ? l10n.t("1 claim") : l10n.t("{0} claims", review.claims.length);
   return {
     id: base,
@@ -298,7 +308,7 @@ function stopNode(stop: GuardStop, context: GuardModelContext): GuardNode {
   const children: GuardNode[] = [
     {
       id: `${base}/review`,
-      label: l10n.t("Final answer's review: {0}", stopReviewLabel(stop.reviewStatus, context)),
+      label: l10n.t("Final answer: {0}", stopReviewLabel(stop.reviewStatus, context)),
       description: stop.reviewId ?? undefined,
       icon: supported ? "pass" : "unverified",
       iconColor: supported ? GREEN : YELLOW,
