@@ -100,7 +100,8 @@ test("the Reviews section shows recorded reviews and an agent's last stop in rea
     await icon(lastStop, "error");
     await row(p, /Final answer: (no review|the review does not match the answer)/u).waitFor({ timeout: 10_000 });
     mark("stopShown");
-    // Let the toast finish sliding in before the shot.
+    // Pointer off the tree (no row tooltip over the shot); let the toast finish sliding in.
+    await p.locator(".part.editor").first().hover();
     await p.waitForTimeout(500);
     await shot("02-last-stop-and-message");
     assert.equal(await p.locator(".notifications-toasts .notification-toast", { hasText: /unreviewed completion claim/u }).count(), 1, "one message for one decision");
