@@ -91,8 +91,8 @@ test("the Reviews section shows recorded reviews and an agent's last stop in rea
     await shot("01-reviews");
 
     // The agent stops claiming it is done: the Stop hook records the decision in its session file only.
-    const stop = stopAgent(workspace, "s1", "Done, tests pass.");
-    t.diagnostic(`Stop recorded by the ${stop.recordedBy}; hook stdout: ${stop.output.trim()}`);
+    const output = stopAgent(workspace, "s1", "Done, tests pass.");
+    t.diagnostic(`Stop hook stdout: ${output.trim()}`);
     const toast = p.locator(".notifications-toasts .notification-toast", { hasText: /Claude Code stopped with an unreviewed completion claim/u }).first();
     await toast.waitFor({ timeout: 30_000 });
     const lastStop = row(p, /Last stop: Claude Code[\s\S]*blocked/u);

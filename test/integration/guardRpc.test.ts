@@ -87,8 +87,8 @@ test("the guard overview, its change notification and the mode through the backe
 
   // A Stop writes only its session file: the backend announces it without any ledger append.
   const stopped = nextGuardChange(backend);
-  const stop = stopAgent(repo.root, "session-1", "Done, tests pass.");
-  t.diagnostic(`Stop recorded by the ${stop.recordedBy}; hook output ${stop.output.trim()}`);
+  const output = stopAgent(repo.root, "session-1", "Done, tests pass.");
+  assert.match(output, /not backed by a supported review/u, "the hook's notice");
   await stopped;
   const withStop = await backend.request(Requests.guardOverview, {});
   assert.equal(withStop.stops.length, 1);

@@ -8,9 +8,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { ReviewOpenResult, ReviewSubmitResult, type ReviewOpenRequest, type ReviewSubmitRequest } from "../../server/guard/guardSchema";
 import { sessionsFolder } from "../../server/guard/guardSession";
-import { runStopCheck } from "../../server/hooks/guardHook";
-import { readHookState } from "../../server/hooks/hookState";
-import { resolveLedgerPath } from "../../server/workspace/ledgerPaths";
 import { repoRoot } from "./repoRoot";
 
 const CLI = path.join(repoRoot(), "dist", "docket.js");
@@ -61,26 +58,10 @@ export function sessionFiles(workspace: string): string[] {
   }
 }
 
-/**
- * The Stop hook of a Claude Code session with `answer` as its final message. Returns the hook's
- * stdout and whether it recorded the session's decision. Until the Stop hook runs the guard (the
- * lead's work in progress), `recordedBy` says "stop-check": the decision was then recorded by the
- * Stop check the hook will run (runStopCheck with recording on), on the same ledger state.
- */
-export function stopAgent(workspace: string, sessionId: string, answer: string): { output: string; recordedBy: "hook" | "stop-check" } {
+/** The Stop hook of a Claude Code session with `answer` as its final message; returns the hook's stdout. */
+export function stopAgent(workspace: string, sessionId: string, answer: string): string {
   const before = sessionFiles(workspace).length;
   const output = hook(workspace, "Stop", { session_id: sessionId, transcript_path: null, stop_hook_active: false, last_assistant_message: answer });
-  if (sessionFiles(workspace).length > before) return { output, recordedBy: "hook" };
-  const ledgerPath = resolveLedgerPath(workspace, null);
-  runStopCheck({
-    state: readHookState(workspace, ledgerPath, { deadline: Date.now() + 10_000 }),
-    answer: { kind: "text", text: answer, source: "last-assistant-message" },
-    host: "claude",
-    sessionId,
-    alreadyContinued: false,
-    now: new Date().toISOString(),
-    record: true,
-  });
-  assert.ok(sessionFiles(workspace).length > before, "the Stop check recorded the session's decision");
-  return { output, recordedBy: "stop-check" };
+  assert.ok(sessionFiles(workspace).length > before, `the Stop hook recorded the session's decision: ${output}`);
+  return output;
 }
