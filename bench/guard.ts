@@ -41,6 +41,8 @@ export async function benchGuardHooks(workspace: string, ledgerPath: string, lin
     if (result.status !== 0) throw new Error(`hook ${event} failed: ${result.stderr}`);
     return result.stdout;
   };
+  // The session's intake, so the silent Stop owes no intake warning.
+  run("UserPromptSubmit", calls[2]?.input ?? "");
   for (const call of calls) {
     const stdout = run(call.event, call.input);
     if (!call.expect(stdout)) throw new Error(`unexpected ${call.name} answer: ${stdout}`);
