@@ -1,7 +1,11 @@
 // The hooks' view of the evidence store (server/evidence/evidenceStore.ts). It is loaded only when
 // a hook captures or lists evidence (PostToolUse, UserPromptSubmit, SessionStart): the store pulls
 // in content hashing that PreToolUse, the latency-critical call, never needs.
+import { writeRecentCache } from "../evidence/recentCache";
 import type { HookDialect } from "./toolClassification";
+
+/** How many handles the hooks' context names (and the recent-evidence cache keeps). */
+export const RECENT_HANDLES = 12;
 
 export interface ToolResultCapture {
   readonly host: HookDialect;
@@ -38,10 +42,16 @@ export function evidenceCapture(): EvidenceCapture {
   return {
     async captureToolResult(workspaceFolder, input) {
       const captured = await store.captureToolResult(workspaceFolder, input);
+      // The prompt hooks name the newest handles from this cache, without loading the store.
+      writeRecentCache(workspaceFolder, store.recentEvidence(workspaceFolder, RECENT_HANDLES));
       const redactions = Object.values(captured.redactions).reduce<number>((sum, count) => sum + (count ?? 0), 0);
       return { branchResultId: captured.branchResultId, truncated: captured.truncated, redactions };
     },
     captureUserDecision: (workspaceFolder, input) => store.captureUserDecision(workspaceFolder, input),
-    recentEvidence: (workspaceFolder, limit) => store.recentEvidence(workspaceFolder, limit),
+    recentEvidence: (workspaceFolder, limit) => {
+      const recent = store.recentEvidence(workspaceFolder, limit);
+      if (limit === RECENT_HANDLES) writeRecentCache(workspaceFolder, recent);
+      return recent;
+    },
   };
 }

@@ -9,7 +9,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { blockedContext, capturedContext, stateContext } from "./context";
 import { foreignDocketServer } from "./docketServer";
-import { evidenceCapture, type RecentEvidence } from "./evidenceAdapter";
+import { RECENT_HANDLES, evidenceCapture, type RecentEvidence } from "./evidenceAdapter";
+import { readRecentCache } from "../evidence/recentCache";
+import { captureDetached } from "./promptCapture";
 import { decideToolCall, undecided, type UndecidedProblem } from "./gateDecision";
 import { recordHookIntake, recordHookToolActivity } from "./guardHook";
 import { recordHeartbeat } from "./heartbeat";
@@ -54,7 +56,6 @@ export interface HookOutcome {
   readonly exitCode: number;
 }
 
-const RECENT_EVIDENCE = 12;
 
 /**
  * Exit 1 is "non-blocking error, the action proceeds" for all three hosts (exit 2 would block on
@@ -81,8 +82,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 function recentEvidence(workspaceFolder: string): readonly RecentEvidence[] {
+  // The cache first: reading the store loads the slow bundle, which a host would wait for on every prompt.
+  const cached = readRecentCache(workspaceFolder);
+  if (cached !== null) return cached;
+  if (!fs.existsSync(path.join(workspaceFolder, ".docket", "evidence"))) return [];
   try {
-    return evidenceCapture().recentEvidence(workspaceFolder, RECENT_EVIDENCE);
+    return evidenceCapture().recentEvidence(workspaceFolder, RECENT_HANDLES);
   } catch {
     return [];
   }
@@ -205,13 +210,13 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
   // Every prompt (a new question inside a running turn too) and every session start is a new intake.
   if (!recordHookIntake(state, input.dialect, input.sessionId, event, input.prompt, run.now())) notes.push("the session's intake could not be recorded");
   if (event === "UserPromptSubmit" && input.prompt !== null) {
-    try {
-      await withTimeout(
-        evidenceCapture().captureUserDecision(state.workspaceFolder, { host: input.dialect, sessionId: input.sessionId ?? "unknown-session", prompt: input.prompt, occurredAt: run.now() }),
-        run.captureTimeoutMs ?? 5_000,
-      );
-    } catch (error) {
-      notes.push(`the prompt was not captured: ${error instanceof Error ? error.message : String(error)}`);
+    const capture = { workspaceFolder: state.workspaceFolder, host: input.dialect, sessionId: input.sessionId ?? "unknown-session", prompt: input.prompt, occurredAt: run.now() };
+    if (!captureDetached(run.runtimeDir, capture)) {
+      try {
+        await withTimeout(evidenceCapture().captureUserDecision(capture.workspaceFolder, capture), run.captureTimeoutMs ?? 5_000);
+      } catch (error) {
+        notes.push(`the prompt was not captured: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
   }
   return { kind: "context", text: stateContext(state.state, recentEvidence(state.workspaceFolder)) };

@@ -4,3 +4,35 @@
 // file, so PreToolUse with a current checkpoint never parses the reducer or the evidence code.
 export { catchUpHookState, readGuardLines, replayHookState } from "./replayState";
 export { captureToolResult, captureUserDecision, recentEvidence } from "../evidence/evidenceStore";
+
+import { captureUserDecision } from "../evidence/evidenceStore";
+import { CAPTURE_USER_DECISION, type PromptCapture } from "./promptCapture";
+
+/** A prompt is at most the hook input's bound; anything larger is not a hook's handoff. */
+const MAX_HANDOFF_BYTES = 4 * 1024 * 1024 + 64 * 1024;
+
+/** `node docket-hook-slow.js --capture-user-decision`: one prompt from UserPromptSubmit, on stdin. */
+function captureFromStdin(): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  process.stdin.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_HANDOFF_BYTES) process.exit(1);
+    chunks.push(chunk);
+  });
+  process.stdin.on("end", () => {
+    let capture: PromptCapture;
+    try {
+      capture = JSON.parse(Buffer.concat(chunks).toString("utf8")) as PromptCapture;
+    } catch {
+      process.exit(1);
+    }
+    // The store validates every field (and redacts the prompt) before anything is written.
+    captureUserDecision(capture.workspaceFolder, { host: capture.host, sessionId: capture.sessionId, prompt: capture.prompt, occurredAt: capture.occurredAt }).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}
+
+if (require.main === module && process.argv[2] === CAPTURE_USER_DECISION) captureFromStdin();

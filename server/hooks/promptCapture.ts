@@ -1,0 +1,50 @@
+// Capturing a user's prompt as evidence without making the host wait for it. Redaction and the
+// evidence store live in the slow bundle (a second Node start's worth of parsing); a host waits
+// for UserPromptSubmit before the model even sees the prompt. So the installed hook hands the
+// prompt to a detached `docket-hook-slow.js --capture-user-decision` through a pipe (never argv,
+// never a file: the prompt is unredacted until that process redacts it) and answers at once.
+// Without the installed runtime beside it (tests in-process) the capture runs here, awaited.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { HookDialect } from "./toolClassification";
+
+export const CAPTURE_USER_DECISION = "--capture-user-decision";
+
+export interface PromptCapture {
+  readonly workspaceFolder: string;
+  readonly host: HookDialect;
+  readonly sessionId: string;
+  readonly prompt: string;
+  readonly occurredAt: string;
+}
+
+/** The slow bundle beside the running hook bundle, or null when Docket does not run installed. */
+function slowBundle(runtimeDir: string | null | undefined): string | null {
+  if (runtimeDir === null || runtimeDir === undefined) return null;
+  const file = path.join(runtimeDir, "docket-hook-slow.js");
+  try {
+    return fs.statSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the capture in a detached process; false when it could not be started (the caller then
+ * captures in-process). The pipe is written in full before this process exits.
+ */
+export function captureDetached(runtimeDir: string | null | undefined, capture: PromptCapture): boolean {
+  const bundle = slowBundle(runtimeDir);
+  if (bundle === null) return false;
+  try {
+    const child = spawn(process.execPath, [bundle, CAPTURE_USER_DECISION], { detached: true, stdio: ["pipe", "ignore", "ignore"], cwd: capture.workspaceFolder });
+    child.on("error", () => undefined);
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(JSON.stringify(capture));
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
