@@ -14,9 +14,9 @@ const WORK_VIEW_FOCUS = "docket.work.focus";
 function message(stop: GuardStop): string {
   const host = hostLabel(stop.host, { l10n: vscode.l10n, time: (iso) => iso });
   const count = stop.remaining.length;
-  if (count === 0) return vscode.l10n.t("Docket: {0} stopped with an unreviewed completion claim.", host);
-  if (count === 1) return vscode.l10n.t("Docket: {0} stopped with an unreviewed completion claim — 1 item remains.", host);
-  return vscode.l10n.t("Docket: {0} stopped with an unreviewed completion claim — {1} items remain.", host, count);
+  if (count === 0) return vscode.l10n.t("Docket: {0} claimed completion without a supported review.", host);
+  if (count === 1) return vscode.l10n.t("Docket: {0} claimed completion without a supported review — 1 item remains.", host);
+  return vscode.l10n.t("Docket: {0} claimed completion without a supported review — {1} items remain.", host, count);
 }
 
 export function registerGuardNotifier(source: GuardOverviewSource, memento: vscode.Memento): vscode.Disposable {

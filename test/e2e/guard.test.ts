@@ -93,7 +93,7 @@ test("the Reviews section shows recorded reviews and an agent's last stop in rea
     // The agent stops claiming it is done: the Stop hook records the decision in its session file only.
     const output = stopAgent(workspace, "s1", "Done, tests pass.");
     t.diagnostic(`Stop hook stdout: ${output.trim()}`);
-    const toast = p.locator(".notifications-toasts .notification-toast", { hasText: /Claude Code stopped with an unreviewed completion claim/u }).first();
+    const toast = p.locator(".notifications-toasts .notification-toast", { hasText: /Claude Code claimed completion without a supported review/u }).first();
     await toast.waitFor({ timeout: 30_000 });
     const lastStop = row(p, /Last stop: Claude Code[\s\S]*blocked/u);
     await lastStop.waitFor({ timeout: 10_000 });
@@ -104,7 +104,7 @@ test("the Reviews section shows recorded reviews and an agent's last stop in rea
     await p.locator(".part.editor").first().hover();
     await p.waitForTimeout(500);
     await shot("02-last-stop-and-message");
-    assert.equal(await p.locator(".notifications-toasts .notification-toast", { hasText: /unreviewed completion claim/u }).count(), 1, "one message for one decision");
+    assert.equal(await p.locator(".notifications-toasts .notification-toast", { hasText: /claimed completion without a supported review/u }).count(), 1, "one message for one decision");
 
     // "Show" brings the Work view back even when it was folded.
     await p.locator(PANE_HEADER, { hasText: /^Work/u }).first().click();
