@@ -240,7 +240,8 @@ export function checkStop(request: GuardCheckRequest): GuardCheckOutcome {
     blockSpent: session === null || session.continued.includes(intakeKey),
   });
   let { decision, blockReason } = decided;
-  if (session !== null && request.record) {
+  const sessionId = request.sessionId;
+  if (session !== null && sessionId !== null && request.record) {
     const lastStop: StopRecord = { at: request.now, decision, reviewStatus: check.status, reviewId: check.reviewId, remaining, notice: decided.notice };
     const next: GuardSession = {
       ...session,
@@ -249,12 +250,12 @@ export function checkStop(request: GuardCheckRequest): GuardCheckOutcome {
       lastStop,
     };
     // The block is spent before it is given: a block Docket could not record would repeat.
-    if (!writeSession(request.workspaceFolder, next)) {
+    if (!writeSession(request.workspaceFolder, sessionId, next)) {
       notes.push("the guard's session state could not be written");
       if (decision === "block") {
         decision = "notice";
         blockReason = null;
-        writeSession(request.workspaceFolder, { ...next, continued: session.continued, lastStop: { ...lastStop, decision } });
+        writeSession(request.workspaceFolder, sessionId, { ...next, continued: session.continued, lastStop: { ...lastStop, decision } });
       }
     }
   }

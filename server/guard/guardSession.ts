@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import { readContained, writeFileAtomicContained } from "../workspace/containedFs";
+import { storableSessionId } from "../hooks/heartbeat";
 import { guardFolder } from "./reviewLocator";
 
 const SESSION_FORMAT = "docket/guard-session/v1";
@@ -55,8 +56,16 @@ function sessionPath(workspaceFolder: string, host: string, sessionId: string): 
   return path.join(sessionsFolder(workspaceFolder), `${host}-${key}.json`);
 }
 
+/**
+ * The session id as stored: a host's UUID as is, anything else only as a digest (a session id is
+ * the host's text, written before any redaction could see it — the heartbeat's rule).
+ */
+export function storedSessionId(sessionId: string): string {
+  return storableSessionId(sessionId) ?? `session-${createHash("sha256").update(sessionId, "utf8").digest("hex").slice(0, 16)}`;
+}
+
 function emptySession(host: string, sessionId: string): GuardSession {
-  return { format: SESSION_FORMAT, host, sessionId, intake: null, warned: [], continued: [], lastStop: null };
+  return { format: SESSION_FORMAT, host, sessionId: storedSessionId(sessionId), intake: null, warned: [], continued: [], lastStop: null };
 }
 
 function isStringList(value: unknown): value is string[] {
@@ -85,17 +94,17 @@ export function readSession(workspaceFolder: string, host: string, sessionId: st
     const bytes = readContained(workspaceFolder, sessionPath(workspaceFolder, host, sessionId), MAX_SESSION_BYTES);
     if (bytes === null) return emptySession(host, sessionId);
     const parsed = parseSession(bytes.toString("utf8"));
-    return parsed !== null && parsed.host === host && parsed.sessionId === sessionId ? parsed : emptySession(host, sessionId);
+    return parsed !== null && parsed.host === host && parsed.sessionId === storedSessionId(sessionId) ? parsed : emptySession(host, sessionId);
   } catch {
     return emptySession(host, sessionId);
   }
 }
 
 /** Writes the session; false when it could not (the caller must not rely on it). */
-export function writeSession(workspaceFolder: string, session: GuardSession): boolean {
+export function writeSession(workspaceFolder: string, rawSessionId: string, session: GuardSession): boolean {
   const bounded: GuardSession = { ...session, warned: session.warned.slice(-MAX_LIST), continued: session.continued.slice(-MAX_LIST) };
   try {
-    writeFileAtomicContained(workspaceFolder, sessionPath(workspaceFolder, session.host, session.sessionId), `${JSON.stringify(bounded)}\n`, { mode: 0o600 });
+    writeFileAtomicContained(workspaceFolder, sessionPath(workspaceFolder, session.host, rawSessionId), `${JSON.stringify(bounded)}\n`, { mode: 0o600 });
     return true;
   } catch {
     return false;
@@ -122,12 +131,12 @@ export function recordIntake(
   };
   // A session start after a confirmed prompt (resume, compaction) keeps waiting on that prompt.
   if (input.event === "SessionStart" && session.intake?.origin === "user") return true;
-  return writeSession(workspaceFolder, { ...session, intake });
+  return writeSession(workspaceFolder, sessionId, { ...session, intake });
 }
 
 /** Tool activity after the latest intake binds to it. */
 export function recordToolActivity(workspaceFolder: string, host: string, sessionId: string): boolean {
   const session = readSession(workspaceFolder, host, sessionId);
   if (session.intake === null) return true;
-  return writeSession(workspaceFolder, { ...session, intake: { ...session.intake, toolCalls: session.intake.toolCalls + 1 } });
+  return writeSession(workspaceFolder, sessionId, { ...session, intake: { ...session.intake, toolCalls: session.intake.toolCalls + 1 } });
 }

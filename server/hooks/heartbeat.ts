@@ -59,7 +59,7 @@ export function readHeartbeats(workspaceFolder: string): HookHeartbeat[] {
  */
 const SESSION_ID = /^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}$/u;
 
-function storableSessionId(sessionId: string | null): string | null {
+export function storableSessionId(sessionId: string | null): string | null {
   return sessionId !== null && SESSION_ID.test(sessionId) ? sessionId : null;
 }
 

@@ -16,6 +16,9 @@ import { tempRepo } from "../support/gitRepo";
 import { captureEvidence, recordReview, stopAgent } from "../support/guardFlow";
 import { repoRoot } from "../support/repoRoot";
 
+/** Hosts name sessions with UUIDs; Docket stores only those as they are. */
+const SESSION = "3f2b8c1e-9d4a-4c6b-8e21-7a5d0f9c4b13";
+
 /** Resolves with the next `docket/guard/changed` after the call. */
 function nextGuardChange(backend: Backend, timeoutMs = 5_000): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -59,7 +62,7 @@ test("the guard overview, its change notification and the mode through the backe
   );
   assert.equal(supported.status, "supported");
   await changed;
-  const handle = captureEvidence(repo.root, "session-1", "npm test", "2 tests failed");
+  const handle = captureEvidence(repo.root, SESSION, "npm test", "2 tests failed");
   const unsupported = recordReview(
     repo.root,
     { draft: "Done, tests pass.", claims: [{ id: "tests", text: "The tests pass" }, { id: "impl", text: "a.ts exports a = 1" }], sources: [{ kind: "evidence", handle }, { kind: "file", path: "src/a.ts" }] },
@@ -87,7 +90,7 @@ test("the guard overview, its change notification and the mode through the backe
 
   // A Stop writes only its session file: the backend announces it without any ledger append.
   const stopped = nextGuardChange(backend);
-  const output = stopAgent(repo.root, "session-1", "Done, tests pass.");
+  const output = stopAgent(repo.root, SESSION, "Done, tests pass.");
   assert.match(output, /not backed by a supported review/u, "the hook's notice");
   await stopped;
   const withStop = await backend.request(Requests.guardOverview, {});
@@ -95,7 +98,7 @@ test("the guard overview, its change notification and the mode through the backe
   const last = withStop.stops[0];
   assert.ok(last !== undefined);
   assert.equal(last.host, "claude");
-  assert.equal(last.sessionId, "session-1");
+  assert.equal(last.sessionId, SESSION, "a host UUID is stored as is");
   assert.notEqual(last.reviewStatus, "supported", "the answer has no supported review");
   assert.ok(last.remaining.length > 0, `remaining work: ${JSON.stringify(last.remaining)}`);
 

@@ -103,6 +103,13 @@ test("intake: no prompt recorded → one warning per session and cause, even on 
     assert.equal(sessions.length, 3);
     // The prompt's text is never stored, only its digest.
     for (const name of sessions) assert.doesNotMatch(fs.readFileSync(path.join(repo.root, ".docket", "guard", "sessions", name), "utf8"), /"Go\."/u);
+    // A session id that is not a host's UUID is stored only as a digest (it is the host's text).
+    const odd = `ghp_${"a1B2".repeat(9)}`;
+    stop("claude", repo, odd, answer);
+    const files = fs.readdirSync(path.join(repo.root, ".docket", "guard", "sessions")).map((name) => fs.readFileSync(path.join(repo.root, ".docket", "guard", "sessions", name), "utf8"));
+    assert.equal(files.length, 4);
+    for (const text of files) assert.ok(!text.includes(odd));
+    assert.deepEqual(stop("claude", repo, odd, answer), {}, "the digest still finds the session: its warning was given once");
   } finally {
     repo.dispose();
   }
