@@ -18,7 +18,8 @@ export interface GuardModelContext {
 /** What clicking a node opens: a workspace file (workspace-relative, POSIX) or captured evidence. */
 export type GuardOpen = { readonly kind: "file"; readonly path: string } | { readonly kind: "evidence"; readonly handle: string };
 
-export interface GuardNode {
+/** What every Work view node shows, whoever builds it (the Work view's own nodes extend it too). */
+export interface TreeNodeFields {
   readonly id: string;
   readonly label: string;
   readonly description?: string;
@@ -26,8 +27,11 @@ export interface GuardNode {
   readonly icon: string;
   readonly iconColor?: string;
   readonly context: string;
-  readonly children: readonly GuardNode[];
   readonly expanded?: boolean;
+}
+
+export interface GuardNode extends TreeNodeFields {
+  readonly children: readonly GuardNode[];
   readonly open?: GuardOpen;
 }
 

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { GuardOverview, ScopeSummary, Status, WorkFrame, WorkLanding, WorkState } from "../server/protocol/messages";
 import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
-import { buildGuardSection, type GuardNode } from "./guardTreeModel";
+import { buildGuardSection, type GuardNode, type TreeNodeFields } from "./guardTreeModel";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
 import { formatTime, phaseLabel } from "./strings";
 
@@ -31,16 +31,8 @@ export const WorkItemContext = {
   debt: "docket.debt",
 } as const;
 
-export interface WorkNode {
-  readonly id: string;
-  readonly label: string;
-  readonly description?: string;
-  readonly tooltip?: string;
-  readonly icon: string;
-  readonly iconColor?: string;
-  readonly context: string;
+export interface WorkNode extends TreeNodeFields {
   readonly children: readonly WorkNode[];
-  readonly expanded?: boolean;
   readonly command?: vscode.Command;
   readonly resourceUri?: vscode.Uri;
 }

@@ -6,18 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decideStop, remainingWork, type ReviewCheck, type StopDecisionInput } from "../../server/guard/guardDecision";
 import type { RuntimeFacts } from "../../server/developer/toolPolicy";
+import { IDLE_SCOPE_FACTS } from "../support/runtimeFacts";
 
 const supported: ReviewCheck = { status: "supported", reviewId: "review:0123456789abcdef01234567", cause: null, message: "supported" };
 const missing: ReviewCheck = { status: "missing", reviewId: null, cause: "docket.marker-missing", message: "no marker" };
-const idle: RuntimeFacts = {
-  blocked: false,
-  scopeActive: true,
-  authorizationActive: false,
-  openFrame: false,
-  concludedFrameExists: false,
-  reroutePending: false,
-  verificationPending: false,
-};
+const idle: RuntimeFacts = IDLE_SCOPE_FACTS;
 
 function decide(overrides: Partial<StopDecisionInput>): ReturnType<typeof decideStop> {
   return decideStop({ mode: "notice", review: supported, remaining: [], phase: "deciding", intakeWarning: null, alreadyContinued: false, blockSpent: false, ...overrides });

@@ -2,16 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { computeToolPolicy, type RuntimeFacts } from "../../server/developer/toolPolicy";
+import { IDLE_SCOPE_FACTS } from "../support/runtimeFacts";
 
-const idle: RuntimeFacts = {
-  blocked: false,
-  scopeActive: true,
-  authorizationActive: false,
-  openFrame: false,
-  concludedFrameExists: false,
-  reroutePending: false,
-  verificationPending: false,
-};
+const idle: RuntimeFacts = IDLE_SCOPE_FACTS;
 
 function row(facts: Partial<RuntimeFacts>): [string, string, string] {
   const policy = computeToolPolicy({ ...idle, ...facts });

@@ -8,8 +8,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CLAUDE_ALLOWED_TOOLS, LedgerWatch, selectedCases, type RealHostCase } from "../../support/realHosts/cases";
-import { runHost, type HostName, type HostRun } from "../../support/realHosts/hostRun";
-import { ensureHostsToolchain, type HostsToolchain } from "../../support/realHosts/toolchain";
+import { runCaseLoop } from "../../support/realHosts/caseLoop";
+import { runHost, type HostRun } from "../../support/realHosts/hostRun";
+import type { HostsToolchain } from "../../support/realHosts/toolchain";
 import { evaluate, snapshotUnchanged, type Verdict } from "../../support/realHosts/verdict";
 import { createHostWorkspace, type HostWorkspace } from "../../support/realHosts/workspace";
 import type { ReliabilityContext, ReliabilityTarget, TargetTally } from "../target";
@@ -42,44 +43,22 @@ async function runCase(entry: RealHostCase, toolchain: HostsToolchain, context: 
 export const target: ReliabilityTarget = {
   name: "realHosts",
   description: "The real Claude Code and Codex, driven offline by a loopback stub model through Docket's installed configuration: gated tool calls leave no trace on disk.",
-  async run(context): Promise<TargetTally> {
-    const installed = await ensureHostsToolchain((line) => context.log(line));
-    if ("skip" in installed) {
-      context.log(`skipped: ${installed.skip}`);
-      return { failures: [] };
-    }
-    const { toolchain } = installed;
-    if (!fs.existsSync(path.join(context.repoRoot, "dist", "docket-hook.js"))) {
-      return { failures: ["dist/docket-hook.js is missing: run node scripts/build.mjs first"] };
-    }
-    context.log(`Claude Code ${toolchain.versions.claudeCode}, Codex ${toolchain.versions.codex} (${toolchain.cache})`);
-    const failures: string[] = [];
-    let trials = 0;
-    let gateAttempts = 0;
-    const seconds: Record<HostName, number> = { claude: 0, codex: 0 };
-    const cases = selectedCases();
-    const started = Date.now();
-    for (const [index, entry] of cases.entries()) {
-      const left = BUDGET_MS - (Date.now() - started);
-      if (left < 10_000) {
-        failures.push(`out of time: ${cases.length - index} case(s) not run within ${BUDGET_MS / 1000} s, from ${entry.id} on`);
-        break;
-      }
-      const reproduce = `reproduce: DOCKET_REAL_HOSTS_CASES=${entry.id} node out/test/reliability/run.js --only realHosts --keep`;
-      try {
-        const { verdict, run, workspace } = await runCase(entry, toolchain, context, index, Math.min(CASE_TIMEOUT_MS, left));
-        trials += 1;
-        gateAttempts += verdict.gateAttempts;
-        const took = run.durationMs / 1000;
-        seconds[entry.host] += took;
-        const state = verdict.failures.length > 0 ? "FAIL" : verdict.limitation !== null ? "host" : "ok  ";
-        context.log(`${state} ${entry.id} (${took.toFixed(1)} s): ${entry.what}${verdict.limitation === null ? "" : ` — Docket never asked: ${verdict.limitation} (documented limitation)`}`);
-        for (const failure of verdict.failures) failures.push(`${entry.id} — ${entry.what}: ${failure} (files: ${workspace.folder}; ${reproduce})`);
-      } catch (error) {
-        failures.push(`${entry.id}: setup failed: ${error instanceof Error ? error.message : String(error)} (${reproduce})`);
-      }
-    }
-    context.log(`host time: Claude Code ${seconds.claude.toFixed(1)} s, Codex ${seconds.codex.toFixed(1)} s`);
-    return { trials, gateAttempts, failures };
-  },
+  run: (context): Promise<TargetTally> =>
+    runCaseLoop(context, {
+      target: "realHosts",
+      budgetMs: BUDGET_MS,
+      caseTimeoutMs: CASE_TIMEOUT_MS,
+      cases: selectedCases(),
+      async run(entry, toolchain, index, timeoutMs) {
+        const { verdict, run, workspace } = await runCase(entry, toolchain, context, index, timeoutMs);
+        return {
+          failures: verdict.failures,
+          state: verdict.limitation !== null ? "host" : "ok",
+          note: verdict.limitation === null ? "" : ` — Docket never asked: ${verdict.limitation} (documented limitation)`,
+          folder: workspace.folder,
+          durationMs: run.durationMs,
+          gateAttempts: verdict.gateAttempts,
+        };
+      },
+    }),
 };

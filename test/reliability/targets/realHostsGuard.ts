@@ -9,8 +9,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { selectedGuardCases, type GuardCase } from "../../support/realHosts/guardCases";
 import { evaluateGuard, type GuardVerdict } from "../../support/realHosts/guardVerdict";
-import { runHost, type HostName, type HostRun } from "../../support/realHosts/hostRun";
-import { ensureHostsToolchain, type HostsToolchain } from "../../support/realHosts/toolchain";
+import { runCaseLoop } from "../../support/realHosts/caseLoop";
+import { runHost, type HostRun } from "../../support/realHosts/hostRun";
+import type { HostsToolchain } from "../../support/realHosts/toolchain";
 import { createHostWorkspace, type HostWorkspace } from "../../support/realHosts/workspace";
 import type { ReliabilityContext, ReliabilityTarget, TargetTally } from "../target";
 
@@ -40,42 +41,22 @@ async function runCase(entry: GuardCase, toolchain: HostsToolchain, context: Rel
 export const target: ReliabilityTarget = {
   name: "realHostsGuard",
   description: "The completion guard with the real Claude Code and Codex, offline: an unreviewed completion claim gets Docket's notice, a reviewed one stops silently, block-once continues exactly once.",
-  async run(context): Promise<TargetTally> {
-    const installed = await ensureHostsToolchain((line) => context.log(line));
-    if ("skip" in installed) {
-      context.log(`skipped: ${installed.skip}`);
-      return { failures: [] };
-    }
-    const { toolchain } = installed;
-    if (!fs.existsSync(path.join(context.repoRoot, "dist", "docket-hook.js"))) {
-      return { failures: ["dist/docket-hook.js is missing: run node scripts/build.mjs first"] };
-    }
-    const failures: string[] = [];
-    let trials = 0;
-    const seconds: Record<HostName, number> = { claude: 0, codex: 0 };
-    const cases = selectedGuardCases();
-    const started = Date.now();
-    for (const [index, entry] of cases.entries()) {
-      const left = BUDGET_MS - (Date.now() - started);
-      if (left < 10_000) {
-        failures.push(`out of time: ${cases.length - index} case(s) not run within ${BUDGET_MS / 1000} s, from ${entry.id} on`);
-        break;
-      }
-      const reproduce = `reproduce: DOCKET_REAL_HOSTS_CASES=${entry.id} node out/test/reliability/run.js --only realHostsGuard --keep`;
-      try {
-        const { verdict, run, workspace } = await runCase(entry, toolchain, context, index, Math.min(CASE_TIMEOUT_MS, left));
-        trials += 1;
-        const took = run.durationMs / 1000;
-        seconds[entry.host] += took;
-        const state = verdict.failures.length > 0 ? "FAIL" : "ok  ";
-        const limits = verdict.limitations.length === 0 ? "" : ` — host limitation: ${verdict.limitations.join("; ")}`;
-        context.log(`${state} ${entry.id} (${took.toFixed(1)} s): ${entry.what}${limits}`);
-        for (const failure of verdict.failures) failures.push(`${entry.id} — ${entry.what}: ${failure} (files: ${workspace.folder}; ${reproduce})`);
-      } catch (error) {
-        failures.push(`${entry.id}: setup failed: ${error instanceof Error ? error.message : String(error)} (${reproduce})`);
-      }
-    }
-    context.log(`host time: Claude Code ${seconds.claude.toFixed(1)} s, Codex ${seconds.codex.toFixed(1)} s`);
-    return { trials, failures };
-  },
+  run: (context): Promise<TargetTally> =>
+    runCaseLoop(context, {
+      target: "realHostsGuard",
+      budgetMs: BUDGET_MS,
+      caseTimeoutMs: CASE_TIMEOUT_MS,
+      cases: selectedGuardCases(),
+      async run(entry, toolchain, index, timeoutMs) {
+        const { verdict, run, workspace } = await runCase(entry, toolchain, context, index, timeoutMs);
+        return {
+          failures: verdict.failures,
+          state: "ok",
+          note: verdict.limitations.length === 0 ? "" : ` — host limitation: ${verdict.limitations.join("; ")}`,
+          folder: workspace.folder,
+          durationMs: run.durationMs,
+          gateAttempts: 0,
+        };
+      },
+    }),
 };
