@@ -36,9 +36,14 @@ export function guardStamp(workspaceFolder: string): string {
     }
   };
   add(path.join(guardFolder(workspaceFolder), "mode.json"), "mode.json");
+  // The folder itself: every session write is a rename into it, so its time moves with any of
+  // them, however many sessions there are.
+  add(sessionsFolder(workspaceFolder), "sessions/");
   let names: string[] = [];
   try {
-    names = fs.readdirSync(sessionsFolder(workspaceFolder)).filter((name) => name.endsWith(".json")).sort().slice(0, MAX_STAMPED_FILES);
+    const all = fs.readdirSync(sessionsFolder(workspaceFolder)).filter((name) => name.endsWith(".json")).sort();
+    parts.push(`sessions:${all.length}`);
+    names = all.slice(0, MAX_STAMPED_FILES);
   } catch {
     // No sessions yet.
   }

@@ -93,8 +93,20 @@ export function readStops(workspaceFolder: string): StopView[] {
   } catch {
     return [];
   }
+  // Only the newest session files are read: a year of agent sessions leaves thousands behind.
+  const newest = names
+    .flatMap((name) => {
+      try {
+        return [{ name, mtimeMs: fs.lstatSync(path.join(folder, name)).mtimeMs }];
+      } catch {
+        return [];
+      }
+    })
+    .sort((left, right) => right.mtimeMs - left.mtimeMs || (left.name < right.name ? -1 : 1))
+    .slice(0, MAX_SESSIONS)
+    .map((entry) => entry.name);
   const stops: StopView[] = [];
-  for (const name of names) {
+  for (const name of newest) {
     try {
       const bytes = readContained(workspaceFolder, path.join(folder, name), 64 * 1024);
       const session = bytes === null ? null : parseSession(bytes.toString("utf8"));
