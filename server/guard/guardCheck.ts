@@ -101,8 +101,13 @@ function unreadable(reviewId: string, reason: string): { check: ReviewCheck; fla
 }
 
 /** A review found for the answer, judged against it. */
-function judgeReview(request: GuardCheckRequest, found: LocatedReview, body: string): { check: ReviewCheck; flagged: FlaggedClaim[] } {
+function judgeReview(request: GuardCheckRequest, found: LocatedReview, body: string, workScopeId: string): { check: ReviewCheck; flagged: FlaggedClaim[] } {
   const { opened, submitted } = found;
+  // A review speaks for the work of its own scope: one from an earlier scope (or a ledger a
+  // repository shipped) is not about this work.
+  if (opened.workScopeId !== workScopeId) {
+    return { check: review("mismatch", opened.reviewId, "docket.review-other-scope", `${opened.reviewId} was recorded in another work scope (${opened.workScopeId}), not in the open one.`), flagged: [] };
+  }
   if (answerSha256(body) !== opened.draftSha256) {
     return { check: review("mismatch", opened.reviewId, "docket.answer-changed", `The answer differs from the draft ${opened.reviewId} reviewed; review the answer as it is sent.`), flagged: [] };
   }
@@ -123,7 +128,7 @@ function judgeReview(request: GuardCheckRequest, found: LocatedReview, body: str
   return { check: review("supported", opened.reviewId, null, `${opened.reviewId} is supported and bound to this answer.`), flagged: [] };
 }
 
-function checkAnswer(request: GuardCheckRequest): { check: ReviewCheck; flagged: FlaggedClaim[] } {
+function checkAnswer(request: GuardCheckRequest, workScopeId: string): { check: ReviewCheck; flagged: FlaggedClaim[] } {
   const answer = request.answer;
   if (answer.kind === "unavailable") {
     return { check: review("missing", null, answer.code, `Docket could not read the final answer (${answer.reason}); nothing was checked against a review.`), flagged: [] };
@@ -140,7 +145,7 @@ function checkAnswer(request: GuardCheckRequest): { check: ReviewCheck; flagged:
     if (marker.answerSha256 !== found.opened.draftSha256) {
       return { check: review("mismatch", marker.reviewId, "docket.marker-mismatch", `The marker's answer digest is not the digest ${marker.reviewId} sealed.`), flagged: [] };
     }
-    return judgeReview(request, found, marker.body);
+    return judgeReview(request, found, marker.body, workScopeId);
   }
   // No marker: a supported review whose claims cover the entire answer may still match it exactly.
   const digest = answerSha256(answer.text);
@@ -148,7 +153,9 @@ function checkAnswer(request: GuardCheckRequest): { check: ReviewCheck; flagged:
   if (indexed !== null) {
     const looked = lookup(request, indexed);
     const found = looked.kind === "found" ? looked.review : null;
-    if (found !== null && found.opened.coversEntireAnswer && found.opened.draftSha256 === digest) return judgeReview(request, found, answer.text);
+    if (found !== null && found.opened.coversEntireAnswer && found.opened.draftSha256 === digest && found.opened.workScopeId === workScopeId) {
+      return judgeReview(request, found, answer.text, workScopeId);
+    }
   }
   return {
     check: review("missing", null, "docket.marker-missing", "The answer carries no completion control marker, and no review covering the entire answer matches it."),
@@ -218,7 +225,7 @@ export function checkStop(request: GuardCheckRequest): GuardCheckOutcome {
   const state = request.ledger.state;
   if (!state.facts.scopeActive || state.workScopeId === null) return silentOff("Docket is on but no work scope is open.");
 
-  const { check, flagged } = checkAnswer(request);
+  const { check, flagged } = checkAnswer(request, state.workScopeId);
   const remaining = remainingWork({
     work: { phase: state.phase, purpose: state.purpose, facts: state.facts },
     boards: readBoardFindings(request.workspaceFolder, state.workScopeId),

@@ -5,7 +5,8 @@
 // bounded and never follow links; a damaged file reads as the default (mode `notice`, no boards).
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { readContained, writeFileAtomicContained } from "../workspace/containedFs";
+import fs from "node:fs";
+import { ensureContainedDirectory, readContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { ensureDocketFolder } from "../workspace/docketFolder";
 import { GUARD_MODES, type BoardFinding, type GuardMode } from "./guardDecision";
 import { guardFolder } from "./reviewLocator";
@@ -18,13 +19,32 @@ function modePath(workspaceFolder: string): string {
 
 export type ModeRead = { readonly mode: GuardMode; readonly problem: string | null };
 
+/**
+ * The guard folder's identity on this machine: a mode file records it when written, so a
+ * repository that ships `.docket/guard/mode.json` (a clone makes new folders) cannot turn the
+ * guard off. Only `off` needs it; a stricter mode from anywhere is harmless.
+ */
+function folderIdentity(workspaceFolder: string): string | null {
+  try {
+    const stat = fs.lstatSync(guardFolder(workspaceFolder), { bigint: true });
+    return stat.isDirectory() ? `${stat.dev}:${stat.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
 export function readGuardMode(workspaceFolder: string): ModeRead {
   try {
     const bytes = readContained(workspaceFolder, modePath(workspaceFolder), 4096);
     if (bytes === null) return { mode: "notice", problem: null };
-    const value = JSON.parse(bytes.toString("utf8")) as { format?: unknown; mode?: unknown };
-    if (value.format === MODE_FORMAT && (GUARD_MODES as readonly unknown[]).includes(value.mode)) return { mode: value.mode as GuardMode, problem: null };
-    return { mode: "notice", problem: `${modePath(workspaceFolder)} is not a guard mode file; using notice` };
+    const value = JSON.parse(bytes.toString("utf8")) as { format?: unknown; mode?: unknown; boundTo?: unknown };
+    if (value.format !== MODE_FORMAT || !(GUARD_MODES as readonly unknown[]).includes(value.mode)) {
+      return { mode: "notice", problem: `${modePath(workspaceFolder)} is not a guard mode file; using notice` };
+    }
+    if (value.mode === "off" && (typeof value.boundTo !== "string" || value.boundTo !== folderIdentity(workspaceFolder))) {
+      return { mode: "notice", problem: `${modePath(workspaceFolder)} says off but was not written by Docket in this folder (a copied or shipped file); using notice` };
+    }
+    return { mode: value.mode as GuardMode, problem: null };
   } catch (error) {
     return { mode: "notice", problem: `the guard mode cannot be read (${error instanceof Error ? error.message : String(error)}); using notice` };
   }
@@ -32,7 +52,8 @@ export function readGuardMode(workspaceFolder: string): ModeRead {
 
 export function writeGuardMode(workspaceFolder: string, mode: GuardMode): void {
   ensureDocketFolder(workspaceFolder);
-  writeFileAtomicContained(workspaceFolder, modePath(workspaceFolder), `${JSON.stringify({ format: MODE_FORMAT, mode })}\n`);
+  ensureContainedDirectory(workspaceFolder, guardFolder(workspaceFolder));
+  writeFileAtomicContained(workspaceFolder, modePath(workspaceFolder), `${JSON.stringify({ format: MODE_FORMAT, mode, boundTo: folderIdentity(workspaceFolder) })}\n`);
 }
 
 export function boardsPath(workspaceFolder: string, workScopeId: string): string {

@@ -337,3 +337,42 @@ test("a recording failure says to submit the same judgments again, and the retry
     repo.dispose();
   }
 });
+
+test("a review from an earlier work scope does not back an answer in the open one", () => {
+  const repo = workspace();
+  try {
+    const opened = open(repo, { coversEntireAnswer: true });
+    const marker = submit(repo, opened.reviewId, supportedClaims).result?.marker ?? "";
+    assert.equal(check(repo, `${DRAFT}${marker}`).review.status, "supported");
+    assert.equal(docket(["off"], repo.root).status, 0);
+    assert.equal(docket(["on"], repo.root).status, 0);
+    const later = check(repo, `${DRAFT}${marker}`);
+    assert.deepEqual([later.review.status, later.review.cause], ["mismatch", "docket.review-other-scope"]);
+    // Automatic matching does not reach into the old scope either.
+    assert.equal(check(repo, DRAFT).review.cause, "docket.marker-missing");
+  } finally {
+    repo.dispose();
+  }
+});
+
+test("a mode file saying off that Docket did not write here (shipped or copied) is not honoured", () => {
+  const repo = workspace();
+  const copy = tempFolder("docket-copy-");
+  try {
+    const modeFile = path.join(repo.root, ".docket", "guard", "mode.json");
+    fs.mkdirSync(path.dirname(modeFile), { recursive: true });
+    fs.writeFileSync(modeFile, JSON.stringify({ format: "docket/guard-mode/v1", mode: "off" }));
+    const shipped = docket(["guard", "check", "--workspace", repo.root, "--json"], repo.root);
+    assert.equal((JSON.parse(shipped.stdout) as Check).decision, "notice");
+    assert.match(shipped.stderr, /not written by Docket in this folder/u);
+    assert.equal(docket(["guard", "mode", "off", "--workspace", repo.root], repo.root).status, 0);
+    assert.equal(check(repo, "Done.").decision, "silent");
+    // The same files copied to another folder (a clone, an archive) are not this folder's choice.
+    fs.cpSync(repo.root, copy, { recursive: true });
+    const copied = docket(["guard", "check", "--workspace", copy, "--json"], copy);
+    assert.equal((JSON.parse(copied.stdout) as Check).decision, "notice");
+  } finally {
+    repo.dispose();
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+});
