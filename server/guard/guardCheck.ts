@@ -243,8 +243,9 @@ export function checkStop(request: GuardCheckRequest): GuardCheckOutcome {
     phase: state.phase,
     intakeWarning: owed?.text ?? null,
     alreadyContinued: request.alreadyContinued,
-    // Without a session to count in, "once" cannot be kept: never block.
-    blockSpent: session === null || session.continued.includes(intakeKey),
+    // Without a session to count in, "once" cannot be kept: never block. Nor on an answer Docket
+    // could not read: continuing the agent cannot fix the host's input.
+    blockSpent: session === null || session.continued.includes(intakeKey) || request.answer.kind === "unavailable",
   });
   let { decision, blockReason } = decided;
   const sessionId = request.sessionId;

@@ -182,6 +182,12 @@ test("the answer from the transcript when the host gives none; unavailable is sa
     assert.deepEqual(stop("claude", repo, "t", null, { transcript_path: transcript }), {});
     const unavailable = stop("claude", repo, "t", null, { transcript_path: null });
     assert.match(notice(unavailable), /could not read the final answer/u);
+    // Continuing the agent cannot fix the host's input: never a block on an unreadable answer.
+    writeGuardMode(repo.root, "block-once");
+    const unblockable = stop("claude", repo, "t", null, { transcript_path: null });
+    assert.equal(unblockable.decision, undefined);
+    assert.match(notice(unblockable), /could not read the final answer/u);
+    writeGuardMode(repo.root, "notice");
     fs.writeFileSync(transcript, "not json\n");
     assert.match(notice(stop("claude", repo, "t", null, { transcript_path: transcript })), /docket\.transcript-invalid/u);
   } finally {
