@@ -196,6 +196,8 @@ function decodeInput(chunks: readonly Buffer[]): string | HookInputError {
 export interface HookProcessOptions {
   /** Folder of the running hook bundle, where Docket's `docket.js` lives (docketServer.ts). */
   readonly runtimeDir?: string | null;
+  /** Capture prompts in this process instead of a detached one (a caller running thousands of calls). */
+  readonly captureInProcess?: boolean;
   readonly now?: () => string;
   /** Overrides HOOK_DECISION_BUDGET_MS (tests); never longer than it. */
   readonly budgetMs?: number;
@@ -215,7 +217,14 @@ export async function hookOutcome(
   }
   const text = typeof stdin === "string" ? stdin : (readStdinSync() ?? (await readBoundedStdin(stdin())));
   const budget = Math.min(options.budgetMs ?? HOOK_DECISION_BUDGET_MS, HOOK_DECISION_BUDGET_MS);
-  const common = { stdin: text, cwd, now: options.now ?? (() => new Date().toISOString()), deadline: started + budget, runtimeDir: options.runtimeDir ?? null };
+  const common = {
+    stdin: text,
+    cwd,
+    now: options.now ?? (() => new Date().toISOString()),
+    deadline: started + budget,
+    runtimeDir: options.runtimeDir ?? null,
+    captureInProcess: options.captureInProcess ?? false,
+  };
   const run =
     typeof parsed === "string"
       ? { ...common, host: lenient?.host ?? "claude", event: "PreToolUse", configuredWorkspace: lenient?.workspace ?? null, usageProblem: parsed }

@@ -46,6 +46,8 @@ export interface HookRun {
   readonly deadline?: number;
   /** Folder of the running hook bundle (where Docket's `docket.js` is); null in-process. */
   readonly runtimeDir?: string | null;
+  /** Capture prompts in this process, awaited, instead of a detached one (promptCapture.ts). */
+  readonly captureInProcess?: boolean;
   /** Set when the command line could not be parsed: PreToolUse then fails closed. */
   readonly usageProblem?: string;
 }
@@ -211,7 +213,7 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
   if (!recordHookIntake(state, input.dialect, input.sessionId, event, input.prompt, run.now())) notes.push("the session's intake could not be recorded");
   if (event === "UserPromptSubmit" && input.prompt !== null) {
     const capture = { workspaceFolder: state.workspaceFolder, host: input.dialect, sessionId: input.sessionId ?? "unknown-session", prompt: input.prompt, occurredAt: run.now() };
-    if (!captureDetached(run.runtimeDir, capture)) {
+    if (run.captureInProcess === true || !captureDetached(run.runtimeDir, capture)) {
       try {
         await withTimeout(evidenceCapture().captureUserDecision(capture.workspaceFolder, capture), run.captureTimeoutMs ?? 5_000);
       } catch (error) {

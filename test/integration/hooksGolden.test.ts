@@ -150,7 +150,7 @@ before(async () => {
 
 after(() => {
   for (const template of templates.values()) template.repo.dispose();
-  for (const folder of scratch) fs.rmSync(folder, { recursive: true, force: true });
+  for (const folder of scratch) fs.rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 const fixtures = readFixtures();

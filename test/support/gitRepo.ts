@@ -49,7 +49,8 @@ export function tempRepo(options: { readonly files?: Readonly<Record<string, str
       return runGit(root, ["rev-parse", "HEAD"]).trim();
     },
     dispose() {
-      fs.rmSync(root, { force: true, recursive: true });
+      // Retries: a prompt hook's detached capture may still be writing its evidence file.
+      fs.rmSync(root, { force: true, recursive: true, maxRetries: 10, retryDelay: 100 });
     },
   };
   const files = options.files ?? {};

@@ -214,7 +214,8 @@ export const target: ReliabilityTarget = {
       const started = Date.now();
       let outcome;
       try {
-        outcome = await hookOutcome(item.argv, item.stdin, item.cwd, { runtimeDir, now: () => "2031-01-01T00:00:00.000Z" });
+        // In-process capture: thousands of calls must not start a detached process each.
+        outcome = await hookOutcome(item.argv, item.stdin, item.cwd, { runtimeDir, captureInProcess: true, now: () => "2031-01-01T00:00:00.000Z" });
       } catch (error) {
         return `crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`;
       }
