@@ -248,6 +248,16 @@ function describeSample(run: Pick<Run, "index" | "host" | "delivery" | "event">,
   return `run ${run.index} (${run.host} ${run.event}, ${run.delivery}; shape ${sample.shape}, ${sample.encoding}, name ${sample.name})`;
 }
 
+/** True once `measure()` exceeds `before`, polling for up to 10 s. */
+async function grows(measure: () => number, before: number): Promise<boolean> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    if (measure() > before) return true;
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 export const target: ReliabilityTarget = {
   name: "secrets",
   description: "realistic secrets in arguments, output, prompts and files of every shape, through the built hook of every host: none reaches disk",
@@ -280,7 +290,8 @@ export const target: ReliabilityTarget = {
       everything.push(...needles);
       if (result.status !== 0) failures.push(`${describeSample(run, run.samples[0] as SecretSample)}: the hook exited ${result.status ?? result.signal}: ${result.stderr.slice(0, 200)}; ${reproduce}`);
       // Vacuity guard: the run must really have been captured, or "nothing on disk" proves nothing.
-      const wasCaptured = run.event === "PostToolUse" ? result.stdout.includes("captured this tool result as evidence") : evidenceBytes(workspace) > evidenceBefore;
+      // A prompt is captured by a detached process after the hook answered (promptCapture.ts): wait for it.
+      const wasCaptured = run.event === "PostToolUse" ? result.stdout.includes("captured this tool result as evidence") : await grows(() => evidenceBytes(workspace), evidenceBefore);
       if (wasCaptured) captured += 1;
       else failures.push(`${describeSample(run, run.samples[0] as SecretSample)}: nothing was captured (stdout ${JSON.stringify(result.stdout.slice(0, 160))}, stderr ${JSON.stringify(result.stderr.slice(0, 160))}); ${reproduce}`);
       for (const [stream, text] of [["stdout", result.stdout], ["stderr", result.stderr]] as const) {
