@@ -525,8 +525,15 @@ function reviewRow(row: GuardReceiptRow, selected: boolean): HTMLTableRowElement
   timeCell.title = row.at;
   const tr = el("tr", { className: selected ? "receipt review selected" : "receipt review", testId: "review-row" }, [
     el("td", { className: "col-line", text: String(row.line) }),
-    // In a narrow view the time column folds under the kind.
-    el("td", { className: "col-kind" }, [el("span", { text: row.kind }), el("span", { className: "inline-time muted", text: time })]),
+    // In a narrow view the status, review and time columns fold into this cell: two lines per entry.
+    el("td", { className: "col-kind" }, [
+      el("span", { className: "kind-text", text: row.kind }),
+      el("span", { className: "inline-status" }, [statusNode(row.status)]),
+      el("span", { className: "inline-meta muted" }, [
+        el("span", { className: "mono", text: shortReviewId(row.reviewId) }),
+        el("span", { text: time }),
+      ]),
+    ]),
     review,
     el("td", { className: "col-status" }, [statusNode(row.status)]),
     timeCell,
