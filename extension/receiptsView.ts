@@ -1,5 +1,6 @@
 // Host side of the Receipts webview view: serves the HTML (strict CSP, nonce per render),
-// relays validated messages between the webview and the backend (pages, receipt detail), runs
+// relays validated messages between the webview and the backend (pages and details of the
+// developer/v8 receipts and of the completion guard's review entries), runs
 // "Verify Ledger" for the view's button and copies canonical JSON to the clipboard.
 import * as vscode from "vscode";
 import { webviewHtml } from "./webviewHtml";
@@ -14,6 +15,8 @@ import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
 
 export const RECEIPTS_VIEW_ID = "docket.receipts";
 const PAGE_SIZE = 100;
+/** Review entries per page (newest first). */
+const REVIEWS_PAGE_SIZE = 50;
 
 type LoadPage = Extract<ReceiptsToHost, { type: "loadPage" }>;
 
@@ -61,6 +64,7 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
       blocked: status !== null && isBlocked(status),
       projectionSha256: status?.projectionSha256 ?? null,
       receiptCount: status?.receiptCount ?? null,
+      revision: status?.revision ?? null,
     });
   }
 
@@ -127,6 +131,12 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
       case "openEvidence":
         void vscode.commands.executeCommand(SHOW_EVIDENCE_COMMAND, message.branchResultId);
         break;
+      case "loadReviews":
+        void this.loadReviews(message.requestId, message.cursor);
+        break;
+      case "loadReviewDetail":
+        void this.loadReviewDetail(message.requestId, message.lineSha256);
+        break;
     }
   }
 
@@ -159,6 +169,24 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
       this.post({ type: "detail", requestId, detail });
     } catch (error) {
       this.post({ type: "detailError", requestId, ...this.failure(error, Requests.receiptDetail.method) });
+    }
+  }
+
+  private async loadReviews(requestId: number, cursor: number | null): Promise<void> {
+    try {
+      const page = await this.backend.request(Requests.guardReceiptsPage, { order: "newest", cursor, pageSize: REVIEWS_PAGE_SIZE });
+      this.post({ type: "reviews", requestId, page });
+    } catch (error) {
+      this.post({ type: "reviewsError", requestId, ...this.failure(error, Requests.guardReceiptsPage.method) });
+    }
+  }
+
+  private async loadReviewDetail(requestId: number, lineSha256: string): Promise<void> {
+    try {
+      const detail = await this.backend.request(Requests.guardReceiptDetail, { lineSha256 });
+      this.post({ type: "reviewDetail", requestId, detail });
+    } catch (error) {
+      this.post({ type: "reviewDetailError", requestId, ...this.failure(error, Requests.guardReceiptDetail.method) });
     }
   }
 

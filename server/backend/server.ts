@@ -34,6 +34,7 @@ import { findPackageRoot } from "../developer/operations/skillCatalog";
 import { WorkspacePlanner } from "../router/workspacePlanner";
 import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
 import { GuardRpc } from "./guardRpc";
+import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -141,6 +142,11 @@ export class Backend {
     this.handle(Requests.notebookDiscard, (params) => this.notebook.discard(params.proposalId));
     this.handle(Requests.guardOverview, (params) => this.guard.overview(this.requireLedger().store.guardLines, params.limit));
     this.handle(Requests.guardSetMode, (params) => this.guard.setMode(params.mode));
+    this.handle(Requests.guardReceiptsPage, (params) => {
+      const ledger = this.requireLedger();
+      return guardReceiptsPage(ledger.store.guardLines, ledger.status().revision, params);
+    });
+    this.handle(Requests.guardReceiptDetail, (params) => guardReceiptDetail(this.requireLedger().store.guardLines, params.lineSha256));
     connection.listen();
   }
 

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { DocketError } from "../errors";
 import { ErrorCodes, Requests, type RequestDefinition } from "../protocol/messages";
 import { PiSessionSource, type PiSessionContext } from "./piSessionSource";
+import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -35,6 +36,9 @@ export class PiSessionHost {
     this.route(Requests.verifyLedger, (session) => session.verify());
     this.route(Requests.policy, (session) => session.policy());
     this.route(Requests.workState, (session) => session.workState());
+    // A Pi session has no completion guard stream: its guard pages are empty.
+    this.route(Requests.guardReceiptsPage, (session, params) => guardReceiptsPage([], session.status().revision, params));
+    this.route(Requests.guardReceiptDetail, (_session, params) => guardReceiptDetail([], params.lineSha256));
   }
 
   private route<P extends z.ZodType, R extends z.ZodType>(

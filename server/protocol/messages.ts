@@ -806,6 +806,84 @@ export type GuardModeResult = z.infer<typeof GuardModeResult>;
 export const GuardChanged = z.strictObject({ revision: z.string() });
 export type GuardChanged = z.infer<typeof GuardChanged>;
 
+// The guard stream's entries as the Receipts view lists them (docs/guard.md, "In VS Code"): one
+// row per `docket/guard/v1` ledger line, beside (never inside) the developer/v8 receipt projection.
+// The backend answers from server/guard/guardReceipts.ts.
+export const GUARD_RECEIPT_KINDS = ["review-opened", "review-submitted"] as const;
+export const GuardReceiptKind = z.enum(GUARD_RECEIPT_KINDS);
+export type GuardReceiptKind = z.infer<typeof GuardReceiptKind>;
+export const GuardReceiptOrder = z.enum(["newest", "oldest"]);
+export type GuardReceiptOrder = z.infer<typeof GuardReceiptOrder>;
+/** A guard page holds at most this many entries. */
+export const MAX_GUARD_PAGE = 100;
+
+export const GuardReceiptsPageParams = z.strictObject({
+  /** Newest entries first (default) or oldest first. */
+  order: GuardReceiptOrder.default("newest"),
+  /**
+   * The ledger line the page starts at (inclusive, in `order`): a previous page's `nextCursor`,
+   * `previousCursor` or `pageCursor`; null for the first page. Lines never move in an append-only
+   * ledger, so a cursor stays valid while entries are appended.
+   */
+  cursor: nonNegativeInt.nullable().default(null),
+  pageSize: z.number().int().min(1).max(MAX_GUARD_PAGE).default(50),
+});
+export type GuardReceiptsPageParams = z.input<typeof GuardReceiptsPageParams>;
+
+/** One guard ledger line. */
+export const GuardReceiptRow = z.strictObject({
+  /** Zero-based ledger line number. */
+  line: nonNegativeInt,
+  lineSha256: sha256,
+  kind: GuardReceiptKind,
+  reviewId: z.string(),
+  /** The verdict Docket recorded (`review-submitted` only; null for `review-opened`). */
+  status: z.enum(["supported", "unsupported", "incomplete"]).nullable(),
+  /** The work scope the review was opened in (`review-opened` only; null for `review-submitted`). */
+  workScopeId: z.string().nullable(),
+  /** `openedAt` or `submittedAt`. */
+  at: z.string(),
+});
+export type GuardReceiptRow = z.infer<typeof GuardReceiptRow>;
+
+export const GuardReceiptsPage = z.strictObject({
+  /** The `Status.revision` the page was read at: a view compares it with the newest status. */
+  revision: z.string(),
+  order: GuardReceiptOrder,
+  /** Guard entries in the ledger. */
+  entryCount: nonNegativeInt,
+  /** Position of the first row in `order` (0 = the newest, or the oldest, entry). */
+  startPosition: nonNegativeInt,
+  /** Reads this page again (the line of its first row); null for an empty page. */
+  pageCursor: nonNegativeInt.nullable(),
+  entries: z.array(GuardReceiptRow).max(MAX_GUARD_PAGE),
+  /** The page after this one in `order`, or null at the end. */
+  nextCursor: nonNegativeInt.nullable(),
+  /** The page before this one in `order`, or null on the first page. */
+  previousCursor: nonNegativeInt.nullable(),
+});
+export type GuardReceiptsPage = z.infer<typeof GuardReceiptsPage>;
+
+export const GuardReceiptDetailParams = z.strictObject({ lineSha256: sha256 });
+export type GuardReceiptDetailParams = z.infer<typeof GuardReceiptDetailParams>;
+
+export const GuardReceiptDetail = z.strictObject({
+  receipt: GuardReceiptRow,
+  stream: z.literal("docket/guard/v1"),
+  /** The chain link: `lineSha256` of the line before (null on line 0). */
+  previousLineSha256: sha256.nullable(),
+  /** The entry's canonical JSON, exactly as it stands in the line. */
+  canonicalJson: z.string(),
+  /**
+   * Exactly the text whose SHA-256 is `lineSha256`:
+   * `{"domain":"docket/ledger-line/v1","value":{"entry":<canonicalJson>,"line":…,"previousLineSha256":…,"stream":"docket/guard/v1"}}`.
+   */
+  lineHashInput: z.string(),
+  /** The review's other entry (the submission of an opened review, the opening of a submission), or null. */
+  related: GuardReceiptRow.nullable(),
+});
+export type GuardReceiptDetail = z.infer<typeof GuardReceiptDetail>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -853,6 +931,8 @@ export const Requests = {
   notebookDiscard: request("docket/notebook/discard", ProposalParams, NotebookDiscardResult),
   guardOverview: request("docket/guard/overview", GuardOverviewParams, GuardOverview),
   guardSetMode: request("docket/guard/setMode", GuardSetModeParams, GuardModeResult),
+  guardReceiptsPage: request("docket/guard/receipts/page", GuardReceiptsPageParams, GuardReceiptsPage),
+  guardReceiptDetail: request("docket/guard/receipts/detail", GuardReceiptDetailParams, GuardReceiptDetail),
 } as const;
 
 export const Notifications = {

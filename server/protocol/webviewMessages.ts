@@ -2,7 +2,7 @@
 // webview (`postMessage` in both directions) plus the webview's persisted state. Both sides
 // validate with these schemas; strict objects reject unknown fields.
 import * as z from "zod";
-import { ReceiptDetail, ReceiptKind, ReceiptsPage } from "./messages";
+import { GuardReceiptDetail, GuardReceiptsPage, ReceiptDetail, ReceiptKind, ReceiptsPage } from "./messages";
 import { Plan } from "../router/planSchema";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
@@ -14,8 +14,16 @@ const from = z.enum(["start", "end"]);
 export type PageEnd = z.infer<typeof from>;
 /** A kind filter as the protocol takes it (null: every kind). */
 const kinds = z.array(ReceiptKind).min(1).max(18).nullable();
-/** The canonical JSON of one envelope stays far below this (payloads are ≤ 64,000 bytes). */
-const MAX_COPY_CHARS = 200_000;
+/**
+ * The canonical JSON of one envelope stays far below this (payloads are ≤ 64,000 bytes); a guard
+ * entry of 100 claims and 100 sources at their limits stays below it too.
+ */
+export const MAX_COPY_CHARS = 2_000_000;
+/** A guard page cursor: a ledger line number (`GuardReceiptsPageParams.cursor`). */
+const guardCursor = z.number().int().nonnegative().nullable();
+/** Which stream the view shows: developer/v8 receipts or the completion guard's reviews. */
+export const ReceiptsTab = z.enum(["receipts", "reviews"]);
+export type ReceiptsTab = z.infer<typeof ReceiptsTab>;
 
 /** Lifecycle of the backend process as the extension sees it. */
 export const BackendState = z.enum(["starting", "ready", "restarting", "stopped"]);
@@ -94,6 +102,49 @@ export const ReceiptsStrings = z.strictObject({
   linkUnresolved: z.string(),
   /** Shown after a jump had to clear the kind filter. */
   filterClearedForJump: z.string(),
+  /** Accessible name of the tab list, and the two tabs. */
+  tabsLabel: z.string(),
+  tabReceipts: z.string(),
+  tabReviews: z.string(),
+  /** Reviews tab: navigation newest-first. */
+  reviewsNewest: z.string(),
+  reviewsNewer: z.string(),
+  reviewsOlder: z.string(),
+  /** "{0}" = entries on this page, "{1}" = guard entries in total. */
+  reviewsPageInfo: z.string(),
+  reviewsEmpty: z.string(),
+  reviewsLoading: z.string(),
+  reviewsCaption: z.string(),
+  columnLine: z.string(),
+  columnReview: z.string(),
+  columnStatus: z.string(),
+  columnTime: z.string(),
+  statusSupported: z.string(),
+  statusUnsupported: z.string(),
+  statusIncomplete: z.string(),
+  /** "{0}" = line, "{1}" = kind, "{2}" = review id, "{3}" = status or "". */
+  reviewRowLabel: z.string(),
+  /** "{0}" = line, "{1}" = kind. */
+  reviewDetailTitle: z.string(),
+  reviewDetailLoading: z.string(),
+  detailReview: z.string(),
+  detailStatus: z.string(),
+  detailLine: z.string(),
+  detailAt: z.string(),
+  detailStream: z.string(),
+  detailLineSha256: z.string(),
+  detailPreviousLineSha256: z.string(),
+  /** The previous-line hash of line 0. */
+  detailNoPreviousLine: z.string(),
+  /** Heading of the link to the review's other entry. */
+  detailRelated: z.string(),
+  detailNoRelated: z.string(),
+  /** "{0}" = line, "{1}" = kind: a link to the review's other entry. */
+  reviewLinkLabel: z.string(),
+  detailEntryJson: z.string(),
+  detailEntryJsonHint: z.string(),
+  detailLineHashInput: z.string(),
+  detailLineHashInputHint: z.string(),
 });
 export type ReceiptsStrings = z.infer<typeof ReceiptsStrings>;
 
@@ -110,6 +161,8 @@ export const HostToReceipts = z.discriminatedUnion("type", [
     /** The backend's current projection, or null while no status is known. */
     projectionSha256: sha256.nullable(),
     receiptCount: z.number().int().nonnegative().nullable(),
+    /** The backend's status revision (moves with every ledger line, guard lines included), or null. */
+    revision: z.string().max(200).nullable(),
   }),
   /** Answer to `loadPage` with the same `requestId`. */
   z.strictObject({ type: z.literal("page"), requestId, page: ReceiptsPage }),
@@ -130,6 +183,14 @@ export const HostToReceipts = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("detailError"), requestId, code: z.string(), message: z.string() }),
   /** Whether the text of the last `copy` reached the clipboard. */
   z.strictObject({ type: z.literal("copyResult"), ok: z.boolean() }),
+  /** Answer to `loadReviews` with the same `requestId` (`docket/guard/receipts/page`). */
+  z.strictObject({ type: z.literal("reviews"), requestId, page: GuardReceiptsPage }),
+  /** Failed `loadReviews`. */
+  z.strictObject({ type: z.literal("reviewsError"), requestId, code: z.string(), message: z.string() }),
+  /** Answer to `loadReviewDetail` with the same `requestId` (`docket/guard/receipts/detail`). */
+  z.strictObject({ type: z.literal("reviewDetail"), requestId, detail: GuardReceiptDetail }),
+  /** Failed `loadReviewDetail`. */
+  z.strictObject({ type: z.literal("reviewDetailError"), requestId, code: z.string(), message: z.string() }),
 ]);
 export type HostToReceipts = z.infer<typeof HostToReceipts>;
 
@@ -150,16 +211,24 @@ export const ReceiptsToHost = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("copy"), text: z.string().max(MAX_COPY_CHARS) }),
   /** Open a captured tool result a conclusion nominated (the `docket.showEvidence` command). */
   z.strictObject({ type: z.literal("openEvidence"), branchResultId: z.string().regex(/^branch-result-[0-9a-f]{16}$/u) }),
+  /** Load a page of the guard stream's entries, newest first, starting at the line `cursor` (null: the newest). */
+  z.strictObject({ type: z.literal("loadReviews"), requestId, cursor: guardCursor }),
+  /** Load the detail of the guard line with this hash. */
+  z.strictObject({ type: z.literal("loadReviewDetail"), requestId, lineSha256: sha256 }),
 ]);
 export type ReceiptsToHost = z.infer<typeof ReceiptsToHost>;
 
-/** What the webview keeps with `vscode.setState` across hide/show (older states lack the last two). */
+/** What the webview keeps with `vscode.setState` across hide/show (older states lack the later fields). */
 export const ReceiptsViewState = z.strictObject({
   cursor,
   from,
   kinds: kinds.default(null),
   /** Event hash of the receipt whose detail is open. */
   selected: sha256.nullable().default(null),
+  /** The tab shown, the reviews page's cursor and the guard line whose detail is open (newer states only). */
+  tab: ReceiptsTab.default("receipts"),
+  reviewsCursor: guardCursor.default(null),
+  reviewSelected: sha256.nullable().default(null),
 });
 export type ReceiptsViewState = z.infer<typeof ReceiptsViewState>;
 export type ReceiptsViewStateInput = z.input<typeof ReceiptsViewState>;

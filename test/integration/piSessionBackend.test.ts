@@ -41,6 +41,10 @@ test("open a Pi session: status and receipts from it, writes refused, appends fo
     assert.deepEqual(page.receipts.map((row) => row.kind), ["work-scope-opened"]);
     const detail = await backend.request(Requests.receiptDetail, { eventSha256: page.receipts[0]?.eventSha256 });
     assert.equal(detail.receipt.eventId, page.receipts[0]?.eventId);
+    // A Pi session has no completion guard stream: the Reviews tab shows an empty page, not an error.
+    const reviews = await backend.request(Requests.guardReceiptsPage, {});
+    assert.equal(reviews.entryCount, 0);
+    assert.equal(reviews.revision, opened.revision);
     const verified = await backend.request(Requests.verifyLedger, {});
     assert.equal(verified.ok, true);
     assert.equal(verified.path, sessionPath);

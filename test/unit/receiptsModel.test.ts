@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ReceiptDetail, ReceiptKind, ReceiptsPage, ReceiptRow } from "../../server/protocol/messages";
+import type { GuardReceiptDetail, GuardReceiptRow, GuardReceiptsPage, ReceiptDetail, ReceiptKind, ReceiptsPage, ReceiptRow } from "../../server/protocol/messages";
 import type { HostToReceipts } from "../../server/protocol/webviewMessages";
 import {
   detailLinks,
@@ -10,7 +10,9 @@ import {
   type ModelEvent,
   navigation,
   persistedState,
+  reviewTime,
   shortHash,
+  shortReviewId,
   shownKinds,
   type UiAction,
   update,
@@ -64,7 +66,7 @@ const load = (requestId: number, cursor: string | null, from: "start" | "end", k
   ({ type: "loadPage", requestId, cursor, from, kinds, containing }) as const;
 
 function state(projection: string | null, backend: "ready" | "starting" = "ready"): HostToReceipts {
-  return { type: "state", backend, workspace: "trusted", on: true, blocked: false, projectionSha256: projection, receiptCount: 0 };
+  return { type: "state", backend, workspace: "trusted", on: true, blocked: false, projectionSha256: projection, receiptCount: 0, revision: projection };
 }
 
 function host(model: Model, message: HostToReceipts) {
@@ -92,7 +94,7 @@ test("first state loads the saved cursor; without saved state, the newest page",
 
 test("nothing is loaded while the backend is not ready or there is no folder", () => {
   assert.deepEqual(host(initialModel(null), state(null, "starting")).post, []);
-  const noFolder: HostToReceipts = { type: "state", backend: "ready", workspace: "none", on: false, blocked: false, projectionSha256: null, receiptCount: null };
+  const noFolder: HostToReceipts = { type: "state", backend: "ready", workspace: "none", on: false, blocked: false, projectionSha256: null, receiptCount: null, revision: null };
   assert.deepEqual(host(initialModel(null), noFolder).post, []);
 });
 
@@ -323,4 +325,146 @@ test("detail links list causal refs, then the previous-scope event", () => {
   const previous = { workScopeId: "scope:1", eventId: "event:2", eventSha256: eventSha(2), ordinal: 2, kind: "support-observed" };
   assert.deepEqual(detailLinks({ ...detail, previousScopeEvent: previous }).map((link) => link.ordinal), [0, 2]);
   assert.deepEqual(detailLinks(null), []);
+});
+
+// ── Reviews tab (the completion guard's ledger entries) ──────────────────────────────────────────
+
+function reviewRow(line: number, kind: GuardReceiptRow["kind"] = "review-opened"): GuardReceiptRow {
+  return {
+    line,
+    lineSha256: line.toString(16).padStart(64, "a"),
+    kind,
+    reviewId: `review:${String(line).padStart(24, "0")}`,
+    status: kind === "review-submitted" ? "supported" : null,
+    workScopeId: kind === "review-opened" ? "scope:1" : null,
+    at: "2026-01-01T00:00:00.000Z",
+  };
+}
+
+function reviewsPage(revision: string, lines: readonly number[], cursors: { next?: number; previous?: number; start?: number } = {}): GuardReceiptsPage {
+  return {
+    revision,
+    order: "newest",
+    entryCount: lines.length + (cursors.start ?? 0),
+    startPosition: cursors.start ?? 0,
+    pageCursor: lines[0] ?? null,
+    entries: lines.map((line) => reviewRow(line)),
+    nextCursor: cursors.next ?? null,
+    previousCursor: cursors.previous ?? null,
+  };
+}
+
+function reviewDetail(line: number): GuardReceiptDetail {
+  return { receipt: reviewRow(line), stream: "docket/guard/v1", previousLineSha256: sha("1"), canonicalJson: `{"line":${line}}`, lineHashInput: `{"domain":"docket/ledger-line/v1","value":${line}}`, related: null };
+}
+
+/** The view on the Reviews tab showing `page` (the receipts page loaded too). */
+function onReviews(page: GuardReceiptsPage): Model {
+  let step = host(initialModel({ cursor: null, from: "end", tab: "reviews" }), state(page.revision));
+  assert.deepEqual(step.post, [load(1, null, "end"), { type: "loadReviews", requestId: 2, cursor: null }]);
+  step = host(step.model, { type: "reviews", requestId: 2, page });
+  step = host(step.model, { type: "page", requestId: 1, page: makePage(page.revision, 3) });
+  assert.deepEqual(step.post, []);
+  return step.model;
+}
+
+test("reviews: the tab loads its newest page once, and keeps the receipts as they were", () => {
+  const model = showing(makePage(sha("a"), 3));
+  assert.equal(model.tab, "receipts");
+  const switched = ui(model, { type: "tab", tab: "reviews" });
+  assert.deepEqual(switched.post, [{ type: "loadReviews", requestId: 2, cursor: null }]);
+  const loaded = host(switched.model, { type: "reviews", requestId: 2, page: reviewsPage(sha("a"), [5, 3]) });
+  assert.deepEqual(loaded.model.reviews.page?.entries.map((row) => row.line), [5, 3]);
+  assert.equal(loaded.model.page?.receipts.length, 3);
+  // Back and forth: nothing is read again while the ledger stays where it was.
+  const back = ui(loaded.model, { type: "tab", tab: "receipts" });
+  assert.deepEqual(back.post, []);
+  assert.deepEqual(ui(back.model, { type: "tab", tab: "reviews" }).post, []);
+  assert.deepEqual(persistedState(loaded.model), { cursor: null, from: "start", kinds: null, selected: null, tab: "reviews", reviewsCursor: null, reviewSelected: null });
+});
+
+test("reviews: a new ledger revision re-reads the shown page (live), the receipts page only flags it", () => {
+  const model = onReviews(reviewsPage(sha("a"), [5, 3]));
+  const moved = host(model, state(sha("b")));
+  // The receipts page (projection a) is stale now; the reviews page is read again.
+  assert.equal(moved.model.stale, true);
+  assert.deepEqual(moved.post, [{ type: "loadReviews", requestId: 3, cursor: null }]);
+  // A second state while the page is on its way sends nothing more.
+  assert.deepEqual(host(moved.model, state(sha("b"))).post, []);
+  const fresh = host(moved.model, { type: "reviews", requestId: 3, page: reviewsPage(sha("b"), [7, 5, 3]) });
+  assert.deepEqual(fresh.model.reviews.page?.entries.map((row) => row.line), [7, 5, 3]);
+  assert.deepEqual(fresh.post, []);
+  // An answer that is already behind the newest revision is followed by another read.
+  const behind = host(host(fresh.model, state(sha("c"))).model, { type: "reviews", requestId: 4, page: reviewsPage(sha("b"), [7, 5, 3]) });
+  assert.deepEqual(behind.post, [{ type: "loadReviews", requestId: 5, cursor: null }]);
+  // On the receipts tab the reviews are left alone until the tab is shown again.
+  const hidden = ui(fresh.model, { type: "tab", tab: "receipts" });
+  assert.deepEqual(host(hidden.model, state(sha("d"))).post, []);
+  assert.deepEqual(ui(host(hidden.model, state(sha("d"))).model, { type: "tab", tab: "reviews" }).post, [{ type: "loadReviews", requestId: 4, cursor: null }]);
+});
+
+test("reviews: navigation follows the page's line cursors and applies to the shown tab", () => {
+  const model = onReviews(reviewsPage(sha("a"), [9, 8], { next: 5 }));
+  assert.deepEqual(navigation(model), { first: false, previous: false, next: true });
+  const older = ui(model, { type: "next" });
+  assert.deepEqual(older.post, [{ type: "loadReviews", requestId: 3, cursor: 5 }]);
+  const second = host(older.model, { type: "reviews", requestId: 3, page: reviewsPage(sha("a"), [5, 4], { previous: 9, start: 2 }) });
+  assert.equal(second.model.reviews.cursor, 5);
+  assert.deepEqual(navigation(second.model), { first: true, previous: true, next: false });
+  assert.deepEqual(ui(second.model, { type: "previous" }).post, [{ type: "loadReviews", requestId: 4, cursor: 9 }]);
+  assert.deepEqual(ui(second.model, { type: "first" }).post, [{ type: "loadReviews", requestId: 4, cursor: null }]);
+  assert.deepEqual(host(second.model, { type: "showLatest" }).post, [{ type: "loadReviews", requestId: 4, cursor: null }]);
+  // A reopened view starts where it was.
+  const saved = persistedState(second.model);
+  assert.equal(saved.reviewsCursor, 5);
+  const restored = host(initialModel(saved), state(sha("a")));
+  assert.ok(restored.post.some((message) => message.type === "loadReviews" && message.cursor === 5));
+});
+
+test("reviews: selecting a row opens its detail; copy posts the entry or the hashed line; close", () => {
+  const model = onReviews(reviewsPage(sha("a"), [9, 8]));
+  const target = reviewRow(8).lineSha256;
+  const selected = ui(model, { type: "selectReview", lineSha256: target });
+  assert.deepEqual(selected.post, [{ type: "loadReviewDetail", requestId: 3, lineSha256: target }]);
+  assert.deepEqual(ui(selected.model, { type: "selectReview", lineSha256: target }).post, [], "one request per entry");
+  const shown = host(selected.model, { type: "reviewDetail", requestId: 3, detail: reviewDetail(8) });
+  assert.equal(shown.model.reviews.detail?.receipt.line, 8);
+  assert.equal(persistedState(shown.model).reviewSelected, target);
+  assert.deepEqual(ui(shown.model, { type: "copyReview", part: "entry" }).post, [{ type: "copy", text: '{"line":8}' }]);
+  assert.deepEqual(ui(shown.model, { type: "copyReview", part: "line" }).post, [{ type: "copy", text: '{"domain":"docket/ledger-line/v1","value":8}' }]);
+  // The receipts detail is not touched by any of this.
+  assert.equal(shown.model.selected, null);
+  const closed = ui(shown.model, { type: "closeDetail" });
+  assert.equal(closed.model.reviews.selected, null);
+  assert.equal(closed.model.reviews.detail, null);
+  // The detail survives a live re-read of the page (entries are immutable).
+  const moved = host(shown.model, state(sha("b")));
+  assert.equal(moved.model.reviews.detail?.receipt.line, 8);
+});
+
+test("reviews: errors are shown per tab; a restored view reopens its detail", () => {
+  let step = host(initialModel({ cursor: null, from: "end", tab: "reviews", reviewSelected: reviewRow(4).lineSha256 }), state(sha("a")));
+  assert.deepEqual(step.post, [
+    load(1, null, "end"),
+    { type: "loadReviews", requestId: 2, cursor: null },
+    { type: "loadReviewDetail", requestId: 3, lineSha256: reviewRow(4).lineSha256 },
+  ]);
+  step = host(step.model, { type: "reviewsError", requestId: 2, code: "docket.internal", message: "boom" });
+  assert.deepEqual(step.model.reviews.error, { code: "docket.internal", message: "boom" });
+  assert.equal(step.model.error, null);
+  step = host(step.model, { type: "reviewDetailError", requestId: 3, code: "docket.receipt-not-found", message: "gone" });
+  assert.deepEqual(step.model.reviews.detailError, { code: "docket.receipt-not-found", message: "gone" });
+  // Answers to requests nobody waits for are ignored.
+  assert.equal(host(step.model, { type: "reviews", requestId: 2, page: reviewsPage(sha("a"), [1]) }).model, step.model);
+  // The backend went away: nothing shown, the next ready state retries.
+  const fresh = host(initialModel({ cursor: null, from: "end", tab: "reviews" }), state(sha("a")));
+  const away = host(fresh.model, { type: "reviewsError", requestId: 2, code: "docket.backend-unavailable", message: "down" });
+  assert.equal(away.model.reviews.error, null);
+  assert.deepEqual(host(away.model, state(sha("a"))).post, [{ type: "loadReviews", requestId: 3, cursor: null }]);
+});
+
+test("reviews helpers: time and short review id", () => {
+  assert.equal(reviewTime("2026-12-01T10:00:05.123Z"), "2026-12-01 10:00:05");
+  assert.equal(reviewTime("not a time"), "not a time");
+  assert.equal(shortReviewId("review:0123456789abcdef01234567"), "01234567");
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   HostToReceipts,
+  MAX_COPY_CHARS,
   ReceiptsStrings,
   ReceiptsToHost,
   ReceiptsViewState,
@@ -46,10 +47,22 @@ const detail = {
   provenance: { actor: { kind: "mcp", client: "claude-code 2.1.0", session: null }, nominations: ["branch-result-0123456789abcdef"] },
 };
 
+const reviewRow = {
+  line: 3,
+  lineSha256: sha("7"),
+  kind: "review-submitted",
+  reviewId: "review:0123456789abcdef01234567",
+  status: "supported",
+  workScopeId: null,
+  at: "2026-01-01T00:00:00.000Z",
+};
+const reviewsPage = { revision: "r1", order: "newest", entryCount: 1, startPosition: 0, pageCursor: 3, entries: [reviewRow], nextCursor: null, previousCursor: null };
+const reviewDetail = { receipt: reviewRow, stream: "docket/guard/v1", previousLineSha256: sha("6"), canonicalJson: "{}", lineHashInput: "{}", related: null };
+
 test("host messages: every kind parses", () => {
   const messages: unknown[] = [
-    { type: "state", backend: "ready", workspace: "trusted", on: true, blocked: false, projectionSha256: sha("a"), receiptCount: 3 },
-    { type: "state", backend: "starting", workspace: "none", on: false, blocked: false, projectionSha256: null, receiptCount: null },
+    { type: "state", backend: "ready", workspace: "trusted", on: true, blocked: false, projectionSha256: sha("a"), receiptCount: 3, revision: null },
+    { type: "state", backend: "starting", workspace: "none", on: false, blocked: false, projectionSha256: null, receiptCount: null, revision: null },
     { type: "page", requestId: 1, page },
     { type: "pageError", requestId: 2, code: "docket.stale-cursor", message: "stale" },
     { type: "verifyStarted" },
@@ -59,6 +72,10 @@ test("host messages: every kind parses", () => {
     { type: "detail", requestId: 4, detail },
     { type: "detailError", requestId: 5, code: "docket.receipt-not-found", message: "gone" },
     { type: "copyResult", ok: false },
+    { type: "reviews", requestId: 6, page: reviewsPage },
+    { type: "reviewsError", requestId: 7, code: "docket.internal", message: "boom" },
+    { type: "reviewDetail", requestId: 8, detail: reviewDetail },
+    { type: "reviewDetailError", requestId: 9, code: "docket.receipt-not-found", message: "gone" },
   ];
   for (const message of messages) {
     assert.deepEqual(HostToReceipts.parse(message), message);
@@ -69,8 +86,8 @@ test("host messages: unknown fields, unknown types and bad values are rejected",
   const bad: unknown[] = [
     { type: "showLatest", extra: 1 },
     { type: "nope" },
-    { type: "state", backend: "ready", workspace: "trusted", on: true, blocked: false, projectionSha256: "ABC", receiptCount: 0 },
-    { type: "state", backend: "crashed", workspace: "trusted", on: true, blocked: false, projectionSha256: null, receiptCount: 0 },
+    { type: "state", backend: "ready", workspace: "trusted", on: true, blocked: false, projectionSha256: "ABC", receiptCount: 0, revision: null },
+    { type: "state", backend: "crashed", workspace: "trusted", on: true, blocked: false, projectionSha256: null, receiptCount: 0, revision: null },
     { type: "page", requestId: -1, page },
     { type: "page", requestId: 1, page: { ...page, extra: true } },
     { type: "verifyResult", ok: "yes", message: "" },
@@ -78,6 +95,10 @@ test("host messages: unknown fields, unknown types and bad values are rejected",
     { type: "detail", requestId: 1, detail: { ...detail, canonicalJson: undefined } },
     { type: "detail", requestId: 1, detail: { ...detail, causalRefs: [{ ...detail.causalRefs[0], ordinal: -1 }] } },
     { type: "detailError", requestId: 1, code: "x" },
+    { type: "reviews", requestId: 1, page: { ...reviewsPage, entries: [{ ...reviewRow, kind: "work-scope-opened" }] } },
+    { type: "reviews", requestId: 1, page: { ...reviewsPage, nextCursor: "3" } },
+    { type: "reviewDetail", requestId: 1, detail: { ...reviewDetail, stream: "developer/v8" } },
+    { type: "reviewDetail", requestId: 1, detail: { ...reviewDetail, lineHashInput: undefined } },
     null,
     "state",
   ];
@@ -108,20 +129,37 @@ test("webview messages: valid and invalid", () => {
   assert.equal(ReceiptsToHost.safeParse({ ...load, cursor: "x".repeat(201) }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "loadDetail", requestId: 4, eventSha256: "nope" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "loadDetail", requestId: 4, eventSha256: sha("2"), ordinal: 1 }).success, false);
-  assert.equal(ReceiptsToHost.safeParse({ type: "copy", text: "x".repeat(200_001) }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "copy", text: "x".repeat(MAX_COPY_CHARS + 1) }).success, false);
+  assert.ok(ReceiptsToHost.safeParse({ type: "loadReviews", requestId: 5, cursor: null }).success);
+  assert.ok(ReceiptsToHost.safeParse({ type: "loadReviews", requestId: 5, cursor: 12 }).success);
+  assert.ok(ReceiptsToHost.safeParse({ type: "loadReviewDetail", requestId: 6, lineSha256: sha("4") }).success);
+  assert.equal(ReceiptsToHost.safeParse({ type: "loadReviews", requestId: 5, cursor: -1 }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "loadReviews", requestId: 5, cursor: "12" }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "loadReviews", requestId: 5 }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "loadReviewDetail", requestId: 6, lineSha256: "abc" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "ready", html: "<b>" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "turnOn" }).success, false);
 });
 
 test("persisted view state is strict; older states gain an empty filter and no selection", () => {
-  assert.deepEqual(ReceiptsViewState.parse({ cursor: null, from: "end" }), { cursor: null, from: "end", kinds: null, selected: null });
-  const full = { cursor: "c", from: "start", kinds: ["work-scope-opened"], selected: sha("3") };
+  assert.deepEqual(ReceiptsViewState.parse({ cursor: null, from: "end" }), {
+    cursor: null,
+    from: "end",
+    kinds: null,
+    selected: null,
+    tab: "receipts",
+    reviewsCursor: null,
+    reviewSelected: null,
+  });
+  const full = { cursor: "c", from: "start", kinds: ["work-scope-opened"], selected: sha("3"), tab: "reviews", reviewsCursor: 7, reviewSelected: sha("5") };
   assert.deepEqual(ReceiptsViewState.parse(full), full);
   assert.equal(ReceiptsViewState.safeParse({ ...full, kinds: ["nope"] }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ ...full, selected: "abc" }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ cursor: 5, from: "end" }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ cursor: null }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ cursor: null, from: "end", page: 2 }).success, false);
+  assert.equal(ReceiptsViewState.safeParse({ ...full, tab: "events" }).success, false);
+  assert.equal(ReceiptsViewState.safeParse({ ...full, reviewsCursor: 1.5 }).success, false);
   assert.equal(ReceiptsViewState.safeParse(undefined).success, false);
 });
 

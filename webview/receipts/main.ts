@@ -28,17 +28,41 @@
 //                                         the receipts
 //     [data-testid="previous-scope-event"] the same for the previous event of the scope
 //   [data-testid="filter-cleared"]        note shown when a jump had to clear the kind filter
+//   [data-testid="tab-receipts"|"tab-reviews"]   the two tabs (role="tab", aria-selected; arrow
+//                                         keys, Home and End move between them)
+//   #reviews-table                        the completion guard's entries (docket/guard/v1), newest first
+//   [data-testid="review-row"]            one row per guard line: data-line, data-kind
+//                                         (review-opened|review-submitted), data-review-id,
+//                                         data-status (submitted only), data-line-sha256
+//   [data-testid="review-detail"]         its detail pane: data-line, data-kind, data-line-sha256
+//     [data-testid="review-canonical-json"]   <pre> with the entry's canonical JSON
+//     [data-testid="review-line-hash-input"]  <pre> with the exact text the line hash covers
+//     [data-testid="review-line-sha256"], [data-testid="review-previous-line-sha256"]   full hashes
+//     [data-testid="review-related"]      a <button> (data-line, data-kind, data-line-sha256) to
+//                                         the review's other entry
+//     [data-testid="copy-review-json"], [data-testid="copy-review-line"]   copy buttons
 import "./zodSetup";
-import { ReceiptKind, type ReceiptDetail, type ReceiptLink, type ReceiptRow, type ReceiptsPage } from "../../server/protocol/messages";
+import {
+  ReceiptKind,
+  type GuardReceiptRow,
+  type GuardReceiptsPage,
+  type ReceiptDetail,
+  type ReceiptLink,
+  type ReceiptRow,
+  type ReceiptsPage,
+} from "../../server/protocol/messages";
 import {
   HostToReceipts,
   ReceiptsStrings,
+  ReceiptsTab,
   ReceiptsToHost,
   ReceiptsViewState,
 } from "../../server/protocol/webviewMessages";
 import {
   format,
   initialModel,
+  reviewTime,
+  shortReviewId,
   type Model,
   type ModelEvent,
   navigation,
@@ -200,10 +224,55 @@ const detailPane = el("section", { id: "receipt-detail", className: "detail-pane
 detailPane.setAttribute("aria-labelledby", "detail-title");
 detailPane.tabIndex = -1;
 
+// Tabs: developer/v8 receipts, and the completion guard's review entries.
+function tab(id: ReceiptsTab, label: string, codicon: string): HTMLButtonElement {
+  const node = el("button", { id: `tab-${id}`, className: "tab", testId: `tab-${id}` }, [icon(codicon), el("span", { text: label })]);
+  node.type = "button";
+  node.setAttribute("role", "tab");
+  node.setAttribute("aria-controls", id === "receipts" ? "table-scroll" : "reviews-scroll");
+  node.dataset["tab"] = id;
+  return node;
+}
+const tabs = [tab("receipts", strings.tabReceipts, "checklist"), tab("reviews", strings.tabReviews, "comment-discussion")] as const;
+const tabList = el("div", { className: "tabs" }, [...tabs]);
+tabList.setAttribute("role", "tablist");
+tabList.setAttribute("aria-label", strings.tabsLabel);
+
+const reviewsBody = el("tbody");
+const reviewsHeader = el("tr", {}, [
+  el("th", { className: "col-line", text: strings.columnLine }),
+  el("th", { className: "col-kind", text: strings.columnKind }),
+  el("th", { className: "col-review", text: strings.columnReview }),
+  el("th", { className: "col-status", text: strings.columnStatus }),
+  el("th", { className: "col-time", text: strings.columnTime }),
+]);
+for (const cell of Array.from(reviewsHeader.children)) cell.setAttribute("scope", "col");
+const reviewsTable = el("table", { id: "reviews-table" }, [
+  el("caption", { className: "visually-hidden", text: strings.reviewsCaption }),
+  el("thead", {}, [reviewsHeader]),
+  reviewsBody,
+]);
+const reviewsScroll = el("div", { id: "reviews-scroll", className: "table-scroll" }, [reviewsTable]);
+reviewsScroll.setAttribute("role", "tabpanel");
+reviewsScroll.setAttribute("aria-labelledby", "tab-reviews");
+tableScroll.setAttribute("role", "tabpanel");
+tableScroll.setAttribute("aria-labelledby", "tab-receipts");
+
+const reviewTitle = el("h2", { id: "review-detail-title", className: "detail-title" });
+const reviewClose = iconButton(strings.detailClose, "close", "review-detail-close");
+const reviewBody = el("div", { className: "detail-body" });
+const reviewPane = el("section", { id: "review-detail", className: "detail-pane", testId: "review-detail" }, [
+  el("div", { className: "detail-header" }, [reviewTitle, reviewClose]),
+  reviewBody,
+]);
+reviewPane.setAttribute("aria-labelledby", "review-detail-title");
+reviewPane.tabIndex = -1;
+
 const navGroup = el("div", { className: "nav" }, [firstButton, prevButton, nextButton]);
 const toolbar = el("div", { className: "toolbar" }, [navGroup, pageInfo, verifyButton]);
 toolbar.setAttribute("role", "toolbar");
 const header = el("div", { className: "header" }, [
+  tabList,
   toolbar,
   filterGroup,
   staleBanner,
@@ -216,7 +285,7 @@ const header = el("div", { className: "header" }, [
   emptyState,
 ]);
 
-document.body.appendChild(el("main", { id: "app" }, [header, tableScroll, detailPane]));
+document.body.appendChild(el("main", { id: "app" }, [header, tableScroll, detailPane, reviewsScroll, reviewPane]));
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
@@ -426,6 +495,204 @@ function renderDetail(current: Model): void {
   );
 }
 
+// Reviews tab ------------------------------------------------------------------------------------
+
+const STATUS_ICONS = { supported: "pass", unsupported: "error", incomplete: "warning" } as const;
+
+function statusText(status: GuardReceiptRow["status"]): string {
+  switch (status) {
+    case "supported":
+      return strings.statusSupported;
+    case "unsupported":
+      return strings.statusUnsupported;
+    case "incomplete":
+      return strings.statusIncomplete;
+    case null:
+      return "";
+  }
+}
+
+function statusNode(status: GuardReceiptRow["status"]): HTMLElement {
+  if (status === null) return el("span", { className: "muted", text: "—" });
+  return el("span", { className: `status status-${status}` }, [icon(STATUS_ICONS[status]), el("span", { text: statusText(status) })]);
+}
+
+function reviewRow(row: GuardReceiptRow, selected: boolean): HTMLTableRowElement {
+  const time = reviewTime(row.at);
+  const review = el("td", { className: "col-review mono", text: shortReviewId(row.reviewId) });
+  review.title = row.reviewId;
+  const timeCell = el("td", { className: "col-time", text: time });
+  timeCell.title = row.at;
+  const tr = el("tr", { className: selected ? "receipt review selected" : "receipt review", testId: "review-row" }, [
+    el("td", { className: "col-line", text: String(row.line) }),
+    // In a narrow view the status, review and time columns fold into this cell: two lines per entry.
+    el("td", { className: "col-kind" }, [
+      el("span", { className: "kind-text", text: row.kind }),
+      el("span", { className: "inline-status" }, [statusNode(row.status)]),
+      el("span", { className: "inline-meta muted" }, [
+        el("span", { className: "mono", text: shortReviewId(row.reviewId) }),
+        el("span", { text: time }),
+      ]),
+    ]),
+    review,
+    el("td", { className: "col-status" }, [statusNode(row.status)]),
+    timeCell,
+  ]);
+  tr.dataset["line"] = String(row.line);
+  tr.dataset["kind"] = row.kind;
+  tr.dataset["reviewId"] = row.reviewId;
+  if (row.status !== null) tr.dataset["status"] = row.status;
+  tr.dataset["lineSha256"] = row.lineSha256;
+  tr.tabIndex = 0;
+  tr.setAttribute("aria-controls", "review-detail");
+  if (selected) tr.setAttribute("aria-current", "true");
+  tr.setAttribute("aria-label", format(strings.reviewRowLabel, row.line, row.kind, row.reviewId, `${statusText(row.status)} ${time}`.trim()));
+  return tr;
+}
+
+let renderedReviews: GuardReceiptsPage | null = null;
+let renderedReviewSelected: string | null = null;
+
+function renderReviewRows(page: GuardReceiptsPage | null, selected: string | null): void {
+  if (page === renderedReviews && selected === renderedReviewSelected) return;
+  const focused = document.activeElement instanceof HTMLTableRowElement ? document.activeElement.dataset["lineSha256"] : undefined;
+  renderedReviews = page;
+  renderedReviewSelected = selected;
+  reviewsBody.replaceChildren(...(page?.entries ?? []).map((row) => reviewRow(row, row.lineSha256 === selected)));
+  if (focused !== undefined) reviewsBody.querySelector<HTMLTableRowElement>(`tr.review[data-line-sha256="${CSS.escape(focused)}"]`)?.focus();
+}
+
+function reviewLink(row: GuardReceiptRow): HTMLElement {
+  const node = el("button", { className: "link-button receipt-link review-link", testId: "review-related" }, [
+    el("span", { className: "link-ordinal", text: `${strings.columnLine} ${row.line}` }),
+    el("span", { className: "link-kind", text: row.kind }),
+    el("span", { className: "link-hash mono", text: shortHash(row.lineSha256) }),
+  ]);
+  node.type = "button";
+  node.dataset["line"] = String(row.line);
+  node.dataset["kind"] = row.kind;
+  node.dataset["lineSha256"] = row.lineSha256;
+  node.title = row.lineSha256;
+  node.setAttribute("aria-label", format(strings.reviewLinkLabel, row.line, row.kind));
+  return node;
+}
+
+function copyButtonFor(testId: string): HTMLButtonElement {
+  const node = el("button", { className: "button secondary small", testId }, [icon("copy"), el("span", { className: "label", text: strings.copy })]);
+  node.type = "button";
+  return node;
+}
+
+const reviewCopyStatus = el("span", { className: "copy-status", testId: "review-copy-status" });
+reviewCopyStatus.setAttribute("aria-live", "polite");
+const copyReviewJson = copyButtonFor("copy-review-json");
+const copyReviewLine = copyButtonFor("copy-review-line");
+
+function readOnlyJson(text: string, label: string, testId: string): HTMLPreElement {
+  const pre = el("pre", { className: "canonical-json mono", text, testId });
+  // Focusable so keyboard users can scroll it and select its text.
+  pre.tabIndex = 0;
+  pre.setAttribute("aria-label", label);
+  return pre;
+}
+
+let renderedReviewDetail: Model["reviews"]["detail"] | undefined;
+let renderedReviewState = "";
+
+function renderReviewDetail(current: Model): void {
+  const reviews = current.reviews;
+  const open = current.tab === "reviews" && reviews.selected !== null;
+  show(reviewPane, open);
+  if (!open) {
+    renderedReviewDetail = undefined;
+    renderedReviewState = "";
+    return;
+  }
+  reviewCopyStatus.textContent = current.copied === null ? "" : current.copied ? strings.copied : strings.copyFailed;
+  const detail = reviews.detail;
+  const stateKey = JSON.stringify([reviews.selected, reviews.detailPending !== null, reviews.detailError]);
+  if (detail === renderedReviewDetail && stateKey === renderedReviewState) return;
+  renderedReviewDetail = detail;
+  renderedReviewState = stateKey;
+  if (detail === null) {
+    reviewPane.removeAttribute("data-line");
+    reviewPane.removeAttribute("data-kind");
+    reviewPane.dataset["lineSha256"] = reviews.selected ?? "";
+    reviewTitle.textContent = reviews.detailError === null ? strings.reviewDetailLoading : reviews.detailError.message;
+    reviewBody.replaceChildren();
+    return;
+  }
+  const row = detail.receipt;
+  reviewPane.scrollTop = 0;
+  reviewPane.dataset["line"] = String(row.line);
+  reviewPane.dataset["kind"] = row.kind;
+  reviewPane.dataset["lineSha256"] = row.lineSha256;
+  reviewTitle.textContent = format(strings.reviewDetailTitle, row.line, row.kind);
+
+  const facts = el("dl", { className: "detail-list" });
+  definition(facts, strings.detailReview, row.reviewId, true, "review-id");
+  if (row.workScopeId !== null) definition(facts, strings.detailWorkScopeId, row.workScopeId, true);
+  if (row.status !== null) {
+    facts.appendChild(el("dt", { text: strings.detailStatus }));
+    const dd = el("dd", { testId: "review-status" }, [statusNode(row.status)]);
+    facts.appendChild(dd);
+  }
+  definition(facts, strings.detailAt, row.at, false);
+  definition(facts, strings.detailStream, detail.stream, true);
+  definition(facts, strings.detailLine, String(row.line), false);
+  definition(facts, strings.detailLineSha256, row.lineSha256, true, "review-line-sha256");
+  definition(facts, strings.detailPreviousLineSha256, detail.previousLineSha256 ?? strings.detailNoPreviousLine, detail.previousLineSha256 !== null, "review-previous-line-sha256");
+
+  const related = detail.related;
+  reviewBody.replaceChildren(
+    facts,
+    section(strings.detailRelated, [
+      related !== null ? reviewLink(related) : el("p", { className: "muted", text: row.kind === "review-opened" ? strings.detailNoRelated : "—" }),
+    ]),
+    section(strings.detailEntryJson, [
+      el("p", { className: "muted hint", text: strings.detailEntryJsonHint }),
+      el("div", { className: "copy-row" }, [copyReviewJson, reviewCopyStatus]),
+      readOnlyJson(detail.canonicalJson, strings.detailEntryJson, "review-canonical-json"),
+    ]),
+    section(strings.detailLineHashInput, [
+      el("p", { className: "muted hint", text: strings.detailLineHashInputHint }),
+      el("div", { className: "copy-row" }, [copyReviewLine]),
+      readOnlyJson(detail.lineHashInput, strings.detailLineHashInput, "review-line-hash-input"),
+    ]),
+  );
+}
+
+let renderedTab: ReceiptsTab | null = null;
+
+function renderTabs(current: Model): void {
+  if (renderedTab === current.tab) return;
+  renderedTab = current.tab;
+  for (const node of tabs) {
+    const active = node.dataset["tab"] === current.tab;
+    node.setAttribute("aria-selected", String(active));
+    node.classList.toggle("active", active);
+    node.tabIndex = active ? 0 : -1;
+  }
+  const reviews = current.tab === "reviews";
+  setLabel(firstButton, reviews ? strings.reviewsNewest : strings.first);
+  setLabel(prevButton, reviews ? strings.reviewsNewer : strings.previous);
+  setLabel(nextButton, reviews ? strings.reviewsOlder : strings.next);
+}
+
+/** The Reviews tab's share of the header: message, empty state, page info, rows and detail. */
+function renderReviews(current: Model, text: string | null, workspaceOpen: boolean): void {
+  const reviews = current.reviews;
+  const page = workspaceOpen ? reviews.page : null;
+  const hasRows = page !== null && page.entries.length > 0;
+  emptyState.textContent = strings.reviewsEmpty;
+  show(emptyState, page !== null && !hasRows && reviews.error === null && text === null);
+  show(reviewsScroll, hasRows);
+  show(navGroup, hasRows || reviews.cursor !== null);
+  pageInfo.textContent = hasRows ? format(strings.reviewsPageInfo, page.entries.length, page.entryCount) : "";
+  document.body.classList.toggle("busy", reviews.pending !== null);
+  renderReviewRows(hasRows ? page : null, reviews.selected);
+}
+
 function render(current: Model): void {
   const nav = navigation(current);
   firstButton.disabled = !nav.first;
@@ -435,12 +702,15 @@ function render(current: Model): void {
   verifyButton.disabled = current.verifying || current.backend !== "ready" || !workspaceOpen;
   setLabel(verifyButton, current.verifying ? strings.verifying : strings.verify);
 
-  show(staleBanner, current.stale && current.page !== null);
-  show(filterClearedNote, current.filterCleared);
+  renderTabs(current);
+  const onReviews = current.tab === "reviews";
+  show(staleBanner, !onReviews && current.stale && current.page !== null);
+  show(filterClearedNote, !onReviews && current.filterCleared);
   show(untrustedNote, current.workspace === "untrusted");
   show(blockedNote, current.blocked && workspaceOpen);
-  errorLine.textContent = current.error?.message ?? "";
-  show(errorLine, current.error !== null);
+  const error = onReviews ? current.reviews.error : current.error;
+  errorLine.textContent = error?.message ?? "";
+  show(errorLine, error !== null);
 
   if (current.verifyResult !== null) {
     verifyStatus.textContent = current.verifyResult.message;
@@ -455,21 +725,31 @@ function render(current: Model): void {
     text = strings.noFolder;
   } else if (current.backend === "stopped") {
     text = strings.stopped;
-  } else if (current.page === null) {
-    if (current.backend === "ready" && current.pending !== null) text = strings.loading;
+  } else if ((onReviews ? current.reviews.page : current.page) === null) {
+    if (current.backend === "ready" && (onReviews ? current.reviews.pending : current.pending) !== null) text = onReviews ? strings.reviewsLoading : strings.loading;
     else if (current.backend !== "ready" || current.workspace === null) text = strings.waiting;
   }
   message.textContent = text ?? "";
   show(message, text !== null);
 
+  show(toolbar, workspaceOpen);
+  kindFilter.disabled = current.backend !== "ready";
+  if (onReviews) {
+    show(filterGroup, false);
+    show(tableScroll, false);
+    show(detailPane, false);
+    renderReviews(current, text, workspaceOpen);
+    renderReviewDetail(current);
+    return;
+  }
+  show(reviewsScroll, false);
+  renderReviewDetail(current);
   const page = workspaceOpen ? current.page : null;
   const hasRows = page !== null && page.receipts.length > 0;
   const filtered = page !== null && page.kinds !== null;
   emptyState.textContent = filtered ? strings.emptyFiltered : current.workspace === "untrusted" ? strings.emptyUntrusted : strings.empty;
   show(emptyState, page !== null && !hasRows && current.error === null && text === null && !current.blocked);
-  show(toolbar, workspaceOpen);
   show(filterGroup, page !== null && (page.receiptCount > 0 || filtered));
-  kindFilter.disabled = current.backend !== "ready";
   renderFilter(current);
   show(tableScroll, hasRows);
   show(navGroup, hasRows || current.cursor !== null);
@@ -570,10 +850,79 @@ tbody.addEventListener("keydown", (event) => {
   }
 });
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && model.selected !== null && !(event.target instanceof HTMLSelectElement)) {
+  if (event.key !== "Escape" || event.target instanceof HTMLSelectElement) return;
+  if (model.tab === "reviews" ? model.reviews.selected !== null : model.selected !== null) {
     event.preventDefault();
-    detailClose.click();
+    (model.tab === "reviews" ? reviewClose : detailClose).click();
   }
+});
+
+// Tabs: click, or arrow keys / Home / End (automatic activation, focus follows).
+function activateTab(target: ReceiptsTab): void {
+  act({ type: "tab", tab: target });
+  tabs.find((node) => node.dataset["tab"] === target)?.focus();
+}
+tabList.addEventListener("click", (event) => {
+  const target = event.target instanceof Element ? event.target.closest("button.tab") : null;
+  const parsed = ReceiptsTab.safeParse(target instanceof HTMLButtonElement ? target.dataset["tab"] : undefined);
+  if (parsed.success) activateTab(parsed.data);
+});
+tabList.addEventListener("keydown", (event) => {
+  const index = tabs.findIndex((node) => node.dataset["tab"] === model.tab);
+  const last = tabs.length - 1;
+  const next =
+    event.key === "ArrowRight" ? (index + 1) % tabs.length
+    : event.key === "ArrowLeft" ? (index + last) % tabs.length
+    : event.key === "Home" ? 0
+    : event.key === "End" ? last
+    : null;
+  if (next === null) return;
+  event.preventDefault();
+  const parsed = ReceiptsTab.safeParse(tabs[next]?.dataset["tab"]);
+  if (parsed.success) activateTab(parsed.data);
+});
+
+function reviewRowFromEvent(event: Event): HTMLTableRowElement | null {
+  const target = event.target instanceof Element ? event.target : null;
+  const row = target?.closest("tr.review");
+  return row instanceof HTMLTableRowElement ? row : null;
+}
+function selectReviewRow(row: HTMLTableRowElement): void {
+  const lineSha256 = row.dataset["lineSha256"];
+  if (lineSha256 !== undefined) act({ type: "selectReview", lineSha256 });
+}
+reviewsBody.addEventListener("click", (event) => {
+  const row = reviewRowFromEvent(event);
+  if (row !== null) selectReviewRow(row);
+});
+reviewsBody.addEventListener("keydown", (event) => {
+  const row = reviewRowFromEvent(event);
+  if (row === null) return;
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    selectReviewRow(row);
+  } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    event.preventDefault();
+    const rows = Array.from(reviewsBody.querySelectorAll<HTMLTableRowElement>("tr.review"));
+    rows[rows.indexOf(row) + (event.key === "ArrowDown" ? 1 : -1)]?.focus();
+  }
+});
+reviewClose.addEventListener("click", () => {
+  const selected = model.reviews.selected;
+  act({ type: "closeDetail" });
+  if (selected !== null) reviewsBody.querySelector<HTMLTableRowElement>(`tr.review[data-line-sha256="${CSS.escape(selected)}"]`)?.focus();
+});
+copyReviewJson.addEventListener("click", () => act({ type: "copyReview", part: "entry" }));
+copyReviewLine.addEventListener("click", () => act({ type: "copyReview", part: "line" }));
+reviewBody.addEventListener("click", (event) => {
+  const target = event.target instanceof Element ? event.target.closest("button.review-link") : null;
+  const lineSha256 = target instanceof HTMLButtonElement ? target.dataset["lineSha256"] : undefined;
+  if (lineSha256 === undefined) return;
+  act({ type: "selectReview", lineSha256 });
+  // The pane is rebuilt: keep focus inside it, on its row when the page shows it.
+  const row = reviewsBody.querySelector<HTMLTableRowElement>(`tr.review[data-line-sha256="${CSS.escape(lineSha256)}"]`);
+  if (row !== null) row.focus();
+  else reviewPane.focus();
 });
 
 // After a jump the target row arrives with the next page: bring it into view once.

@@ -1,16 +1,21 @@
 // The Receipts webview's state machine: pure, no DOM, so it can be unit-tested in Node.
 // `update` takes the current model and one event (a validated host message or a user action)
 // and returns the next model plus the messages to post to the host. Filter, selection and
-// causal-ref jumps live here too, so the DOM layer only renders and forwards events.
-import type { ReceiptDetail, ReceiptKind, ReceiptLink, ReceiptsPage } from "../../server/protocol/messages";
-import type {
-  BackendState,
-  HostToReceipts,
-  PageEnd,
-  ReceiptsToHost,
-  ReceiptsViewState,
-  ReceiptsViewStateInput,
-  WorkspaceState,
+// causal-ref jumps live here too, so the DOM layer only renders and forwards events. The Reviews
+// tab pages the completion guard's ledger entries (`docket/guard/v1`) newest first beside the
+// developer/v8 receipts; it follows the ledger live (its cursors are line numbers, which appends
+// never move), while the receipts page keeps its stale banner.
+import type { GuardReceiptDetail, GuardReceiptsPage, ReceiptDetail, ReceiptKind, ReceiptLink, ReceiptsPage } from "../../server/protocol/messages";
+import {
+  MAX_COPY_CHARS,
+  type BackendState,
+  type HostToReceipts,
+  type PageEnd,
+  type ReceiptsTab,
+  type ReceiptsToHost,
+  type ReceiptsViewState,
+  type ReceiptsViewStateInput,
+  type WorkspaceState,
 } from "../../server/protocol/webviewMessages";
 
 /** Error codes the view reacts to (defined by the backend, see `ErrorCodes`). */
@@ -36,7 +41,31 @@ export interface PendingDetail {
   readonly eventSha256: string;
 }
 
+export interface Failure {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The Reviews tab: one page of guard entries (newest first) and the detail of one of them. */
+export interface ReviewsModel {
+  /** Cursor (a ledger line) of the displayed page, or null for the newest page; persisted. */
+  readonly cursor: number | null;
+  readonly page: GuardReceiptsPage | null;
+  readonly pending: { readonly requestId: number; readonly cursor: number | null } | null;
+  readonly error: Failure | null;
+  /** Line hash of the selected entry, whose detail pane is open (persisted). */
+  readonly selected: string | null;
+  readonly detail: GuardReceiptDetail | null;
+  readonly detailPending: { readonly requestId: number; readonly lineSha256: string } | null;
+  readonly detailError: Failure | null;
+}
+
 export interface Model {
+  /** The tab shown (persisted). */
+  readonly tab: ReceiptsTab;
+  /** The backend's status revision as last announced by the host (moves with guard lines too). */
+  readonly latestRevision: string | null;
+  readonly reviews: ReviewsModel;
   /** Null until the host sent its first `state`. */
   readonly workspace: WorkspaceState | null;
   readonly backend: BackendState | null;
@@ -81,7 +110,12 @@ export type UiAction =
   | { readonly type: "closeDetail" }
   /** Follow a causal ref or the previous-scope link of the open detail to its receipt. */
   | { readonly type: "jump"; readonly eventSha256: string }
-  | { readonly type: "copy" };
+  | { readonly type: "copy" }
+  | { readonly type: "tab"; readonly tab: ReceiptsTab }
+  /** Open the detail of a guard entry (a row, or the review's other entry from a detail). */
+  | { readonly type: "selectReview"; readonly lineSha256: string }
+  /** Copy the open guard entry's canonical JSON, or the exact text its line hash covers. */
+  | { readonly type: "copyReview"; readonly part: "entry" | "line" };
 
 export type ModelEvent =
   | { readonly source: "host"; readonly message: HostToReceipts }
@@ -94,6 +128,18 @@ export interface Update {
 
 export function initialModel(saved: ReceiptsViewStateInput | null): Model {
   return {
+    tab: saved?.tab ?? "receipts",
+    latestRevision: null,
+    reviews: {
+      cursor: saved?.reviewsCursor ?? null,
+      page: null,
+      pending: null,
+      error: null,
+      selected: saved?.reviewSelected ?? null,
+      detail: null,
+      detailPending: null,
+      detailError: null,
+    },
     workspace: null,
     backend: null,
     on: false,
@@ -120,7 +166,15 @@ export function initialModel(saved: ReceiptsViewStateInput | null): Model {
 }
 
 export function persistedState(model: Model): ReceiptsViewState {
-  return { cursor: model.cursor, from: model.from, kinds: model.kinds === null ? null : [...model.kinds], selected: model.selected };
+  return {
+    cursor: model.cursor,
+    from: model.from,
+    kinds: model.kinds === null ? null : [...model.kinds],
+    selected: model.selected,
+    tab: model.tab,
+    reviewsCursor: model.reviews.cursor,
+    reviewSelected: model.reviews.selected,
+  };
 }
 
 interface PageTarget {
@@ -211,37 +265,172 @@ function canLoad(model: Model): boolean {
   return model.backend === "ready" && model.workspace !== null && model.workspace !== "none";
 }
 
+// ---------------------------------------------------------------------------------------------
+// Reviews tab
+
+function withReviews(model: Model, reviews: Partial<ReviewsModel>): Model {
+  return { ...model, reviews: { ...model.reviews, ...reviews } };
+}
+
+function requestReviews(model: Model, cursor: number | null): Update {
+  const requestId = model.nextRequestId;
+  return {
+    model: withReviews({ ...model, nextRequestId: requestId + 1 }, { pending: { requestId, cursor }, error: null }),
+    post: [{ type: "loadReviews", requestId, cursor }],
+  };
+}
+
+function requestReviewDetail(model: Model, lineSha256: string): Update {
+  const requestId = model.nextRequestId;
+  return {
+    model: withReviews({ ...model, nextRequestId: requestId + 1 }, { detailPending: { requestId, lineSha256 }, detailError: null }),
+    post: [{ type: "loadReviewDetail", requestId, lineSha256 }],
+  };
+}
+
+function selectReview(model: Model, lineSha256: string): Update {
+  const reviews = model.reviews;
+  const base = withReviews({ ...model, copied: null }, { selected: lineSha256 });
+  if (reviews.detail?.receipt.lineSha256 === lineSha256) return unchanged(withReviews(base, { detailError: null, detailPending: null }));
+  if (reviews.detailPending?.lineSha256 === lineSha256) return unchanged(base);
+  return requestReviewDetail(withReviews(base, { detail: null }), lineSha256);
+}
+
+/**
+ * Brings the Reviews tab up to date while it is shown: the first page (and a restored detail), or
+ * the same page again once the ledger moved. Review lines are append-only facts and cursors are
+ * line numbers, so re-reading the page never shows other entries under the same cursor: new
+ * entries appear at the top of the newest page, live.
+ */
+function syncReviews(model: Model): Update {
+  const reviews = model.reviews;
+  if (model.tab !== "reviews" || !canLoad(model) || reviews.pending !== null) return unchanged(model);
+  if (reviews.page === null) {
+    const first = requestReviews(model, reviews.cursor);
+    const selected = reviews.selected;
+    return selected !== null && reviews.detail === null && reviews.detailPending === null
+      ? then(first, (next) => requestReviewDetail(next, selected))
+      : first;
+  }
+  if (model.latestRevision !== null && model.latestRevision !== reviews.page.revision) return requestReviews(model, reviews.cursor);
+  return unchanged(model);
+}
+
+function onReviewsHost(model: Model, message: Extract<HostToReceipts, { type: "reviews" | "reviewsError" | "reviewDetail" | "reviewDetailError" }>): Update {
+  const reviews = model.reviews;
+  switch (message.type) {
+    case "reviews": {
+      const pending = reviews.pending;
+      if (pending === null || pending.requestId !== message.requestId) return unchanged(model);
+      const settled = withReviews(model, { page: message.page, cursor: pending.cursor, pending: null, error: null });
+      // The ledger moved again while the page was on its way: read it once more.
+      return syncReviews(settled);
+    }
+    case "reviewsError": {
+      const pending = reviews.pending;
+      if (pending === null || pending.requestId !== message.requestId) return unchanged(model);
+      // The next `state` with backend "ready" retries.
+      if (message.code === BACKEND_UNAVAILABLE) return unchanged(withReviews(model, { pending: null }));
+      return unchanged(withReviews(model, { pending: null, error: { code: message.code, message: message.message } }));
+    }
+    case "reviewDetail": {
+      const pending = reviews.detailPending;
+      if (pending === null || pending.requestId !== message.requestId) return unchanged(model);
+      return unchanged(withReviews(model, { detail: message.detail, detailPending: null, detailError: null }));
+    }
+    case "reviewDetailError": {
+      const pending = reviews.detailPending;
+      if (pending === null || pending.requestId !== message.requestId) return unchanged(model);
+      const error = message.code === BACKEND_UNAVAILABLE ? null : { code: message.code, message: message.message };
+      return unchanged(withReviews(model, { detailPending: null, detailError: error }));
+    }
+  }
+}
+
+/** The text a copy of the open guard entry puts on the clipboard (null: nothing to copy). */
+function reviewCopy(model: Model, part: "entry" | "line"): Update {
+  const detail = model.reviews.detail;
+  if (detail === null) return unchanged(model);
+  const text = part === "entry" ? detail.canonicalJson : detail.lineHashInput;
+  // Past the message bound the host would refuse it: say so instead of posting.
+  if (text.length > MAX_COPY_CHARS) return unchanged({ ...model, copied: false });
+  return { model: { ...model, copied: null }, post: [{ type: "copy", text }] };
+}
+
+function onReviewsUi(model: Model, action: UiAction): Update | null {
+  const reviews = model.reviews;
+  switch (action.type) {
+    case "first":
+    case "showLatest":
+      return canLoad(model) ? requestReviews(model, null) : unchanged(model);
+    case "previous": {
+      const target = reviews.page?.previousCursor ?? null;
+      return target !== null && canLoad(model) ? requestReviews(model, target) : unchanged(model);
+    }
+    case "next": {
+      const target = reviews.page?.nextCursor ?? null;
+      return target !== null && canLoad(model) ? requestReviews(model, target) : unchanged(model);
+    }
+    case "closeDetail":
+      return unchanged(withReviews({ ...model, copied: null }, { selected: null, detail: null, detailPending: null, detailError: null }));
+    default:
+      return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
 function onHost(model: Model, message: HostToReceipts): Update {
   switch (message.type) {
-    case "state": {
-      const next: Model = {
-        ...model,
-        workspace: message.workspace,
-        backend: message.backend,
-        on: message.on,
-        blocked: message.blocked,
-        latestProjection: message.projectionSha256,
-      };
-      if (!canLoad(next) || next.pending !== null) {
-        return unchanged(next);
-      }
-      if (next.page === null) {
-        const first = request(next, next.cursor, next.from);
-        const selected = next.selected;
-        // A restored view reopens its detail pane.
-        return selected !== null && next.detail === null && next.detailPending === null
-          ? then(first, (model) => requestDetail(model, selected))
-          : first;
-      }
-      if (next.latestProjection !== null && next.latestProjection !== next.page.projectionSha256) {
-        // An empty page has nothing to swap out: show the new receipts right away.
-        if (next.page.receipts.length === 0) {
-          return latest(next);
-        }
-        return unchanged({ ...next, stale: true });
-      }
-      return unchanged(next);
+    case "state":
+      return then(onState(model, message), syncReviews);
+    case "reviews":
+    case "reviewsError":
+    case "reviewDetail":
+    case "reviewDetailError":
+      return onReviewsHost(model, message);
+    case "showLatest":
+      if (!canLoad(model)) return unchanged(model);
+      return model.tab === "reviews" ? requestReviews(model, null) : latest(model);
+    default:
+      return onReceiptsHost(model, message);
+  }
+}
+
+function onState(model: Model, message: Extract<HostToReceipts, { type: "state" }>): Update {
+  // The developer/v8 receipts: load the first page, or flag a page the projection moved under.
+  const next: Model = {
+    ...model,
+    workspace: message.workspace,
+    backend: message.backend,
+    on: message.on,
+    blocked: message.blocked,
+    latestProjection: message.projectionSha256,
+    latestRevision: message.revision,
+  };
+  if (!canLoad(next) || next.pending !== null) {
+    return unchanged(next);
+  }
+  if (next.page === null) {
+    const first = request(next, next.cursor, next.from);
+    const selected = next.selected;
+    // A restored view reopens its detail pane.
+    return selected !== null && next.detail === null && next.detailPending === null
+      ? then(first, (model) => requestDetail(model, selected))
+      : first;
+  }
+  if (next.latestProjection !== null && next.latestProjection !== next.page.projectionSha256) {
+    // An empty page has nothing to swap out: show the new receipts right away.
+    if (next.page.receipts.length === 0) {
+      return latest(next);
     }
+    return unchanged({ ...next, stale: true });
+  }
+  return unchanged(next);
+}
+
+function onReceiptsHost(model: Model, message: Exclude<HostToReceipts, { type: "state" | "showLatest" | "reviews" | "reviewsError" | "reviewDetail" | "reviewDetailError" }>): Update {
+  switch (message.type) {
     case "page": {
       const pending = model.pending;
       if (pending === null || pending.requestId !== message.requestId) {
@@ -295,8 +484,6 @@ function onHost(model: Model, message: HostToReceipts): Update {
         verifying: false,
         verifyResult: { ok: message.ok, message: message.message },
       });
-    case "showLatest":
-      return canLoad(model) ? latest(model) : unchanged(model);
     case "detail": {
       const pending = model.detailPending;
       if (pending === null || pending.requestId !== message.requestId) return unchanged(model);
@@ -316,7 +503,17 @@ function onHost(model: Model, message: HostToReceipts): Update {
 }
 
 function onUi(model: Model, action: UiAction): Update {
+  if (model.tab === "reviews") {
+    const handled = onReviewsUi(model, action);
+    if (handled !== null) return handled;
+  }
   switch (action.type) {
+    case "tab":
+      return action.tab === model.tab ? unchanged(model) : syncReviews({ ...model, tab: action.tab, copied: null });
+    case "selectReview":
+      return selectReview(model, action.lineSha256);
+    case "copyReview":
+      return reviewCopy(model, action.part);
     case "first":
       return canLoad(model) ? request({ ...model, stale: false }, null, "start") : unchanged(model);
     case "showLatest":
@@ -355,6 +552,15 @@ export function update(model: Model, event: ModelEvent): Update {
 
 /** What the navigation buttons allow right now. */
 export function navigation(model: Model): { first: boolean; previous: boolean; next: boolean } {
+  if (model.tab === "reviews") {
+    const reviews = model.reviews;
+    const ready = reviews.pending === null && canLoad(model);
+    return {
+      first: ready && (reviews.page?.startPosition ?? 0) > 0,
+      previous: ready && (reviews.page?.previousCursor ?? null) !== null,
+      next: ready && (reviews.page?.nextCursor ?? null) !== null,
+    };
+  }
   const idle = model.pending === null && canLoad(model);
   return {
     first: idle && (model.stale || (model.page?.startPosition ?? 0) > 0),
@@ -374,4 +580,15 @@ export function format(template: string, ...args: readonly (string | number)[]):
     const value = args[Number(index)];
     return value === undefined ? match : String(value);
   });
+}
+
+/** A recorded time as the reviews table shows it: date and time to the second, as recorded (UTC). */
+export function reviewTime(at: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/u.exec(at);
+  return match === null ? at : `${match[1]} ${match[2]}`;
+}
+
+/** The review id as the table shows it: its first 8 hex digits ("review:" dropped). */
+export function shortReviewId(reviewId: string): string {
+  return reviewId.startsWith("review:") ? reviewId.slice("review:".length, "review:".length + 8) : reviewId.slice(0, 12);
 }

@@ -24,6 +24,9 @@ export interface Locator {
   fill(value: string, options?: { timeout?: number }): Promise<void>;
   hover(options?: { timeout?: number }): Promise<void>;
   selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
+  focus(options?: { timeout?: number }): Promise<void>;
+  /** Focuses the element, then presses the key. */
+  press(key: string, options?: { timeout?: number }): Promise<void>;
 }
 
 export interface FrameLocator {
