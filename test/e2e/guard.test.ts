@@ -54,7 +54,9 @@ test("the Reviews section shows recorded reviews and an agent's last stop in rea
     // The workspace setting reaches the file the hooks read, and the header says so.
     const section = row(p, /Reviews[\s\S]*mode: block once/u);
     await section.waitFor({ timeout: 30_000 });
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(workspace, ".docket", "guard", "mode.json"), "utf8")), { format: "docket/guard-mode/v1", mode: "block-once" });
+    const modeFile = JSON.parse(fs.readFileSync(path.join(workspace, ".docket", "guard", "mode.json"), "utf8")) as { format: string; mode: string; boundTo: string };
+    assert.deepEqual([modeFile.format, modeFile.mode], ["docket/guard-mode/v1", "block-once"]);
+    assert.match(modeFile.boundTo, /^\d+:\d+$/u, "bound to the folder it was written in");
     await row(p, "No reviews yet").waitFor({ timeout: 10_000 });
     mark("modeSynced");
 
@@ -105,6 +107,13 @@ test("the Reviews section shows recorded reviews and an agent's last stop in rea
     await p.waitForTimeout(500);
     await shot("02-last-stop-and-message");
     assert.equal(await p.locator(".notifications-toasts .notification-toast", { hasText: /claimed completion without a supported review/u }).count(), 1, "one message for one decision");
+
+    // A VS Code agent session (camelCase input, as `.github/hooks` or `.claude/settings.json` run it
+    // for Copilot's agent) stops too: its own row, in the VS Code dialect's output.
+    const vscodeOutput = stopAgent(workspace, "c0ffee00-1111-4222-8333-444455556666", "All green.", "vscode");
+    assert.match(vscodeOutput, /"hookSpecificOutput":\{"hookEventName":"Stop","decision":"block"/u, vscodeOutput);
+    await row(p, /Last stop: VS Code agent[\s\S]*blocked/u).waitFor({ timeout: 15_000 });
+    mark("vscodeStopShown");
 
     // "Show" brings the Work view back even when it was folded.
     await p.locator(PANE_HEADER, { hasText: /^Work/u }).first().click();

@@ -18,9 +18,11 @@ function docket(args: readonly string[], request: unknown, cwd: string): unknown
   return JSON.parse(output) as unknown;
 }
 
-function hook(workspace: string, event: string, fields: Record<string, unknown>): string {
-  const input = JSON.stringify({ cwd: workspace, hook_event_name: event, ...fields });
-  const result = spawnSync(process.execPath, [HOOK, "hook", "--host", "claude", event], { input, cwd: workspace, encoding: "utf8", timeout: 30_000 });
+function hook(workspace: string, event: string, fields: Record<string, unknown>, host: "claude" | "vscode" = "claude"): string {
+  // VS Code agent hooks send camelCase common fields (vscode-and-agents.md §2.5).
+  const common = host === "vscode" ? { timestamp: new Date().toISOString(), cwd: workspace, hookEventName: event } : { cwd: workspace, hook_event_name: event };
+  const input = JSON.stringify({ ...common, ...fields });
+  const result = spawnSync(process.execPath, [HOOK, "hook", "--host", host, event], { input, cwd: workspace, encoding: "utf8", timeout: 30_000 });
   assert.equal(result.status, 0, `hook ${event} exited ${result.status}: ${result.stderr}`);
   return result.stdout;
 }
@@ -58,10 +60,11 @@ export function sessionFiles(workspace: string): string[] {
   }
 }
 
-/** The Stop hook of a Claude Code session with `answer` as its final message; returns the hook's stdout. */
-export function stopAgent(workspace: string, sessionId: string, answer: string): string {
+/** The Stop hook of a Claude Code (or VS Code agent) session with `answer` as its final message; returns the hook's stdout. */
+export function stopAgent(workspace: string, sessionId: string, answer: string, host: "claude" | "vscode" = "claude"): string {
   const before = sessionFiles(workspace).length;
-  const output = hook(workspace, "Stop", { session_id: sessionId, transcript_path: null, stop_hook_active: false, last_assistant_message: answer });
+  const session = host === "vscode" ? { sessionId } : { session_id: sessionId };
+  const output = hook(workspace, "Stop", { ...session, transcript_path: null, stop_hook_active: false, last_assistant_message: answer }, host);
   assert.ok(sessionFiles(workspace).length > before, `the Stop hook recorded the session's decision: ${output}`);
   return output;
 }
