@@ -2,7 +2,8 @@
 // `docket guard …`), the MCP tools `review_open` / `review_submit` and the backend's requests
 // (protocol/messages.ts). Requests are strict: an unknown field is refused, never ignored.
 import * as z from "zod";
-import { GUARD_MODES, REMAINING_KINDS, REVIEW_CHECK_STATUSES } from "./guardDecision";
+import { GuardMode, GuardRemainingWork } from "../protocol/messages";
+import { REVIEW_CHECK_STATUSES } from "./guardDecision";
 import { CLAIM_ID, CLAIM_VERDICTS, MAX_CLAIM_TEXT, MAX_CLAIMS, MAX_RATIONALE, MAX_SOURCES, RESPONSE_VERDICTS, REVIEW_ID, SOURCE_ID } from "./guardEntry";
 
 /** The largest draft Docket reviews (UTF-8 bytes); hosts cap what they show far below this. */
@@ -11,11 +12,7 @@ export const MAX_DRAFT_BYTES = 256 * 1024;
 export const MAX_USER_INPUT_BYTES = 64 * 1024;
 export { MAX_SOURCE_FILE_BYTES } from "./sourceDigest";
 
-export const GuardMode = z.enum(GUARD_MODES);
 
-export const RemainingKind = z.enum(REMAINING_KINDS);
-
-export const RemainingWork = z.strictObject({ kind: RemainingKind, text: z.string() });
 
 const ClaimInput = z.strictObject({
   id: z.string().regex(CLAIM_ID, "a claim id is 1–64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit"),
@@ -97,7 +94,7 @@ export const GuardCheckResult = z.strictObject({
     cause: z.string().nullable(),
     message: z.string(),
   }),
-  remaining: z.array(RemainingWork),
+  remaining: z.array(GuardRemainingWork),
   intakeWarning: z.string().nullable(),
   decision: z.enum(["silent", "notice", "block"]),
   notice: z.string().nullable(),

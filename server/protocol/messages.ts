@@ -774,6 +774,9 @@ export const GuardReview = z.strictObject({
 });
 export type GuardReview = z.infer<typeof GuardReview>;
 
+/** One piece of recorded necessary work the Stop check found (stable kinds, docs/guard.md). */
+export const GuardRemainingWork = z.strictObject({ kind: z.enum(REMAINING_KINDS), text: z.string() });
+
 /** The last Stop decision of one agent session (`.docket/guard/sessions/`). */
 export const GuardStop = z.strictObject({
   host: z.string(),
@@ -782,7 +785,7 @@ export const GuardStop = z.strictObject({
   decision: z.enum(["silent", "notice", "block"]),
   reviewStatus: z.enum(REVIEW_CHECK_STATUSES),
   reviewId: z.string().nullable(),
-  remaining: z.array(z.strictObject({ kind: z.enum(REMAINING_KINDS), text: z.string() })),
+  remaining: z.array(GuardRemainingWork),
   notice: z.string().nullable(),
 });
 export type GuardStop = z.infer<typeof GuardStop>;

@@ -44,7 +44,10 @@ export function ensureDocketFolder(workspaceFolder: string): string {
  */
 export function sweepStateTemporaries(workspaceFolder: string): void {
   const folder = path.join(workspaceFolder, DOCKET_FOLDER);
-  const folders = [folder, path.join(folder, "hooks")];
+  // Every folder where Docket replaces files by temp + rename: the hooks' checkpoint, the evidence
+  // store's recent-handles cache, and the completion guard's mode, session, locator and board files.
+  const guard = path.join(folder, "guard");
+  const folders = [folder, path.join(folder, "hooks"), path.join(folder, "evidence"), guard, ...["sessions", "reviews", "answers", "boards"].map((name) => path.join(guard, name))];
   try {
     const baselines = path.join(folder, "baselines");
     for (const entry of fs.readdirSync(baselines, { withFileTypes: true })) if (entry.isDirectory()) folders.push(path.join(baselines, entry.name));
