@@ -4,12 +4,13 @@
 import { canonicalJson, hashValue, sha256Hex, toJsonValue, type JsonValue } from "./canonicalJson";
 import { ValueError, exactKeys, fail, integerAt, isRecord, objectAt, shaAt } from "./values";
 import { GUARD_STREAM, guardEntryProblem } from "../guard/guardEntry";
+import { OBSERVER_STREAM, observerEntryProblem } from "../observer/observerEntry";
 
 export const LEDGER_LINE_FORMAT = "docket/ledger-line/v1";
 export const LINE_DOMAIN = "docket/ledger-line/v1";
 export const DEVELOPER_STREAM = "developer/v8";
-export { GUARD_STREAM };
-export const STREAMS = [DEVELOPER_STREAM, GUARD_STREAM] as const;
+export { GUARD_STREAM, OBSERVER_STREAM };
+export const STREAMS = [DEVELOPER_STREAM, GUARD_STREAM, OBSERVER_STREAM] as const;
 export type Stream = (typeof STREAMS)[number];
 
 export interface LedgerLine {
@@ -122,6 +123,11 @@ export function decodeLedgerLine(text: string, expectedLine: number, expectedPre
   // Guard entries have no replay of their own to reject them: their shape is part of the line.
   if (line.stream === GUARD_STREAM) {
     const problem = guardEntryProblem(line.entry);
+    if (problem !== null) throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1}: ${problem}`);
+  }
+  // Observer entries likewise: the wrapper is checked here, the meaning of `data` by Observer replay.
+  if (line.stream === OBSERVER_STREAM) {
+    const problem = observerEntryProblem(line.entry);
     if (problem !== null) throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1}: ${problem}`);
   }
   return line;
