@@ -65,6 +65,9 @@ Usage:
                                            the remaining work and the decision
   docket guard mode [notice|block-once|off] [--workspace DIR] [--json]
                                            show or set the completion guard's mode
+  docket observer replay FILE [--json]     replay the Observer entries of a Pi session or of Docket
+                                           ledger lines (observer/v1): issues and snapshot (exit 0
+                                           no issues, 1 issues). See docs/observer-replay.md
   docket notebook validate|status DIR [--json]
                                            check a Notebook's records (exit 0 valid, 1 invalid,
                                            2 not a usable Notebook) or show its health
@@ -283,6 +286,11 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
       // Loaded only here: record validation (YAML, JSON Schema) is large and no other command needs it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return (require("../notebook/notebookCli") as typeof import("../notebook/notebookCli")).dispatchNotebookCommand(rest, io);
+    }
+    if (command === "observer") {
+      // Loaded only here: Observer replay is needed by no other command.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require("../observer/observerCli") as typeof import("../observer/observerCli")).runObserverCommand(rest, io);
     }
     if (command === "review" || command === "guard") {
       // Loaded only here: review sealing and redaction are not needed by other commands.
