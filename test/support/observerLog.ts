@@ -350,3 +350,143 @@ export function ledgerText(entries: readonly HostEntry[]): string {
   });
   return text;
 }
+
+export interface ReceiptCounts {
+  readonly episodeMemos: number;
+  readonly created?: number;
+  readonly revised?: number;
+  readonly merged?: number;
+  readonly kept?: number;
+  readonly promotions?: number;
+  readonly hypothesisRevisions?: number;
+}
+
+/** A stored receipt with every count (the summary in the reference's wording). */
+export function fullReceipt(passId: string, revisionId: string, receiptId: string, counts: ReceiptCounts): Record<string, unknown> {
+  const [created, revised, merged, kept, promotions, revisions] = [counts.created, counts.revised, counts.merged, counts.kept, counts.promotions, counts.hypothesisRevisions].map((value) => value ?? 0);
+  return {
+    receipt_id: receiptId,
+    pass_id: passId,
+    revision_id: revisionId,
+    scope: { episode_memos: counts.episodeMemos, standing_inquiries: 0, durable_memos: 0 },
+    changes: { created, revised, merged, kept_incubating: kept, promotion_candidates: promotions, hypothesis_revisions: revisions },
+    summary: `신규 ${created} · 수정 ${revised} · 병합 ${merged} · incubating ${kept} · 승격 후보 ${promotions} · 가설 수정 ${revisions}`,
+  };
+}
+
+/** prepared + applied + acknowledgement for an already encoded pass, scope and receipt. */
+export function commitEntries(pass: Record<string, unknown>, scope: Record<string, unknown>, receipt: Record<string, unknown>): HostEntry[] {
+  return [
+    custom("observer.prepared-memo-pass", pass),
+    custom("observer.memo-pass", { observer_memo_event: "observer.memo-pass/v1", kind: "applied", pass, scope, next_revision_id: receipt.revision_id, receipt }),
+    lifecycle({ kind: "memo-reconciled", revisionId: receipt.revision_id, receipt: { receiptId: receipt.receipt_id, summary: receipt.summary } }),
+  ];
+}
+
+/**
+ * One more round of work after earlier passes: a tool result, its SourceRead (source `source-<n>`),
+ * an observation and the Memo request over it with `base` — returns the entries and the source basis.
+ */
+export function observedRound(n: number, base: string | null): { entries: HostEntry[]; requestId: string; observationId: string; source: { sourceId: string; readId: string; readDigest: string } } {
+  const text = `tool output ${n}`;
+  const spec: ReadSpec = {
+    readId: id("source-read-", n),
+    candidates: [{ id: id("candidate-", n), text }],
+    sourceId: id("source-", n),
+    summary: `Reading ${n}.`,
+    claims: [{ text: `Claim ${n}.`, locator: null }],
+    indexDigest: sha("standing-index"),
+    indexInquiryIds: [],
+  };
+  const read = observation(sourceReadPayload(spec));
+  const semantic = observation(semanticPayload({ observationId: id("observation-", n), read: spec, hydration: null, stance: "refines", movement: "minor-refinement" }));
+  const requestId = id("memo-request-", n);
+  return {
+    entries: [observation(candidatePayload({ id: id("candidate-", n), origin: toolOrigin(`call-${n}`), text })), read, semantic, observation(memoRequestPayload(requestId, [semantic], base))],
+    requestId,
+    observationId: id("observation-", n),
+    source: { sourceId: spec.sourceId, readId: spec.readId, readDigest: digestOfEntry(read) },
+  };
+}
+
+/** A Memo draft of this Episode. */
+export function memoDraft(memoId: string, title: string, inquiryIds: readonly string[], evidenceIds: readonly string[]): Record<string, unknown> {
+  return { memo_id: memoId, episode_id: EPISODE, title, lang: "en", content: `${title}: what the readings show.`, inquiry_ids: inquiryIds, hypothesis_id: inquiryIds[0] ?? null, evidence_ids: evidenceIds, reason: "From the readings." };
+}
+
+/**
+ * An Episode with four reconciled Memo passes covering every Memo outcome: create (hypothesis and
+ * Memo), keep / keep-incubating, revise (hypothesis), merge, mark-promotion-candidate. Every request
+ * is acknowledged, so every observation ends consumed.
+ */
+export function fourPassEpisode(): { entries: HostEntry[]; requests: string[]; observations: string[]; revisions: string[] } {
+  const hypothesis = id("inquiry-", 10);
+  const [m1, m2, m3] = [id("memo-", 1), id("memo-", 2), id("memo-", 3)];
+  const evidence = (n: number): Record<string, unknown> => ({ evidence_id: id("evidence-", n), kind: "source-claim", source_id: id("source-", n), summary: `Claim ${n}.` });
+  const revisions = [1, 2, 3, 4].map((n) => id("memo-working-revision-", n));
+  const entries: HostEntry[] = [opened(), modeOn()];
+  const requests: string[] = [];
+  const observations: string[] = [];
+  const rounds: {
+    n: number;
+    workingMemos: [string, string][];
+    hypotheses: [string, string][];
+    hypothesisOutcomes: Record<string, unknown>[];
+    memoOutcomes: Record<string, unknown>[];
+    counts: ReceiptCounts;
+  }[] = [
+    {
+      n: 11,
+      workingMemos: [],
+      hypotheses: [],
+      hypothesisOutcomes: [{ kind: "create", hypothesis: { inquiry_id: hypothesis, episode_id: EPISODE, origin: "observer", original: "Timing matters.", current: "Timing matters.", revision_reason: null, evidence_ids: [id("evidence-", 11)] } }],
+      memoOutcomes: [{ kind: "create", memo: memoDraft(m1, "Timing", [hypothesis], [id("evidence-", 11)]) }],
+      counts: { episodeMemos: 1, created: 1 },
+    },
+    {
+      n: 12,
+      workingMemos: [[m1, revisions[0] as string]],
+      hypotheses: [[hypothesis, "Timing matters."]],
+      hypothesisOutcomes: [{ kind: "keep", inquiry_id: hypothesis }],
+      memoOutcomes: [{ kind: "keep-incubating", memo_id: m1 }, { kind: "create", memo: memoDraft(m2, "Interruptions", [hypothesis], [id("evidence-", 12)]) }],
+      counts: { episodeMemos: 2, created: 1, kept: 1 },
+    },
+    {
+      n: 13,
+      workingMemos: [
+        [m1, revisions[0] as string],
+        [m2, revisions[1] as string],
+      ],
+      hypotheses: [[hypothesis, "Timing matters."]],
+      hypothesisOutcomes: [{ kind: "revise", inquiry_id: hypothesis, current: "Timing matters, within bounds.", revision_reason: "Reading 13 bounds it.", evidence_ids: [id("evidence-", 13)] }],
+      memoOutcomes: [{ kind: "merge", source_ids: [m1, m2], target: memoDraft(m3, "Timing and interruptions", [hypothesis], [id("evidence-", 11), id("evidence-", 12)]) }],
+      counts: { episodeMemos: 3, merged: 1, hypothesisRevisions: 1 },
+    },
+    {
+      n: 14,
+      workingMemos: [[m3, revisions[2] as string]],
+      hypotheses: [[hypothesis, "Timing matters, within bounds."]],
+      hypothesisOutcomes: [{ kind: "keep", inquiry_id: hypothesis }],
+      memoOutcomes: [{ kind: "mark-promotion-candidate", memo_id: m3, reason: "Stable across readings.", evidence_ids: [id("evidence-", 14)] }],
+      counts: { episodeMemos: 3, promotions: 1 },
+    },
+  ];
+  rounds.forEach((round, k) => {
+    const base = k === 0 ? null : (revisions[k - 1] as string);
+    const work = observedRound(round.n, base);
+    const scope = memoScope({ revisionId: base, sources: [work.source], workingMemos: round.workingMemos, hypotheses: round.hypotheses });
+    const pass = preparedPass({
+      passId: id("memo-pass-", round.n),
+      base,
+      scope,
+      instructionId: work.requestId,
+      evidence: [evidence(round.n)],
+      hypothesisOutcomes: round.hypothesisOutcomes,
+      memoOutcomes: round.memoOutcomes,
+    });
+    entries.push(...work.entries, ...commitEntries(pass, scope, fullReceipt(id("memo-pass-", round.n), revisions[k] as string, id("memo-receipt-", round.n), round.counts)));
+    requests.push(work.requestId);
+    observations.push(work.observationId);
+  });
+  return { entries, requests, observations, revisions };
+}

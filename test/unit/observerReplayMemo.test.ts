@@ -10,6 +10,7 @@ import {
   candidatePayload,
   custom,
   digestOfEntry,
+  fourPassEpisode,
   id,
   lifecycle,
   memoCommit,
@@ -226,4 +227,42 @@ test("user hypotheses are consumed with their request; the original wording is k
   const snapshot = replay([...entries, ...memoCommit(passFor(read), { receiptId: RECEIPT, revisionId: REVISION })]);
   assert.equal(snapshot.userHypotheses[0]?.original, ORIGINAL);
   assert.deepEqual(snapshot.unconsumedObservationIds, []);
+});
+
+test("four acknowledged passes with every Memo outcome consume every request; each request's base is the revision before it", () => {
+  const episode = fourPassEpisode();
+  const snapshot = replay(episode.entries);
+  assert.deepEqual(snapshot.issues, []);
+  assert.deepEqual(
+    snapshot.memoRequests.map((request) => [request.requestId, request.baseMemoRevisionId]),
+    episode.requests.map((requestId, k) => [requestId, k === 0 ? null : episode.revisions[k - 1]]),
+  );
+  assert.equal(snapshot.pendingMemoRequest, null);
+  assert.deepEqual(snapshot.consumedObservationIds, episode.observations);
+  assert.deepEqual(snapshot.unconsumedObservationIds, []);
+});
+
+test("a missing acknowledgement blocks the next pass: its request stays pending, the one after is stale", () => {
+  const entries = fourPassEpisode().entries;
+  // line 15 acknowledges pass 2; without it pass 3 cannot be prepared, so the working revision stays at pass 2
+  const without = entries.filter((_, index) => index !== 15);
+  assert.deepEqual(codes(without), [
+    [25, "observation-session.order"],
+    [18, "observation-session.conflict"],
+  ]);
+  const snapshot = replay(without);
+  assert.equal(snapshot.pendingMemoRequest?.requestId, id("memo-request-", 12));
+  assert.deepEqual(snapshot.consumedObservationIds, [id("observation-", 11)]);
+});
+
+test("an applied pass whose stored counts differ from its re-execution leaves the working revision where it was", () => {
+  const entries = fourPassEpisode().entries;
+  const applied = entries[21] as HostEntry;
+  const data = applied.data as { receipt: { changes: Record<string, number> } };
+  const forged = custom("observer.memo-pass", { ...data, receipt: { ...data.receipt, changes: { ...data.receipt.changes, merged: 2 } } });
+  const mutated = entries.map((entry, index) => (index === 21 ? forged : entry));
+  assert.deepEqual(codes(mutated), [[26, "observation-session.order"]]);
+  const snapshot = replay(mutated);
+  assert.equal(snapshot.pendingMemoRequest?.requestId, id("memo-request-", 13));
+  assert.deepEqual(snapshot.consumedObservationIds, [id("observation-", 11), id("observation-", 12)]);
 });
