@@ -611,9 +611,10 @@ export function decodeObservationEvent(data: unknown): ObservationDecoded {
   if (decoder === undefined) return { ok: false, code: "observation-profile.shape", message: "the observation kind is not one Observer knows" };
   const draft = decoder(data);
   if (typeof draft === "string") return { ok: false, code: "observation-profile.shape", message: draft };
-  const payload = observationPayload(draft);
-  const digest = sha256OfText(JSON.stringify(payload));
+  const payloadText = JSON.stringify(observationPayload(draft));
+  const digest = sha256OfText(payloadText);
   if (data.event_digest !== digest) return { ok: false, code: "observation-profile.digest", message: "event_digest is not the SHA-256 of the normalised event" };
-  const event = { ...draft, digest, encoded: JSON.stringify({ ...payload, event_digest: digest }) } as ObservationEvent;
+  // The payload's text with `event_digest` appended as its last key: what JSON.stringify would print.
+  const event = { ...draft, digest, encoded: `${payloadText.slice(0, -1)},"event_digest":"${digest}"}` } as ObservationEvent;
   return { ok: true, event };
 }
