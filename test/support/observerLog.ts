@@ -490,3 +490,86 @@ export function fourPassEpisode(): { entries: HostEntry[]; requests: string[]; o
   });
   return { entries, requests, observations, revisions };
 }
+
+/**
+ * Valid Observer logs the differential check (scripts/observer-differential.mjs) mutates: a full
+ * Episode (hydration, every event kind, a reconciled Memo, Review & Save settled), a Material
+ * review with Observer off, new-hypothesis movements, and four Memo passes.
+ */
+export function differentialScenarios(): HostEntry[][] {
+  const [uc, tc, readId, hydrationId, major, userObservation, request] = [
+    id("candidate-", 301),
+    id("candidate-", 302),
+    id("source-read-", 303),
+    id("hydration-", 304),
+    id("observation-", 305),
+    id("observation-", 306),
+    id("memo-request-", 307),
+  ];
+  const durable = id("inquiry-", 3);
+  const userInquiry = id("inquiry-", 309);
+  const readSpec: ReadSpec = {
+    readId,
+    candidates: [{ id: tc, text: "tool output" }],
+    sourceId: id("source-", 308),
+    summary: "The source reports X.",
+    claims: [{ text: "Claim.", locator: "p1" }],
+    indexDigest: sha("idx"),
+    indexInquiryIds: [durable],
+  };
+  const hydration: HydrationSpec = { hydrationId, readId, indexDigest: sha("idx"), inquiryIds: [durable], contextDigest: sha("ctx") };
+  const read = observation(sourceReadPayload(readSpec));
+  const semantic = observation(semanticPayload({ observationId: major, read: readSpec, hydration }));
+  const hypothesis = observation(userHypothesisPayload({ observationId: userObservation, candidateId: uc, inquiryId: userInquiry, original: "Timing matters." }));
+  const scope = memoScope({ revisionId: null, sources: [{ sourceId: readSpec.sourceId, readId, readDigest: digestOfEntry(read) }] });
+  const full: HostEntry[] = [
+    opened(),
+    modeOn(),
+    observation(candidatePayload({ id: uc, origin: userOrigin(), text: "my hypothesis" })),
+    observation(candidatePayload({ id: tc, origin: toolOrigin("call-1"), text: "tool output" })),
+    read,
+    observation(hydrationPayload(hydration)),
+    semantic,
+    hypothesis,
+    observation(reviewPayload(userObservation, "mixed")),
+    observation(memoRequestPayload(request, [semantic, hypothesis])),
+    observation(continuationPayload(request)),
+    ...memoCommit(
+      {
+        passId: id("memo-pass-", 312),
+        base: null,
+        scope,
+        instructionId: request,
+        hypothesisOutcomes: [{ kind: "create", hypothesis: { inquiry_id: userInquiry, episode_id: EPISODE, origin: "user", original: "Timing matters.", current: "Timing matters.", revision_reason: null, evidence_ids: [] } }],
+      },
+      { receiptId: id("memo-receipt-", 311), revisionId: id("memo-working-revision-", 310) },
+    ),
+    lifecycle({ kind: "save-proposed", proposalId: "proposal-1", summary: "Save." }),
+    lifecycle({ kind: "save-committed", proposalId: "proposal-1", receipt: { receiptId: "receipt-1", status: "validated", recordIds: [] } }),
+  ];
+  const reviewRequest = id("material-review-", 312);
+  const linkedSpec: ReadSpec = { ...readSpec, candidates: [{ id: uc, text: "inline material" }], indexInquiryIds: [], review: reviewRequest };
+  const material: HostEntry[] = [
+    opened(),
+    reviewRequested(reviewRequest),
+    observation(candidatePayload({ id: uc, origin: userOrigin(), text: "inline material", review: reviewRequest })),
+    observation(sourceReadPayload(linkedSpec)),
+    observation(semanticPayload({ observationId: major, read: linkedSpec, hydration: null, stance: "supports", movement: "repeated-support" })),
+    reviewCompleted(reviewRequest, [major]),
+    observation(candidatePayload({ id: tc, origin: explicitOrigin(), text: "explicit" })),
+    observation(userHypothesisPayload({ observationId: userObservation, candidateId: tc, inquiryId: userInquiry, original: "Explicit." })),
+    observation(reviewPayload(userObservation)),
+    modeOn(),
+    modeOff(),
+  ];
+  const movements: HostEntry[] = [opened(), modeOn()];
+  ["repeated-support", "independent-new-hypothesis", "major-direction-change"].forEach((movement, n) => {
+    const text = `tool ${n}`;
+    const spec: ReadSpec = { ...readSpec, readId: id("source-read-", 500 + n), candidates: [{ id: id("candidate-", 500 + n), text }], indexInquiryIds: [] };
+    movements.push(observation(candidatePayload({ id: id("candidate-", 500 + n), origin: toolOrigin(`c${n}`), text })));
+    movements.push(observation(sourceReadPayload(spec)));
+    const own = movement === "independent-new-hypothesis" ? { inquiry_id: id("inquiry-", 600), original: "New." } : null;
+    movements.push(observation(semanticPayload({ observationId: id("observation-", 500 + n), read: spec, hydration: null, stance: "refines", movement, hypothesis: own })));
+  });
+  return [full, material, movements, fourPassEpisode().entries];
+}

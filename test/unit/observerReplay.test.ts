@@ -285,6 +285,13 @@ test("semantic observations: one per SourceRead, matching hydration, and a basis
     [[5, "observation-session.order"]],
   );
   assert.equal(replayed.observations.length, 0);
+  // related inquiries other than the hydration's, even with a basis computed for them
+  const otherRelated = [id("inquiry-", 4)];
+  const mismatched = observation({
+    ...semanticPayload({ observationId: MAJOR, read: READ_SPEC, hydration: HYDRATION_SPEC, basis: contextBasis(READ_SPEC, HYDRATION_SPEC, otherRelated) }),
+    related_inquiry_ids: otherRelated,
+  });
+  assert.deepEqual(codes([...base, mismatched]), [[5, "observation-session.order"]]);
   // the hydration must exist
   assert.deepEqual(codes([opened(), modeOn(), toolCandidate, read, semantic]), [[4, "observation-session.order"]]);
   // a basis with missing coverage, or for another question
@@ -384,6 +391,15 @@ test("a Review & Save continuation follows its exact Memo request", () => {
   assert.equal(accepted.reviewSaveContinuations[0]?.memoRequestId, REQUEST);
   const reordered = [...entries.slice(0, -1), continuation, entries.at(-1) as HostEntry];
   assert.deepEqual(codes(reordered), [[8, "observation-session.order"]]);
+  // a request of an Episode that was settled does not carry over to the next Episode
+  const settled = [
+    ...entries,
+    lifecycle({ kind: "save-proposed", proposalId: "proposal-1", summary: "Save." }),
+    lifecycle({ kind: "save-committed", proposalId: "proposal-1", receipt: { receiptId: "receipt-1", status: "validated", recordIds: [] } }),
+    opened("episode-2"),
+    observation(continuationPayload(REQUEST, "episode-2")),
+  ];
+  assert.deepEqual(codes(settled), [[12, "observation-session.order"]]);
 });
 
 test("a shorter branch simply has less: no observation before its entry", () => {
