@@ -279,4 +279,6 @@ for (let k = 0; k < count; k += 1) {
   else compare(mutant(scenarios[k % scenarios.length]), `mutant ${k}`);
 }
 console.log(`observer differential (seed ${seedStart}${memoOnly ? ", Memo entries" : ""}): ${compared} logs, ${withIssues} with issues, ${differences} differences`);
+// The bundle and stand-ins are kept only when there is a difference to look at.
+if (differences === 0) fs.rmSync(work, { recursive: true, force: true });
 process.exit(differences === 0 ? 0 : 1);
