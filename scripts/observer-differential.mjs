@@ -85,6 +85,7 @@ function view(snapshot) {
     reviewSaveContinuations: ids(snapshot.reviewSaveContinuations, "memoRequestId"),
     consumedObservationIds: snapshot.consumedObservationIds,
     unconsumedObservationIds: snapshot.unconsumedObservationIds,
+    workingSourceBases: snapshot.workingSourceBases.map((basis) => [basis.sourceId, basis.path, basis.sha256]),
   };
 }
 

@@ -57,7 +57,17 @@ export interface ObservationSnapshot {
   readonly reviewSaveContinuations: readonly ReviewSaveContinuationRequested[];
   readonly consumedObservationIds: readonly string[];
   readonly unconsumedObservationIds: readonly string[];
+  /** The SourceReads behind unconsumed semantic observations, as the next Memo scope's working sources. */
+  readonly workingSourceBases: readonly WorkingSourceBasis[];
   readonly issues: readonly ObservationIssue[];
+}
+
+export interface WorkingSourceBasis {
+  readonly sourceId: string;
+  /** `session:observer/<readId>`: the reading lives in the session, not in a file. */
+  readonly path: string;
+  /** The SourceRead's event digest. */
+  readonly sha256: string;
 }
 
 const SOURCE_READING_MEMBER = "source-reading-evidence";
@@ -379,12 +389,21 @@ export function replayObservationSession(entries: readonly ObserverLogEntry[]): 
   }
   const consumed = new Set([...replay.memoRequests.values()].flatMap((request) => (consumedRequestIds.has(request.requestId) ? request.observationIds : [])));
   const allObservationIds = sortedCopy([...replay.observations.keys(), ...replay.userHypotheses.keys()]);
+  const observations = [...replay.observations.values()].sort(byKey((observation) => observation.observationId));
+  // Reads in the order of their observations' ids, then (stably) by source id: equal source ids keep that order.
+  const unconsumedReadIds = new Set(observations.filter((item) => !consumed.has(item.observationId)).map((item) => item.readId));
+  const workingSourceBases = [...unconsumedReadIds]
+    .flatMap((readId) => {
+      const read = replay.sourceReads.get(readId);
+      return read === undefined ? [] : [{ sourceId: read.source.sourceId, path: `session:observer/${read.readId}`, sha256: read.digest }];
+    })
+    .sort(byKey((basis) => basis.sourceId));
   return {
     lifecycle: replay.state,
     candidates: [...replay.candidates.values()],
     sourceReads: [...replay.sourceReads.values()].sort(byKey((read) => read.readId)),
     hydrations: [...replay.hydrations.values()].sort(byKey((hydration) => hydration.hydrationId)),
-    observations: [...replay.observations.values()].sort(byKey((observation) => observation.observationId)),
+    observations,
     userHypotheses: [...replay.userHypotheses.values()].sort(byKey((hypothesis) => hypothesis.observationId)),
     hypothesisReviews: [...replay.reviews.values()].sort(byKey((review) => review.hypothesisObservationId)),
     memoRequests: [...replay.memoRequests.values()].sort(byRequest),
@@ -392,6 +411,7 @@ export function replayObservationSession(entries: readonly ObserverLogEntry[]): 
     reviewSaveContinuations: [...replay.continuations.values()].sort(byKey((continuation) => continuation.memoRequestId)),
     consumedObservationIds: sortedCopy(consumed),
     unconsumedObservationIds: allObservationIds.filter((id) => !consumed.has(id)),
+    workingSourceBases,
     issues: replay.issues,
   };
 }

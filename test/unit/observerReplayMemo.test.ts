@@ -99,6 +99,9 @@ test("observations are consumed only once the Memo pass naming their request is 
   assert.deepEqual(done.unconsumedObservationIds, []);
   assert.equal(done.pendingMemoRequest, null);
   assert.equal(done.lifecycle.episode.status === "open" ? done.lifecycle.episode.lastMemo?.revisionId : null, REVISION);
+  // the next Memo scope's working sources: reads behind unconsumed semantic observations only
+  assert.deepEqual(done.workingSourceBases, []);
+  assert.deepEqual(replay(entries).workingSourceBases, [{ sourceId: SOURCE, path: `session:observer/${READ}`, sha256: digestOfEntry(read) }]);
   // applied but not acknowledged: still pending
   const unacknowledged = replay([...entries, ...commit.slice(0, 2)]);
   assert.equal(unacknowledged.pendingMemoRequest?.requestId, REQUEST);
