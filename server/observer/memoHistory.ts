@@ -8,7 +8,7 @@ import { compareCodeUnits } from "../ledger/canonicalJson";
 import { decodeLifecycleEvent, emptyLifecycle, stepLifecycle, type LifecycleState } from "./observerLifecycle";
 import { decodePreparedMemoPass, evidenceId, memoId, type PreparedMemoPass } from "./memoPass";
 import { emptyMemoState, reconcileMemoPass, scopeBasisMatches, type MemoReceipt, type MemoScope, type MemoWorkingState, type WorkingHypothesis, type WorkingMemo } from "./memoReconcile";
-import { distinctIds, hasKeysExactly, isRecord, isSha256Hex, prefixedUuid, trimmedText } from "./observerValues";
+import { decodedList, distinctIds, hasKeysExactly, isRecord, isSha256Hex, prefixedUuid, trimmedText } from "./observerValues";
 
 export const PREPARED_MEMO_ENTRY = "observer.prepared-memo-pass";
 export const APPLIED_MEMO_ENTRY = "observer.memo-pass";
@@ -32,16 +32,7 @@ interface PendingAcknowledgement extends AcknowledgedPass {
   readonly summary: string;
 }
 
-function list<Value>(value: unknown, decode: (item: unknown) => Value | null): Value[] | null {
-  if (!Array.isArray(value) || value.length > LIST_LIMIT) return null;
-  const result: Value[] = [];
-  for (const item of value as readonly unknown[]) {
-    const decoded = decode(item);
-    if (decoded === null) return null;
-    result.push(decoded);
-  }
-  return result;
-}
+const list = <Value>(value: unknown, decode: (item: unknown) => Value | null): Value[] | null => decodedList(value, decode, LIST_LIMIT);
 
 function decodeWorkingMemo(value: unknown): WorkingMemo | null {
   const keys = ["memo_id", "episode_id", "title", "lang", "content", "inquiry_ids", "hypothesis_id", "evidence_ids", "current_revision_id", "disposition", "superseded_by", "durable_base"];

@@ -5,7 +5,7 @@
 // names one identity twice. Its digest covers everything but the pass id, so re-posting the
 // same pass under its id is recognisable. See docs/observer-replay.md "Memo entries".
 import { compareCodeUnits } from "../ledger/canonicalJson";
-import { distinctIds, hasKeysExactly, isRecord, isSha256Hex, optionalTrimmedText, prefixedUuid, sha256OfText, trimmedText } from "./observerValues";
+import { decodedList, distinctIds, hasKeysExactly, isRecord, isSha256Hex, optionalTrimmedText, prefixedUuid, sha256OfText, trimmedText } from "./observerValues";
 
 export const PREPARED_MEMO_PASS_PROTOCOL = "observer.prepared-memo-pass/v1";
 
@@ -189,16 +189,7 @@ function decodeMemoOutcome(value: unknown): MemoOutcome | null {
   }
 }
 
-function decodeList<Value>(value: unknown, decode: (item: unknown) => Value | null): Value[] | null {
-  if (!Array.isArray(value) || value.length > LIST_LIMIT) return null;
-  const result: Value[] = [];
-  for (const item of value as readonly unknown[]) {
-    const decoded = decode(item);
-    if (decoded === null) return null;
-    result.push(decoded);
-  }
-  return result;
-}
+const decodeList = <Value>(value: unknown, decode: (item: unknown) => Value | null): Value[] | null => decodedList(value, decode, LIST_LIMIT);
 
 export function hypothesisOutcomeKey(outcome: HypothesisOutcome): string {
   return outcome.kind === "create" ? `create:${outcome.hypothesis.inquiryId}` : `${outcome.kind}:${outcome.inquiryId}`;

@@ -5,7 +5,7 @@
 // links, and live Memos must stay semantically distinct. Replay re-executes each applied pass
 // with the ids it recorded and requires the very receipt that was stored.
 import { compareCodeUnits } from "../ledger/canonicalJson";
-import type { EvidenceItem, MemoDraft, PreparedMemoPass } from "./memoPass";
+import type { EvidenceItem, HypothesisDraft, MemoDraft, PreparedMemoPass } from "./memoPass";
 import { sha256OfText } from "./observerValues";
 
 export interface WorkingMemo {
@@ -23,15 +23,8 @@ export interface WorkingMemo {
   readonly durableBase: { readonly path: string; readonly sha256: string } | null;
 }
 
-export interface WorkingHypothesis {
-  readonly inquiryId: string;
-  readonly episodeId: string;
-  readonly origin: "user" | "observer";
-  readonly original: string;
-  readonly current: string;
-  readonly revisionReason: string | null;
-  readonly evidenceIds: readonly string[];
-}
+/** A hypothesis as a Memo pass carries it, once applied. */
+export type WorkingHypothesis = HypothesisDraft;
 
 export interface MemoReceipt {
   readonly receiptId: string;

@@ -87,3 +87,15 @@ export function byKey<Value>(key: (value: Value) => string): (left: Value, right
 export function sameList(left: readonly string[], right: readonly string[]): boolean {
   return left.length === right.length && left.every((value, index) => value === right[index]);
 }
+
+/** Every item of a bounded array decoded, or null when it is not an array, too long, or any item fails. */
+export function decodedList<Value>(value: unknown, decode: (item: unknown) => Value | null, limit: number): Value[] | null {
+  if (!Array.isArray(value) || value.length > limit) return null;
+  const result: Value[] = [];
+  for (const item of value as readonly unknown[]) {
+    const decoded = decode(item);
+    if (decoded === null) return null;
+    result.push(decoded);
+  }
+  return result;
+}
