@@ -13,7 +13,7 @@ import { decideStop, remainingWork, type FlaggedClaim, type GuardMode, type Rema
 import { readBoardFindings, readGuardMode } from "./guardFiles";
 import { readSession, writeSession, type GuardSession, type IntakeCause, type StopRecord } from "./guardSession";
 import { answerSha256, findMarker } from "./marker";
-import { guardFolder, locateReview, reviewFromLines, type LocatedReview } from "./reviewLocator";
+import { locateReview, readAnswerIndex, reviewFromLines, type LocatedReview } from "./reviewLocator";
 import { fileDrift } from "./sourceDigest";
 
 export type GuardLedgerState =
@@ -149,7 +149,7 @@ function checkAnswer(request: GuardCheckRequest, workScopeId: string): { check: 
   }
   // No marker: a supported review whose claims cover the entire answer may still match it exactly.
   const digest = answerSha256(answer.text);
-  const indexed = readAnswerReviewId(request, digest);
+  const indexed = readAnswerIndex(request.workspaceFolder, request.root, digest);
   if (indexed !== null) {
     const looked = lookup(request, indexed);
     const found = looked.kind === "found" ? looked.review : null;
@@ -161,23 +161,6 @@ function checkAnswer(request: GuardCheckRequest, workScopeId: string): { check: 
     check: review("missing", null, "docket.marker-missing", "The answer carries no completion control marker, and no review covering the entire answer matches it."),
     flagged: [],
   };
-}
-
-function readAnswerReviewId(request: GuardCheckRequest, digest: string): string | null {
-  try {
-    const file = path.join(guardFolder(request.workspaceFolder), "answers", `${digest}.json`);
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-    try {
-      const stat = fs.fstatSync(fd);
-      if (!stat.isFile() || stat.size > 4096) return null;
-      const value = JSON.parse(fs.readFileSync(fd, "utf8")) as { reviewId?: unknown };
-      return typeof value.reviewId === "string" ? value.reviewId : null;
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
 }
 
 /** The intake warning owed to this session now (once per session and cause), or null. */

@@ -39,6 +39,23 @@ function locatorPath(workspaceFolder: string, reviewId: string): string {
   return path.join(guardFolder(workspaceFolder), "reviews", `${reviewId.slice("review:".length)}.json`);
 }
 
+/** `.docket/guard/answers/<draftSha256>.json`: the supported whole-answer review of an answer digest. */
+export function answerIndexPath(workspaceFolder: string, draftSha256: string): string {
+  return path.join(guardFolder(workspaceFolder), "answers", `${draftSha256}.json`);
+}
+
+/** The review id indexed for an answer digest (automatic matching), read bounded and never through a link; null if none. */
+export function readAnswerIndex(workspaceFolder: string, root: string, draftSha256: string): string | null {
+  try {
+    const bytes = readContained(root, answerIndexPath(workspaceFolder, draftSha256), 4096);
+    if (bytes === null) return null;
+    const value = JSON.parse(bytes.toString("utf8")) as { reviewId?: unknown };
+    return typeof value.reviewId === "string" ? value.reviewId : null;
+  } catch {
+    return null;
+  }
+}
+
 function locationOf(line: GuardLine): LineLocation {
   return { line: line.line, offset: line.offset, length: line.length, previousLineSha256: line.previousLineSha256, lineSha256: line.lineSha256 };
 }

@@ -6,11 +6,10 @@
 // else yields a decision input — what to correct, or to report as unresolved. Refusals (exit 1)
 // write nothing; a recording failure says to submit the same judgments again, never to redo work.
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
 import { redactPersistedInput } from "../evidence/persistedText";
 import { ErrorCodes } from "../protocol/messages";
-import { readContained, writeFileAtomicContained } from "../workspace/containedFs";
+import { writeFileAtomicContained } from "../workspace/containedFs";
 import type { WorkspaceLedger } from "../workspace/workspaceLedger";
 import type { GuardLine } from "../ledger/store";
 import type { ReviewOpened, ReviewProblem, ReviewSubmitted } from "./guardEntry";
@@ -23,7 +22,7 @@ import {
   type ReviewSubmitResult,
 } from "./guardSchema";
 import { answerSha256, completionMarker, findMarker } from "./marker";
-import { guardFolder, reviewFromLines, writeReviewLocator } from "./reviewLocator";
+import { answerIndexPath, reviewFromLines, writeReviewLocator } from "./reviewLocator";
 import { sealSources, sourceDrift } from "./sourceSealing";
 
 function invalid(message: string): DocketError {
@@ -47,22 +46,6 @@ export function parseSubmitRequest(raw: unknown): ReviewSubmitRequest {
   const parsed = ReviewSubmitRequest.safeParse(raw);
   if (!parsed.success) throw invalid(`The judgments are not valid: ${describeIssues(parsed.error)}.`);
   return parsed.data;
-}
-
-function answerIndexPath(workspaceFolder: string, draftSha256: string): string {
-  return path.join(guardFolder(workspaceFolder), "answers", `${draftSha256}.json`);
-}
-
-/** The supported whole-answer review recorded for an answer digest (automatic matching); null if none. */
-export function readAnswerIndex(workspaceFolder: string, root: string, draftSha256: string): string | null {
-  try {
-    const bytes = readContained(root, answerIndexPath(workspaceFolder, draftSha256), 4096);
-    if (bytes === null) return null;
-    const value = JSON.parse(bytes.toString("utf8")) as { reviewId?: unknown };
-    return typeof value.reviewId === "string" ? value.reviewId : null;
-  } catch {
-    return null;
-  }
 }
 
 export async function openReview(ledger: WorkspaceLedger, raw: unknown, session: { host: string; sessionId: string } | null = null): Promise<ReviewOpenResult> {
