@@ -57,6 +57,7 @@ export interface CapturedToolResult {
   readonly branchResultId: string;
   readonly truncated: boolean;
   readonly redactions: RedactionCounts;
+  readonly isError: boolean;
 }
 
 /** `branch-result-` + the first 16 hex of sha256(toolCallId) (developer/v8 §3.3 c). */
@@ -125,7 +126,7 @@ export async function captureToolResult(workspaceFolder: string, capture: ToolRe
       redactions,
     }),
   );
-  return { branchResultId: record.branchResultId, truncated: record.truncated, redactions: record.redactions };
+  return { branchResultId: record.branchResultId, truncated: record.truncated, redactions: record.redactions, isError: record.isError };
 }
 
 /** Captures a user's prompt as the latest user decision. */

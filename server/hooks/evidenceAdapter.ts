@@ -22,6 +22,7 @@ export interface CapturedToolResult {
   readonly truncated: boolean;
   /** How many secrets were redacted, over all kinds. */
   readonly redactions: number;
+  readonly isError: boolean;
 }
 
 export interface RecentEvidence {
@@ -45,7 +46,7 @@ export function evidenceCapture(): EvidenceCapture {
       // The prompt hooks name the newest handles from this cache, without loading the store.
       writeRecentCache(workspaceFolder, store.recentEvidence(workspaceFolder, RECENT_HANDLES));
       const redactions = Object.values(captured.redactions).reduce<number>((sum, count) => sum + (count ?? 0), 0);
-      return { branchResultId: captured.branchResultId, truncated: captured.truncated, redactions };
+      return { branchResultId: captured.branchResultId, truncated: captured.truncated, redactions, isError: captured.isError };
     },
     captureUserDecision: (workspaceFolder, input) => store.captureUserDecision(workspaceFolder, input),
     recentEvidence: (workspaceFolder, limit) => {

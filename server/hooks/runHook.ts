@@ -22,6 +22,8 @@ import { renderDecision, type HookDecision } from "./hostOutput";
 import { stopDecision } from "./stopHook";
 import { classifyTool, type HookDialect } from "./toolClassification";
 import { scanToolPaths } from "./toolPaths";
+import { endRun, stageToolResult, startRun } from "../observer/captureWindow";
+import { readCaptureMode } from "../observer/observerFiles";
 
 /** `docket.history-blocked` (ErrorCodes in server/protocol/messages.ts), a literal for the same reason. */
 const HISTORY_BLOCKED = "docket.history-blocked";
@@ -180,12 +182,18 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
     notes.push(`the tool result was not captured: ${HISTORY_BLOCKED}: ${state.reason}`);
     return { kind: "none" };
   }
-  if (state.kind !== "ready" || !state.state.facts.scopeActive) return { kind: "none" };
+  if (state.kind !== "ready") return { kind: "none" };
+  const scopeActive = state.state.facts.scopeActive;
+  // Observer's capture window is open while its mode is on, with or without a Developer scope.
+  const observing = input.sessionId !== null && readCaptureMode(state.workspaceFolder).on;
+  if (!scopeActive && !observing) return { kind: "none" };
   // Tool activity after the latest human input binds to that intake (the completion guard).
-  if (!recordHookToolActivity(state, input.dialect, input.sessionId)) notes.push("the tool call could not be bound to the session's intake");
+  if (scopeActive && !recordHookToolActivity(state, input.dialect, input.sessionId)) notes.push("the tool call could not be bound to the session's intake");
   const toolName = input.toolName ?? "";
+  // Docket's and Observer's own tools are never evidence.
   if (classifyTool(input.dialect, toolName) === "docket") return { kind: "none" };
   try {
+    const occurredAt = run.now();
     const captured = await withTimeout(
       evidenceCapture().captureToolResult(state.workspaceFolder, {
         host: input.dialect,
@@ -194,10 +202,17 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
         toolName,
         toolInput: input.toolInput ?? null,
         toolResponse: input.toolResponse ?? null,
-        occurredAt: run.now(),
+        occurredAt,
       }),
       run.captureTimeoutMs ?? 5_000,
     );
+    if (observing && input.sessionId !== null && input.toolUseId !== null && input.toolUseId !== undefined && input.toolUseId !== "") {
+      try {
+        stageToolResult(state.workspaceFolder, input.sessionId, { toolCallId: input.toolUseId, toolName, host: input.dialect, branchResultId: captured.branchResultId, isError: captured.isError, occurredAt });
+      } catch (error) {
+        notes.push(`the tool result was not staged for Observer: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     return { kind: "context", text: capturedContext(captured.branchResultId, captured.truncated, captured.redactions) };
   } catch (error) {
     notes.push(`the tool result was not captured: ${error instanceof Error ? error.message : String(error)}`);
@@ -224,6 +239,20 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
   return { kind: "context", text: stateContext(state.state, recentEvidence(state.workspaceFolder)) };
 }
 
+/**
+ * Observer's agent runs: a user prompt starts one (what the previous run staged expires), the
+ * agent's Stop ends it (an unnominated tool result is never evidence later).
+ */
+function observerRunBoundary(state: HookState, event: Exclude<HookEvent, "PreToolUse">, input: HookInput, run: HookRun, notes: string[]): void {
+  if (state.kind !== "ready" || input.sessionId === null) return;
+  try {
+    if (event === "Stop") endRun(state.workspaceFolder, input.dialect, input.sessionId);
+    else if (event === "UserPromptSubmit" && readCaptureMode(state.workspaceFolder).on) startRun(state.workspaceFolder, input.dialect, input.sessionId, run.now());
+  } catch (error) {
+    notes.push(`Observer's capture window could not be ${event === "Stop" ? "closed" : "opened"}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Events other than PreToolUse: context and capture from the first governing workspace; Stop asks stopHook.ts. */
 async function observingEvent(run: HookRun, event: Exclude<HookEvent, "PreToolUse">, input: HookInput): Promise<HookOutcome> {
   const cwd = hostCwd(input.cwd, run.cwd);
@@ -234,6 +263,7 @@ async function observingEvent(run: HookRun, event: Exclude<HookEvent, "PreToolUs
       ? { kind: "off", workspaceFolder: workspaces.primary, ledgerPath: path.join(workspaces.primary, ".docket", "ledger.jsonl") }
       : stateOf(governing, run.deadline);
   const notes: string[] = [];
+  observerRunBoundary(state, event, input, run, notes);
   let decision: HookDecision;
   if (event === "PostToolUse") decision = await postToolUse(input, state, run, notes);
   else if (event === "UserPromptSubmit" || event === "SessionStart") decision = await promptContext(input, state, run, notes, event);

@@ -6,8 +6,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createEnvelope, type Envelope, type EnvelopeDraft } from "./envelope";
-import { DEVELOPER_STREAM, GUARD_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
+import { DEVELOPER_STREAM, GUARD_STREAM, OBSERVER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
 import { guardEntryProblem, type GuardEntry } from "../guard/guardEntry";
+import { observerEntryProblem, type ObserverLedgerEntry } from "../observer/observerEntry";
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
 import { fsyncDirectory } from "./durableFs";
@@ -95,9 +96,22 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Builds the drafts of a batch from the caught-up state; may throw to refuse the write. Guard
- * entries (`docket/guard/v1`) are appended after the developer drafts, in the same batch.
+ * entries (`docket/guard/v1`) and then Observer entries (`observer/v1`) are appended after the
+ * developer drafts, in the same batch.
  */
-export type BatchBuilder<T> = (store: LedgerStore) => { drafts: EnvelopeDraft[]; context: T; guardEntries?: readonly GuardEntry[] };
+export type BatchBuilder<T> = (store: LedgerStore) => {
+  drafts: EnvelopeDraft[];
+  context: T;
+  guardEntries?: readonly GuardEntry[];
+  observerEntries?: readonly ObserverLedgerEntry[];
+};
+
+/** An Observer entry as it stands in the ledger: its zero-based line and its entry. */
+export interface ObserverLine {
+  readonly line: number;
+  readonly lineSha256: string;
+  readonly entry: ObserverLedgerEntry;
+}
 
 /** A guard entry as it stands in the ledger: its line, where the line is, and its hashes. */
 export interface GuardLine {
@@ -122,6 +136,7 @@ export class LedgerStore {
   private offsetBytes = 0;
   private lines: LineRecord[] = [];
   private guardLinesValue: GuardLine[] = [];
+  private observerLinesValue: ObserverLine[] = [];
   private headSha: string | null = null;
   private replayerValue = new Replayer();
   private faultValue: StoreFault | null = null;
@@ -189,6 +204,10 @@ export class LedgerStore {
   }
 
   /** Every guard entry read so far, in ledger order. */
+  get observerLines(): readonly ObserverLine[] {
+    return this.observerLinesValue;
+  }
+
   get guardLines(): readonly GuardLine[] {
     return this.guardLinesValue;
   }
@@ -218,6 +237,7 @@ export class LedgerStore {
     this.offsetBytes = 0;
     this.lines = [];
     this.guardLinesValue = [];
+    this.observerLinesValue = [];
     this.headSha = null;
     this.replayerValue = new Replayer();
     this.faultValue = null;
@@ -442,6 +462,9 @@ export class LedgerStore {
           // decodeLedgerLine validated the shape.
           entry: decoded.entry as unknown as GuardEntry,
         });
+      } else if (decoded.stream === OBSERVER_STREAM) {
+        // decodeLedgerLine validated the wrapper; Observer replay judges `data`.
+        this.observerLinesValue.push({ line: lineNumber, lineSha256: decoded.lineSha256, entry: decoded.entry as unknown as ObserverLedgerEntry });
       }
       this.lines.push({ offset: this.offsetBytes + start, length: newline - start + 1, replayIndex });
       this.headSha = decoded.lineSha256;
@@ -526,11 +549,15 @@ export class LedgerStore {
       this.sweptTemporaries = true;
       removeStaleTemporaries(this.root, path.dirname(this.ledgerPath), processAlive);
     }
-    const { drafts, context, guardEntries = [] } = build(this);
-    if (drafts.length === 0 && guardEntries.length === 0) return { envelopes: [], context, setAsideTornTail: null };
+    const { drafts, context, guardEntries = [], observerEntries = [] } = build(this);
+    if (drafts.length === 0 && guardEntries.length === 0 && observerEntries.length === 0) return { envelopes: [], context, setAsideTornTail: null };
     for (const [index, entry] of guardEntries.entries()) {
       const problem = guardEntryProblem(entry);
       if (problem !== null) throw new StoreError("preflight-rejected", `The batch was not written: guard entry ${index} is invalid (${problem}).`);
+    }
+    for (const [index, entry] of observerEntries.entries()) {
+      const problem = observerEntryProblem(entry);
+      if (problem !== null) throw new StoreError("preflight-rejected", `The batch was not written: Observer entry ${index} is invalid (${problem}).`);
     }
     const envelopes = drafts.map((draft) => createEnvelope(draft));
     const trial = this.replayerValue.trial(envelopes);
@@ -553,13 +580,19 @@ export class LedgerStore {
       previous = encoded.lineSha256;
       lineNumber += 1;
     }
+    for (const entry of observerEntries) {
+      const encoded = encodeLedgerLine(lineNumber, previous, OBSERVER_STREAM, entry);
+      chunks.push(encoded.text);
+      previous = encoded.lineSha256;
+      lineNumber += 1;
+    }
     // Only a batch that will be written changes the file: a torn tail is set aside after preflight.
     const setAside = this.tornTailBytes > 0 ? this.setAsideTornTail() : null;
     const text = chunks.join("");
     const start = { bytes: this.offsetBytes, lines: this.lines.length };
     // Write-ahead: the anchor announces the batch before any byte of it is written, so a batch cut
     // by a crash, a power loss or a short write is recognised as torn, never replayed in part.
-    this.writeIntent({ bytes: start.bytes + Buffer.byteLength(text, "utf8"), lines: start.lines + envelopes.length + guardEntries.length, lineSha256: previous as string });
+    this.writeIntent({ bytes: start.bytes + Buffer.byteLength(text, "utf8"), lines: start.lines + envelopes.length + guardEntries.length + observerEntries.length, lineSha256: previous as string });
     const created = !fs.existsSync(this.ledgerPath);
     try {
       appendContained(this.root, this.ledgerPath, text, { durable: true });

@@ -733,6 +733,73 @@ export type NotebookDiscardResult = z.infer<typeof NotebookDiscardResult>;
 // Completion guard (docs/guard.md): the reviews agents recorded and the last Stop decision of each
 // agent session, as the Work view shows them, and the mode the hooks honour. The backend answers
 // from server/guard/guardOverview.ts; the extension only shows what it says.
+// Observer (server/observer/observerOverview.ts builds it; the Observer view and `observer_status` show it).
+export const ObserverStance = z.enum(["supports", "challenges", "refines", "boundary", "uncertain"]);
+export const ObserverOverview = z.strictObject({
+  mode: z.enum(["on", "off"]),
+  episode: z.strictObject({
+    status: z.enum(["empty", "open", "reviewing-save", "settled"]),
+    episodeId: z.string().nullable(),
+    notebookId: z.string().nullable(),
+    language: z.enum(["en", "ko"]).nullable(),
+    proposalId: z.string().nullable(),
+    summary: z.string().nullable(),
+  }),
+  notebook: z.strictObject({ root: z.string(), notebookId: z.string() }).nullable(),
+  /** Names the Observer stream as read; observer_commit refuses a batch made against another. */
+  fingerprint: z.string(),
+  entries: nonNegativeInt,
+  /** Replay issues (any blocks every Observer change), first ones only. */
+  issues: z.array(z.strictObject({ index: nonNegativeInt, code: z.string(), message: z.string() })),
+  issueCount: nonNegativeInt,
+  /** Tool results staged in open agent runs: what an agent may nominate now. */
+  staged: z.array(z.strictObject({ toolCallId: z.string(), toolName: z.string(), host: z.string(), isError: z.boolean(), occurredAt: z.string() })),
+  candidates: z.array(
+    z.strictObject({ candidateId: z.string(), episodeId: z.string(), origin: z.string(), label: z.string(), preview: z.string(), capturedAt: z.string(), read: z.boolean() }),
+  ),
+  readings: z.array(
+    z.strictObject({ readId: z.string(), episodeId: z.string(), sourceId: z.string(), title: z.string(), summary: z.string(), claims: nonNegativeInt, candidateIds: z.array(z.string()), observed: z.boolean() }),
+  ),
+  observations: z.array(
+    z.strictObject({
+      observationId: z.string(),
+      readId: z.string(),
+      sourceId: z.string().nullable(),
+      stance: ObserverStance,
+      movement: z.string(),
+      rationale: z.string(),
+      inquiryIds: z.array(z.string()),
+      newHypothesis: z.string().nullable(),
+      consumed: z.boolean(),
+    }),
+  ),
+  hypotheses: z.array(
+    z.strictObject({
+      observationId: z.string(),
+      inquiryId: z.string(),
+      original: z.string(),
+      context: z.string(),
+      review: z
+        .strictObject({
+          assessment: z.enum(["supports", "challenges", "mixed", "insufficient-context"]),
+          supportingClues: z.array(z.string()),
+          challengingClues: z.array(z.string()),
+          missingInformation: z.array(z.string()),
+          interpretationBoundary: z.string(),
+        })
+        .nullable(),
+      consumed: z.boolean(),
+    }),
+  ),
+  memos: z.array(z.strictObject({ memoId: z.string(), title: z.string(), disposition: z.string(), revisionId: z.string(), evidence: nonNegativeInt })),
+  lastMemo: z.strictObject({ revisionId: z.string(), summary: z.string() }).nullable(),
+  pendingMemoRequest: z.strictObject({ requestId: z.string(), observationIds: z.array(z.string()) }).nullable(),
+  unconsumedObservationIds: z.array(z.string()),
+  /** What the next step is, in one sentence. */
+  next: z.string(),
+});
+export type ObserverOverview = z.infer<typeof ObserverOverview>;
+
 export const GuardMode = z.enum(GUARD_MODES);
 export type GuardModeName = z.infer<typeof GuardMode>;
 export const GuardOverviewParams = z.strictObject({
@@ -1041,6 +1108,12 @@ export const ErrorCodes = {
   reviewCitationUnsealed: "docket.review-citation-unsealed",
   // The judgments were valid but could not be appended (lock, disk): submit the same judgments again.
   reviewNotRecorded: "docket.review-not-recorded",
+  // Observer (server/observer): the reference's own code travels in the message and details.observerCode.
+  observerRefused: "docket.observer-refused",
+  // The Observer history has replay issues: every Observer change is refused until it is repaired.
+  observerBlocked: "docket.observer-blocked",
+  // The Observer stream changed since the caller read it (observer_commit's fingerprint).
+  observerStale: "docket.observer-stale",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

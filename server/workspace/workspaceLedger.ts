@@ -29,6 +29,7 @@ import { DocketError, toDocketError } from "../errors";
 import { hashValue } from "../ledger/canonicalJson";
 import { LedgerStore } from "../ledger/store";
 import type { GuardEntry } from "../guard/guardEntry";
+import type { ObserverLedgerEntry } from "../observer/observerEntry";
 import { writeCheckpoint } from "../hooks/checkpointState";
 import {
   ErrorCodes,
@@ -519,6 +520,49 @@ export class WorkspaceLedger {
     purpose: string,
     afterAppend?: (store: LedgerStore, context: T) => void,
   ): Promise<T> {
+    return this.appendStreams(
+      (store, history) => {
+        const { entries, context } = build(store, history);
+        return { guardEntries: entries, context };
+      },
+      purpose,
+      afterAppend,
+    );
+  }
+
+  /**
+   * Appends Observer entries (`observer/v1`) the same way. `build` sees the caught-up Observer
+   * stream (store.observerLines) under the lock, so what it proves by replay is what is appended.
+   */
+  appendObserver<T>(
+    build: (store: LedgerStore) => { entries: readonly ObserverLedgerEntry[]; context: T },
+    purpose: string,
+    afterAppend?: (store: LedgerStore, context: T) => void,
+  ): Promise<T> {
+    return this.appendStreams(
+      (store) => {
+        const { entries, context } = build(store);
+        return { observerEntries: entries, context };
+      },
+      purpose,
+      afterAppend,
+    );
+  }
+
+  /** Reads the caught-up store under the queue (no lock): what the Observer view and status show. */
+  readCaughtUp<T>(read: (store: LedgerStore) => T): Promise<T> {
+    return this.serialize(async () => {
+      this.store.refresh();
+      this.syncProjection();
+      return read(this.store);
+    });
+  }
+
+  private appendStreams<T>(
+    build: (store: LedgerStore, history: HistoryView) => { guardEntries?: readonly GuardEntry[]; observerEntries?: readonly ObserverLedgerEntry[]; context: T },
+    purpose: string,
+    afterAppend?: (store: LedgerStore, context: T) => void,
+  ): Promise<T> {
     return this.serialize(async () => {
       this.requireTrusted();
       if (!this.sweptTemporaries && this.options.workspaceFolder !== "") {
@@ -529,9 +573,9 @@ export class WorkspaceLedger {
       try {
         const result = await this.store.append(
           (store) => {
-            const { entries, context } = build(store, this.history());
+            const { guardEntries, observerEntries, context } = build(store, this.history());
             built = context;
-            return { drafts: [], context, guardEntries: entries };
+            return { drafts: [], context, guardEntries, observerEntries };
           },
           {
             purpose,

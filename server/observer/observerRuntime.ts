@@ -1,0 +1,110 @@
+// Runs Observer operations against a workspace's ledger. The operation is computed under the
+// ledger's lock from the caught-up Observer stream, its entries are proven by replaying the whole
+// stream with them (a batch that would add any issue is refused as a whole), and only then are
+// they appended — so concurrent writers cannot interleave, and a refusal writes nothing.
+// An optional fingerprint (from observer status) makes a caller's batch depend on the stream it
+// read: if anything was appended since, the batch is refused as stale.
+import { DocketError, toDocketError } from "../errors";
+import type { LedgerStore } from "../ledger/store";
+import { ErrorCodes } from "../protocol/messages";
+import type { WorkspaceLedger } from "../workspace/workspaceLedger";
+import { asLogEntries, randomObserverIds, type DraftContext, type DraftOutcome, type ObserverIds } from "./observerDrafts";
+import { writeCaptureMode } from "./observerFiles";
+import { replayObservationSession, type ObservationIssue, type ObservationSnapshot, type ObserverLogEntry } from "./observationSession";
+import { sha256OfText } from "./observerValues";
+
+/** The replays whose issues block Observer mutation (observation session, and the save handoffs). */
+export type ObserverReplay = (entries: readonly ObserverLogEntry[]) => { readonly issues: readonly ObservationIssue[]; readonly snapshot: ObservationSnapshot };
+
+export const observationReplay: ObserverReplay = (entries) => {
+  const snapshot = replayObservationSession(entries);
+  return { issues: snapshot.issues, snapshot };
+};
+
+export function observerLogOf(store: LedgerStore): ObserverLogEntry[] {
+  return asLogEntries(store.observerLines.map((line) => line.entry));
+}
+
+/** Names the Observer stream as it stands: its length and the hash of its last line (which chains every line before it). */
+export function observerFingerprintOf(store: LedgerStore): string {
+  const lines = store.observerLines;
+  const last = lines.at(-1);
+  return sha256OfText(`observer/v1:${lines.length}:${last === undefined ? "none" : last.lineSha256}`);
+}
+
+export interface ObserverRunOptions {
+  readonly ids?: ObserverIds;
+  /** Refuse with docket.observer-stale unless the stream still has this fingerprint. */
+  readonly fingerprint?: string | null;
+  readonly replay?: ObserverReplay;
+}
+
+export interface ObserverRunResult<Value> {
+  readonly value: Value;
+  readonly appended: number;
+  readonly fingerprint: string;
+  readonly snapshot: ObservationSnapshot;
+}
+
+function refusalError(code: string, message: string): DocketError {
+  if (code === "observer.replay-issues") return new DocketError(ErrorCodes.observerBlocked, message, { observerCode: code });
+  return new DocketError(ErrorCodes.observerRefused, `${code}: ${message}`, { observerCode: code });
+}
+
+export async function runObserverOperation<Value>(
+  ledger: WorkspaceLedger,
+  workspaceFolder: string,
+  purpose: string,
+  operation: (context: DraftContext) => DraftOutcome<Value>,
+  options: ObserverRunOptions = {},
+): Promise<ObserverRunResult<Value>> {
+  const replay = options.replay ?? observationReplay;
+  const ids = options.ids ?? randomObserverIds;
+  let fingerprintAfter = "";
+  try {
+    const result = await ledger.appendObserver(
+      (store) => {
+        const fingerprint = observerFingerprintOf(store);
+        if (options.fingerprint !== undefined && options.fingerprint !== null && options.fingerprint !== fingerprint) {
+          throw new DocketError(ErrorCodes.observerStale, "The Observer history changed since it was read (another Observer change was recorded); read observer_status again and resubmit against it. Nothing was written.", { observerCode: "observer.stale" });
+        }
+        const existing = observerLogOf(store);
+        const outcome = operation({ entries: existing, now: ledger.now(), ids });
+        if (!outcome.ok) throw refusalError(outcome.code, outcome.message);
+        const after = replay([...existing, ...asLogEntries(outcome.entries)]);
+        const fresh = after.issues.find((issue) => issue.index >= existing.length);
+        if (fresh !== undefined) throw refusalError(fresh.code, `entry ${fresh.index - existing.length + 1} of the batch would not replay: ${fresh.message}. Nothing was written.`);
+        fingerprintAfter = fingerprint;
+        return { entries: outcome.entries, context: { value: outcome.value, appended: outcome.entries.length, snapshot: after.snapshot } };
+      },
+      purpose,
+      (store, context) => {
+        fingerprintAfter = observerFingerprintOf(store);
+        if (context.appended > 0) publishCaptureMode(workspaceFolder, context.snapshot);
+      },
+    );
+    return { ...result, fingerprint: fingerprintAfter };
+  } catch (error) {
+    throw toDocketError(error);
+  }
+}
+
+/** Derived for the hooks: capture is on while the mode is on and an Episode is open. */
+export function publishCaptureMode(workspaceFolder: string, snapshot: ObservationSnapshot): void {
+  const lifecycle = snapshot.lifecycle;
+  const on = lifecycle.mode === "on" && lifecycle.episode.status === "open" && snapshot.issues.length === 0;
+  try {
+    writeCaptureMode(workspaceFolder, { on, episodeId: on && lifecycle.episode.status === "open" ? lifecycle.episode.core.episodeId : null });
+  } catch {
+    // Best effort: without the file the hooks do not capture, which fails closed.
+  }
+}
+
+/** The Observer state as replay sees it now (no lock; for views and status). */
+export async function readObserverState(ledger: WorkspaceLedger, replay: ObserverReplay = observationReplay): Promise<{ snapshot: ObservationSnapshot; issues: readonly ObservationIssue[]; fingerprint: string; entryCount: number }> {
+  return ledger.readCaughtUp((store) => {
+    const entries = observerLogOf(store);
+    const result = replay(entries);
+    return { snapshot: result.snapshot, issues: result.issues, fingerprint: observerFingerprintOf(store), entryCount: entries.length };
+  });
+}
