@@ -5,6 +5,7 @@
 // memo-requested → memo-instruction → prepared-memo-pass → memo-pass → lifecycle memo-reconciled.
 // A reconciliation applies all-or-nothing: any refusal leaves nothing staged, and a staged batch
 // is proven by replaying it (observation replay and the Memo history) before it is returned.
+import { compareCodeUnits } from "../ledger/canonicalJson";
 import { canonicalJson, compareText, jsonValueFromUnknown, sha256, type JsonValue } from "../judgment/json";
 import { decodeContextBasis, encodeContextBasis, type ContextBasis } from "./contextBasis";
 import type { EvidenceItem, HypothesisDraft, HypothesisOutcome, MemoDraft, MemoOutcome, PreparedMemoPass } from "./memoPass";
@@ -473,6 +474,70 @@ function proveReconciled(context: DraftContext, entries: readonly ObserverLedger
   const consumed = new Set(clean.snapshot.consumedObservationIds);
   if (request.observationIds.some((id) => !consumed.has(id))) return refuse("observer.memo-replay", `the observations of ${request.requestId} were not consumed by replay`);
   return null;
+}
+
+/** What the model is shown to prepare a submission (the reference's `observer.memo-preparation/v1` guide). */
+export interface MemoPreparationGuide {
+  readonly protocol: "observer.memo-preparation/v1";
+  readonly request: { readonly request_id: string; readonly request_digest: string; readonly observation_ids: readonly string[] };
+  /** Every hypothesis and Memo the pass must account for, pending hypotheses of the request included. */
+  readonly required_coverage: { readonly hypotheses: readonly WorkingHypothesis[]; readonly memos: readonly WorkingMemo[] };
+  readonly evidence_sources: readonly { readonly source_id: string; readonly title: string; readonly faithful_summary: string; readonly claims: readonly { readonly text: string; readonly locator: string | null }[] }[];
+  /** The pass the submission completes: everything but its evidence and outcomes is fixed. */
+  readonly pass_seed: { readonly pass_id: string; readonly episode_id: string; readonly base_revision_id: string | null; readonly basis_digest: string; readonly related_inquiry_ids: readonly string[]; readonly instruction_id: string };
+}
+
+/**
+ * The context of the pending request for the model (the reference's `load-memo-context`): what
+ * must be covered, the sources it may cite, and the pass seed. Reads only; appends nothing.
+ */
+export function loadMemoContext(context: DraftContext, input: { readonly requestId: string; readonly notebook: readonly NotebookRecordFact[] }): DraftOutcome<MemoPreparationGuide> {
+  const history = cleanHistory(context);
+  if (!history.ok) return history;
+  const { snapshot, memo } = history.value;
+  const hydrated = memoRequestContext(snapshot, memo, input.notebook, input.requestId);
+  if (!hydrated.ok) return refuse(hydrated.code, hydrated.message);
+  const { request, scope, observations } = hydrated.context;
+  const coverage = describeMemoCoverage(memo.state, scope);
+  // A hypothesis a requested observation proposes is not working state yet; the pass creates it.
+  const hypotheses = new Map(coverage.hypotheses.map((item) => [item.inquiryId, item]));
+  for (const observation of observations) {
+    const proposed =
+      observation.kind === "user-hypothesis-recorded"
+        ? { inquiryId: observation.inquiryId, origin: "user" as const, original: observation.original }
+        : observation.observerHypothesis === null
+          ? null
+          : { inquiryId: observation.observerHypothesis.inquiryId, origin: "observer" as const, original: observation.observerHypothesis.original };
+    if (proposed !== null && !hypotheses.has(proposed.inquiryId)) {
+      hypotheses.set(proposed.inquiryId, { ...proposed, episodeId: observation.episodeId, current: proposed.original, revisionReason: null, evidenceIds: [] });
+    }
+  }
+  const reads = new Map(snapshot.sourceReads.map((read) => [read.readId, read]));
+  const sources = new Map<string, MemoPreparationGuide["evidence_sources"][number]>();
+  for (const observation of observations) {
+    if (observation.kind !== "semantic-observation-recorded") continue;
+    const read = reads.get(observation.readId);
+    if (read === undefined || read.episodeId !== request.episodeId) return refuse("memo-trigger.scope", `the requested observation ${observation.observationId} is missing its SourceRead`);
+    sources.set(read.source.sourceId, { source_id: read.source.sourceId, title: read.source.title, faithful_summary: read.faithfulSummary, claims: read.claims });
+  }
+  return {
+    ok: true,
+    entries: [],
+    value: {
+      protocol: "observer.memo-preparation/v1",
+      request: { request_id: request.requestId, request_digest: request.requestDigest, observation_ids: request.observationIds },
+      required_coverage: { hypotheses: [...hypotheses.values()].sort((left, right) => compareCodeUnits(left.inquiryId, right.inquiryId)), memos: coverage.memos },
+      evidence_sources: [...sources.values()].sort((left, right) => compareCodeUnits(left.source_id, right.source_id)),
+      pass_seed: {
+        pass_id: passIdForRequest(request.requestId),
+        episode_id: request.episodeId,
+        base_revision_id: request.baseMemoRevisionId,
+        basis_digest: scope.basisDigest,
+        related_inquiry_ids: scope.relatedInquiryIds,
+        instruction_id: request.requestId,
+      },
+    },
+  };
 }
 
 /**
