@@ -28,7 +28,7 @@ export interface AcknowledgedPass {
   readonly receiptId: string;
 }
 
-interface PendingAcknowledgement extends AcknowledgedPass {
+export interface PendingAcknowledgement extends AcknowledgedPass {
   readonly summary: string;
 }
 
@@ -184,6 +184,21 @@ export class MemoHistoryReplay {
   /** The Memo working revision after the entries fed so far (null before any applied pass). */
   get revisionId(): string | null {
     return this.stateValue.revisionId;
+  }
+
+  /** The Memo working state after the entries fed so far. */
+  get state(): MemoWorkingState {
+    return this.stateValue;
+  }
+
+  /** The prepared pass not yet applied, if any. */
+  get preparedPass(): PreparedMemoPass | null {
+    return this.prepared;
+  }
+
+  /** The applied pass whose `memo-reconciled` has not been seen yet, if any. */
+  get pendingAcknowledgement(): PendingAcknowledgement | null {
+    return this.pending;
   }
 
   get acknowledgedPasses(): readonly AcknowledgedPass[] {

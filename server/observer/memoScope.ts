@@ -54,18 +54,14 @@ export interface MemoHistoryView {
   readonly problems: number;
 }
 
-/**
- * Replays the Memo history of a stream. MemoHistoryReplay keeps its working state, prepared pass
- * and pending acknowledgement private; until it exposes them (a change for memoHistory.ts), they
- * are read by name here, the one place that depends on those field names.
- */
+/** Replays the Memo history of a stream: working state, prepared pass, pending acknowledgement. */
 export function memoHistoryView(entries: readonly ObserverLogEntry[]): MemoHistoryView {
   const replay = new MemoHistoryReplay();
   for (const entry of entries) if (entry.custom) replay.apply(entry);
   return {
-    state: Reflect.get(replay, "stateValue") as MemoWorkingState,
-    prepared: Reflect.get(replay, "prepared") as PreparedMemoPass | null,
-    pendingAcknowledgement: Reflect.get(replay, "pending") as MemoHistoryView["pendingAcknowledgement"],
+    state: replay.state,
+    prepared: replay.preparedPass,
+    pendingAcknowledgement: replay.pendingAcknowledgement,
     problems: replay.problems,
   };
 }
