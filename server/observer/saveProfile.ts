@@ -6,6 +6,7 @@
 // reference. Codes are the reference's (`pi-entry.*`, `save-profile.*`, `save-request.shape`).
 import path from "node:path";
 import { hasKeysExactly, isRecord, isSha256Hex, prefixedUuid, sha256OfText, sortedCopy, trimmedText } from "./observerValues";
+import type { PreparedSave as NotebookPreparedSave } from "../notebook/proposal";
 import type { EpisodeLanguage } from "./observerLifecycle";
 
 export const PREPARED_SAVE_ENTRY = "observer.prepared-save";
@@ -32,6 +33,11 @@ export interface PreparedSave {
   readonly root: string;
   readonly episode_language: EpisodeLanguage;
   readonly records: readonly PreparedRecord[];
+}
+
+/** The prepared save as Docket's Notebook proposal takes it (preflight, sealing, publication): the same value, copied. */
+export function notebookPreparedSave(prepared: PreparedSave): NotebookPreparedSave {
+  return { ...prepared, records: prepared.records.map((record) => ({ ...record })) };
 }
 
 export interface PreparedSaveHandoff {
