@@ -355,3 +355,49 @@ test("stageSaveEntries refuses a batch save replay would flag even when observat
   const earlierId = { ...pendingRequestData(requested.log), request_id: id("save-request-", 1), proposal_id: id("proposal-", 2) };
   assert.equal(stageSaveEntries(requested.log, [{ customType: "observer.save-request", data: earlierId }])?.code, "save-request.conflict");
 });
+
+test("the request digest is the reference's: Memo state JSON with its last receipt, inventory in collation order", () => {
+  // The expected value was computed by the reference's planSaveRequest (dev-hobin/agent
+  // packages/observer) over the same log, Memo working state and inventory.
+  const inquiry = id("inquiry-", 10);
+  const state: MemoWorkingState = {
+    revisionId: id("memo-working-revision-", 1),
+    passes: 1,
+    memos: [
+      {
+        memoId: id("memo-", 1),
+        episodeId: EPISODE,
+        title: "Timing",
+        lang: "en",
+        content: "Timing: what the readings show.",
+        inquiryIds: [inquiry],
+        hypothesisId: inquiry,
+        evidenceIds: [id("evidence-", 1)],
+        currentRevisionId: id("memo-working-revision-", 1),
+        disposition: "incubating",
+        supersededBy: null,
+        durableBase: { path: `${ROOT}/records/memo.md`, sha256: sha("memo") },
+      },
+    ],
+    hypotheses: [{ inquiryId: inquiry, episodeId: EPISODE, origin: "observer", original: "Timing matters.", current: "Timing matters, within bounds.", revisionReason: "Bounded.", evidenceIds: [id("evidence-", 1)] }],
+    evidence: [{ evidenceId: id("evidence-", 1), kind: "source-claim", sourceId: SOURCE, summary: "Claim." }],
+    lastPassId: id("memo-pass-", 1),
+    lastPassDigest: sha("pass"),
+  };
+  const lastReceipt = {
+    receiptId: id("memo-receipt-", 1),
+    passId: id("memo-pass-", 1),
+    revisionId: id("memo-working-revision-", 1),
+    scope: { episodeMemos: 1, standingInquiries: 0, durableMemos: 1 },
+    changes: { created: 1, revised: 0, merged: 0, keptIncubating: 0, promotionCandidates: 0, hypothesisRevisions: 1 },
+    summary: "1 created.",
+  };
+  const inventory = ["memo-b", "Memo-c", "a_b", "a-b", "ab"].map((name) => ({ recordId: name, path: `${ROOT}/records/${name}.md`, sha256: sha(name) }));
+  const requested = requestSave(context(episodeLog()), { notebook: notebook(inventory), memo: noMemo({ state, lastReceipt }) });
+  assert.ok(requested.ok);
+  assert.equal(requested.value.request.requestDigest, "2bc54a87b4f3fec4bbbb0a7ccde2fec2d71ea411dfef8d1ab624ad5ff48c07d3");
+  assert.deepEqual(
+    requested.value.guide.inventory.map((record) => record.record_id),
+    ["a_b", "a-b", "ab", "memo-b", "Memo-c"],
+  );
+});
