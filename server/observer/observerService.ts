@@ -3,7 +3,7 @@
 // pure operation through observerRuntime.ts, which proves and appends it under the ledger lock.
 import { DocketError } from "../errors";
 import { openNotebook, type OpenNotebook } from "../notebook/notebookStore";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes, type ObserverActionResult, type ObserverHypothesisParams, type ObserverMaterialParams, type ObserverOverview } from "../protocol/messages";
 import type { WorkspaceLedger } from "../workspace/workspaceLedger";
 import { turnObserverOff, turnObserverOn, type LifecycleChange } from "./lifecycleOperations";
 import type { ObserverIds } from "./observerDrafts";
@@ -55,4 +55,61 @@ export async function observerOff(ledger: WorkspaceLedger, workspaceFolder: stri
   const result = await runObserverOperation(ledger, workspaceFolder, "observer off", (context) => turnObserverOff(context), { ids: options.ids });
   publishCaptureMode(workspaceFolder, result.snapshot);
   return result;
+}
+
+// ---- API used by the backend (server/backend/server.ts) -------------------------------------------
+
+function notYet(what: string): never {
+  throw new DocketError(ErrorCodes.internal, `${what} is not wired yet`);
+}
+
+/** The Observer as the view and `observer_status` show it. */
+export async function observerOverview(ledger: WorkspaceLedger, workspaceFolder: string): Promise<ObserverOverview> {
+  void ledger;
+  void workspaceFolder;
+  return notYet("observer overview");
+}
+
+/** Observer On (with the Notebook root, already resolved by the caller) or Off. */
+export async function setObserverMode(ledger: WorkspaceLedger, workspaceFolder: string, input: { on: boolean; notebookRoot: string | null }): Promise<ObserverActionResult> {
+  void ledger;
+  void workspaceFolder;
+  void input;
+  return notYet("observer mode");
+}
+
+/** The user's own hypothesis, recorded in their exact wording. */
+export async function addUserHypothesis(ledger: WorkspaceLedger, workspaceFolder: string, input: ObserverHypothesisParams): Promise<ObserverActionResult> {
+  void ledger;
+  void workspaceFolder;
+  void input;
+  return notYet("add hypothesis");
+}
+
+/** Asks for a Memo reconciliation: records the Memo request the agent's next observer_commit answers. */
+export async function requestMemoReconciliation(ledger: WorkspaceLedger, workspaceFolder: string): Promise<ObserverActionResult> {
+  void ledger;
+  void workspaceFolder;
+  return notYet("reconcile memo");
+}
+
+/** Review & Save: records the save request the agent's next observer_commit answers with exact Markdown. */
+export async function requestReviewAndSave(ledger: WorkspaceLedger, workspaceFolder: string): Promise<ObserverActionResult> {
+  void ledger;
+  void workspaceFolder;
+  return notYet("review and save");
+}
+
+/** Material review of one bounded item (selected text, a workspace file, a URL). */
+export async function requestMaterialReview(ledger: WorkspaceLedger, workspaceFolder: string, input: ObserverMaterialParams): Promise<ObserverActionResult> {
+  void ledger;
+  void workspaceFolder;
+  void input;
+  return notYet("material review");
+}
+
+export async function cancelMaterialReview(ledger: WorkspaceLedger, workspaceFolder: string): Promise<ObserverActionResult> {
+  void ledger;
+  void workspaceFolder;
+  return notYet("cancel material review");
 }

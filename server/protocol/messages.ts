@@ -954,6 +954,32 @@ export const GuardReceiptDetail = z.strictObject({
 });
 export type GuardReceiptDetail = z.infer<typeof GuardReceiptDetail>;
 
+// Observer commands from the editor (server/observer/observerService.ts answers them).
+export const ObserverSetModeParams = z.strictObject({
+  on: z.boolean(),
+  /** The Notebook folder as the user gave it (setting or picker); required to turn Observer on. */
+  notebookPath: notebookPathInput.nullable(),
+});
+export type ObserverSetModeParams = z.infer<typeof ObserverSetModeParams>;
+export const ObserverHypothesisParams = z.strictObject({
+  /** The user's own wording; Docket never rewrites it. */
+  text: z.string().min(1).max(20_000),
+  context: z.string().max(20_000).nullable(),
+});
+export type ObserverHypothesisParams = z.infer<typeof ObserverHypothesisParams>;
+export const ObserverMaterialParams = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("text"), text: z.string().min(1).max(1_048_576) }),
+  z.strictObject({ kind: z.literal("file"), path: z.string().min(1).max(4096) }),
+  z.strictObject({ kind: z.literal("url"), url: z.string().min(1).max(2000) }),
+]);
+export type ObserverMaterialParams = z.infer<typeof ObserverMaterialParams>;
+export const ObserverActionResult = z.strictObject({
+  /** One sentence saying what happened and what comes next. */
+  message: z.string(),
+  overview: ObserverOverview,
+});
+export type ObserverActionResult = z.infer<typeof ObserverActionResult>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -999,6 +1025,13 @@ export const Requests = {
   notebookProposal: request("docket/notebook/proposal", ProposalParams, ProposalDetail),
   notebookPublish: request("docket/notebook/publish", NotebookPublishParams, NotebookPublishResult),
   notebookDiscard: request("docket/notebook/discard", ProposalParams, NotebookDiscardResult),
+  observerOverview: request("docket/observer/overview", Empty, ObserverOverview),
+  observerSetMode: request("docket/observer/setMode", ObserverSetModeParams, ObserverActionResult),
+  observerAddHypothesis: request("docket/observer/addHypothesis", ObserverHypothesisParams, ObserverActionResult),
+  observerReconcileMemo: request("docket/observer/reconcileMemo", Empty, ObserverActionResult),
+  observerReviewSave: request("docket/observer/reviewSave", Empty, ObserverActionResult),
+  observerReviewMaterial: request("docket/observer/reviewMaterial", ObserverMaterialParams, ObserverActionResult),
+  observerCancelMaterial: request("docket/observer/cancelMaterialReview", Empty, ObserverActionResult),
   guardOverview: request("docket/guard/overview", GuardOverviewParams, GuardOverview),
   guardSetMode: request("docket/guard/setMode", GuardSetModeParams, GuardModeResult),
   guardReceiptsPage: request("docket/guard/receipts/page", GuardReceiptsPageParams, GuardReceiptsPage),
