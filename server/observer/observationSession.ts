@@ -52,14 +52,31 @@ export interface ObservationSnapshot {
   readonly observations: readonly SemanticObservationRecorded[];
   readonly userHypotheses: readonly UserHypothesisRecorded[];
   readonly hypothesisReviews: readonly HypothesisContextReviewed[];
+  /** User hypotheses (by id) that have no context review yet, consumed or not. */
+  readonly pendingHypothesisReviews: readonly UserHypothesisRecorded[];
   readonly memoRequests: readonly MemoRequested[];
   readonly pendingMemoRequest: MemoRequested | null;
   readonly reviewSaveContinuations: readonly ReviewSaveContinuationRequested[];
+  /** The hypotheses the next Memo pass must place: unconsumed user hypotheses and observer ones, by inquiry id. */
+  readonly pendingHypotheses: readonly PendingHypothesis[];
   readonly consumedObservationIds: readonly string[];
   readonly unconsumedObservationIds: readonly string[];
   /** The SourceReads behind unconsumed semantic observations, as the next Memo scope's working sources. */
   readonly workingSourceBases: readonly WorkingSourceBasis[];
   readonly issues: readonly ObservationIssue[];
+}
+
+export interface PendingHypothesis {
+  readonly inquiryId: string;
+  readonly observationId: string;
+  readonly origin: "user" | "observer";
+  readonly original: string;
+  /** Not revised yet: the original wording. */
+  readonly current: string;
+  /** A user hypothesis's context (with its review folded in, when it has one), or the observation's rationale. */
+  readonly context: string;
+  /** The SourceRead an observer hypothesis came from; null for a user hypothesis. */
+  readonly sourceReadId: string | null;
 }
 
 export interface WorkingSourceBasis {
@@ -374,6 +391,58 @@ class ObservationReplay {
   }
 }
 
+const listed = (items: readonly string[]): string => (items.length === 0 ? "None" : items.join(" | "));
+
+/** A user hypothesis's context as the next Memo pass reads it: the review, when there is one, comes with it. */
+function userHypothesisContext(hypothesis: UserHypothesisRecorded, review: HypothesisContextReviewed | undefined): string {
+  if (review === undefined) return hypothesis.context;
+  return [
+    `User context: ${hypothesis.context}`,
+    `Context review: ${review.assessment}`,
+    `Supporting clues: ${listed(review.supportingClues)}`,
+    `Challenging clues: ${listed(review.challengingClues)}`,
+    `Missing information: ${listed(review.missingInformation)}`,
+    `Interpretation boundary: ${review.interpretationBoundary}`,
+  ].join("\n");
+}
+
+/** Unconsumed user hypotheses, then unconsumed observations carrying an observer hypothesis, stably sorted by inquiry id. */
+function pendingHypothesesOf(
+  userHypotheses: readonly UserHypothesisRecorded[],
+  observations: readonly SemanticObservationRecorded[],
+  reviews: ReadonlyMap<string, HypothesisContextReviewed>,
+  consumed: ReadonlySet<string>,
+): PendingHypothesis[] {
+  const pending: PendingHypothesis[] = [];
+  for (const hypothesis of userHypotheses) {
+    if (consumed.has(hypothesis.observationId)) continue;
+    pending.push({
+      inquiryId: hypothesis.inquiryId,
+      observationId: hypothesis.observationId,
+      origin: "user",
+      original: hypothesis.original,
+      current: hypothesis.original,
+      context: userHypothesisContext(hypothesis, reviews.get(hypothesis.observationId)),
+      sourceReadId: null,
+    });
+  }
+  for (const observation of observations) {
+    const own = observation.observerHypothesis;
+    if (own === null || consumed.has(observation.observationId)) continue;
+    pending.push({
+      inquiryId: own.inquiryId,
+      observationId: observation.observationId,
+      origin: "observer",
+      original: own.original,
+      current: own.original,
+      context: observation.rationale,
+      sourceReadId: observation.readId,
+    });
+  }
+  // Array#sort is stable: a user and an observer hypothesis of one inquiry keep that order.
+  return pending.sort(byKey((item) => item.inquiryId));
+}
+
 /** Replays an Observer log; issue indices are positions in `entries`. */
 export function replayObservationSession(entries: readonly ObserverLogEntry[]): ObservationSnapshot {
   const replay = new ObservationReplay();
@@ -390,6 +459,7 @@ export function replayObservationSession(entries: readonly ObserverLogEntry[]): 
   const consumed = new Set([...replay.memoRequests.values()].flatMap((request) => (consumedRequestIds.has(request.requestId) ? request.observationIds : [])));
   const allObservationIds = sortedCopy([...replay.observations.keys(), ...replay.userHypotheses.keys()]);
   const observations = [...replay.observations.values()].sort(byKey((observation) => observation.observationId));
+  const userHypotheses = [...replay.userHypotheses.values()].sort(byKey((hypothesis) => hypothesis.observationId));
   // Reads in the order of their observations' ids, then (stably) by source id: equal source ids keep that order.
   const unconsumedReadIds = new Set(observations.filter((item) => !consumed.has(item.observationId)).map((item) => item.readId));
   const workingSourceBases = [...unconsumedReadIds]
@@ -404,11 +474,13 @@ export function replayObservationSession(entries: readonly ObserverLogEntry[]): 
     sourceReads: [...replay.sourceReads.values()].sort(byKey((read) => read.readId)),
     hydrations: [...replay.hydrations.values()].sort(byKey((hydration) => hydration.hydrationId)),
     observations,
-    userHypotheses: [...replay.userHypotheses.values()].sort(byKey((hypothesis) => hypothesis.observationId)),
+    userHypotheses,
     hypothesisReviews: [...replay.reviews.values()].sort(byKey((review) => review.hypothesisObservationId)),
+    pendingHypothesisReviews: userHypotheses.filter((hypothesis) => !replay.reviews.has(hypothesis.observationId)),
     memoRequests: [...replay.memoRequests.values()].sort(byRequest),
     pendingMemoRequest: pending[0] ?? null,
     reviewSaveContinuations: [...replay.continuations.values()].sort(byKey((continuation) => continuation.memoRequestId)),
+    pendingHypotheses: pendingHypothesesOf(userHypotheses, observations, replay.reviews, consumed),
     consumedObservationIds: sortedCopy(consumed),
     unconsumedObservationIds: allObservationIds.filter((id) => !consumed.has(id)),
     workingSourceBases,
