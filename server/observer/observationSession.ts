@@ -5,6 +5,7 @@
 // is not live, or breaks the evidence chain becomes an issue at its position and changes nothing.
 // The rules and which of them yields which code follow the reference's replay exactly.
 import type { JsonValue } from "../judgment/json";
+import { compareCodeUnits } from "../ledger/canonicalJson";
 import { interpretationInputSha256 } from "./contextBasis";
 import { MATERIAL_REVIEW_ENTRY, ReviewHistoryReplay, type PendingReview } from "./materialReview";
 import { MemoHistoryReplay } from "./memoHistory";
@@ -126,6 +127,12 @@ export function memoRequestDigest(episodeId: string, baseMemoRevisionId: string 
   return sha256OfText(JSON.stringify(body));
 }
 
+/** In code-unit order (equal neighbours allowed): what sorting would leave unchanged. */
+function ascending(values: readonly string[]): boolean {
+  for (let index = 1; index < values.length; index += 1) if (compareCodeUnits(values[index - 1] as string, values[index] as string) > 0) return false;
+  return true;
+}
+
 /** Where a SourceRead's candidates come from: ordinary capture, one pending Material review, or neither consistently. */
 type Ancestry = { readonly kind: "unlinked" } | { readonly kind: "material-review"; readonly requestId: string } | { readonly kind: "invalid" };
 
@@ -153,6 +160,8 @@ class ObservationReplay {
   readonly requestPositions = new Map<string, number>();
   private readonly usedCandidateIds = new Set<string>();
   private readonly observedReadIds = new Set<string>();
+  /** Accepted observations and user hypotheses that no accepted Memo request names yet. */
+  private readonly unrequestedIds = new Set<string>();
   /** Histories of the prefix before the current entry (fed after each entry). */
   readonly reviewHistory = new ReviewHistoryReplay();
   readonly memoHistory = new MemoHistoryReplay();
@@ -336,6 +345,7 @@ class ObservationReplay {
     }
     this.observedReadIds.add(event.readId);
     this.observations.set(event.observationId, event);
+    this.unrequestedIds.add(event.observationId);
     return true;
   }
 
@@ -346,6 +356,7 @@ class ObservationReplay {
       return this.issue(index, "observation-session.order", `user hypothesis ${event.observationId} needs a user-input candidate of this Episode`);
     }
     this.userHypotheses.set(event.observationId, event);
+    this.unrequestedIds.add(event.observationId);
     return true;
   }
 
@@ -359,24 +370,25 @@ class ObservationReplay {
   }
 
   private memoRequest(index: number, event: MemoRequested): boolean {
-    const requested = new Set([...this.memoRequests.values()].flatMap((request) => request.observationIds));
-    const available = new Map<string, SemanticObservationRecorded | UserHypothesisRecorded>([...this.observations, ...this.userHypotheses]);
-    const members = event.observationIds.flatMap((id) => {
-      const member = available.get(id);
+    const ids = event.observationIds;
+    const members = ids.flatMap((id) => {
+      const member = this.observations.get(id) ?? this.userHypotheses.get(id);
       return member === undefined ? [] : [member];
     });
-    const eligible = sortedCopy([...available.keys()].filter((id) => !requested.has(id)));
+    // The request names exactly the observations no earlier request named, in sorted order. The
+    // decoder keeps the ids distinct, so "same size, each one unrequested" is set equality.
     if (
       !this.live(event.episodeId, false) ||
       event.baseMemoRevisionId !== this.memoHistory.revisionId ||
-      members.length !== event.observationIds.length ||
-      !sameList(event.observationIds, sortedCopy(event.observationIds)) ||
-      !sameList(event.observationIds, eligible) ||
-      event.observationIds.some((id) => requested.has(id)) ||
+      members.length !== ids.length ||
+      !ascending(ids) ||
+      ids.length !== this.unrequestedIds.size ||
+      ids.some((id) => !this.unrequestedIds.has(id)) ||
       event.requestDigest !== memoRequestDigest(event.episodeId, event.baseMemoRevisionId, members)
     ) {
       return this.issue(index, "observation-session.order", `Memo request ${event.requestId} is stale, unsorted, incomplete, reuses observations or has the wrong digest`);
     }
+    for (const id of ids) this.unrequestedIds.delete(id);
     this.memoRequests.set(event.requestId, event);
     return true;
   }
