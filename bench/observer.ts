@@ -43,7 +43,6 @@ import {
 } from "../test/support/observerLog";
 
 const ENTRIES = Number(process.env.DOCKET_BENCH_OBSERVER_ENTRIES ?? 100_000);
-const ROUNDS = Number(process.env.DOCKET_BENCH_OBSERVER_RUNS ?? 5);
 const ROUNDS_PER_EPISODE = 40;
 /** A Memo pass after every ROUNDS_PER_PASS rounds (ROUNDS_PER_EPISODE is a multiple of it). */
 const ROUNDS_PER_PASS = 4;
@@ -276,7 +275,9 @@ function cpuMs(run: () => void): number {
   return (used.user + used.system) / 1_000;
 }
 
-export function runObserverBench(): void {
+/** `rounds`: timed rounds after the warm-up (DOCKET_BENCH_OBSERVER_RUNS overrides it). */
+export function runObserverBench(rounds: number): void {
+  const timedRounds = Number(process.env.DOCKET_BENCH_OBSERVER_RUNS ?? rounds);
   const text = ledgerText(observerHistory(ENTRIES).slice(0, ENTRIES));
   const lines = text.split("\n").slice(0, -1);
   const replay = (): void => {
@@ -301,7 +302,7 @@ export function runObserverBench(): void {
   const replayTimes: number[] = [];
   const floorTimes: number[] = [];
   const memoTimes: number[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
+  for (let round = 0; round < timedRounds; round += 1) {
     floorTimes.push(cpuMs(floor));
     replayTimes.push(cpuMs(replay));
     memoTimes.push(cpuMs(memo));
@@ -310,7 +311,7 @@ export function runObserverBench(): void {
   const floorMs = median(floorTimes);
   const megabytes = Buffer.byteLength(text) / 1_048_576;
   console.log(
-    `\nobserver replay, ${ENTRIES} entries as ledger lines (${megabytes.toFixed(0)} MB)  ${replayMs.toFixed(0)} ms CPU   floor ${floorMs.toFixed(0)} ms CPU   ratio ${(replayMs / floorMs).toFixed(2)}x floor (target ≤ 2x; median of ${ROUNDS} interleaved; first run ${firstMs.toFixed(0)} ms wall)`,
+    `\nobserver replay, ${ENTRIES} entries as ledger lines (${megabytes.toFixed(0)} MB)  ${replayMs.toFixed(0)} ms CPU   floor ${floorMs.toFixed(0)} ms CPU   ratio ${(replayMs / floorMs).toFixed(2)}x floor (target ≤ 2x; median of ${timedRounds} interleaved; first run ${firstMs.toFixed(0)} ms wall)`,
   );
   console.log(`  of which re-executing the Memo passes (Memo history alone)  ${median(memoTimes).toFixed(0)} ms CPU`);
 }
