@@ -1,5 +1,7 @@
 // `npm run bench`: throughput figures, each printed next to a floor measured in the same run on
 // the same machine, so the ratio (not the absolute number) is what to compare across machines.
+// `npm run bench -- --quick`: only the in-process figures (ledger replay and Observer replay), none
+// of the hook, Guard, Router or Notebook figures that spawn processes or build workspaces.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,9 +16,11 @@ import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpo
 import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOperations";
 import { benchGuardHooks } from "./guard";
 import { runNotebookBench } from "./notebook";
+import { runObserverBench } from "./observer";
 import { runRouterBench } from "./router";
 
 const EVENTS = Number(process.env.DOCKET_BENCH_EVENTS ?? 100_000);
+const QUICK = process.argv.includes("--quick");
 const RUNS = 3;
 
 /** Deterministic workload: scopes opened and closed with varied closure reasons. */
@@ -170,6 +174,11 @@ try {
   for (const line of extra) sha256Hex(canonicalJson(toJsonValue(JSON.parse(line))));
   const tailFloorMs = performance.now() - tailFloorStart;
   console.log(`incremental catch-up of 2 appended lines      ${tailMs.toFixed(2)} ms   floor ${tailFloorMs.toFixed(2)} ms (independent of the ${EVENTS} lines before)`);
+  runObserverBench(QUICK ? 3 : 5);
+  if (QUICK) {
+    fs.rmSync(directory, { recursive: true, force: true });
+    process.exit(process.exitCode ?? 0);
+  }
   hookBench = benchHookLatency(directory, ledgerPath);
 } catch (error) {
   fs.rmSync(directory, { recursive: true, force: true });

@@ -1,14 +1,15 @@
 // Differential check of Observer replay against the reference (docs/observer-replay.md "Checking
 // against the reference"). Not part of `npm test`: it needs a checkout of github.com/dev-hobin/agent.
 //
-// Usage: node scripts/observer-differential.mjs --reference DIR [--seed N] [--count N] [--memo]
+// Usage: node scripts/observer-differential.mjs --reference DIR [--seed N] [--count N] [--memo] [--out DIR]
 //   DIR    a checkout (or `git archive`) of dev-hobin/agent with packages/observer and packages/judgment
+//   --out  where Docket was compiled (default out)
 //   --seed the first mutation seed (default 1); --count mutants per run (default 3000)
 //   --memo mutate only Memo entries (prepared pass, applied pass, acknowledgement)
 //
 // It bundles the reference's `reconstructObservationSession` with esbuild (its TypeBox and XState
 // imports, which replay never calls, are replaced by inert stand-ins), compiles nothing itself —
-// run `npx tsc -p tsconfig.json --outDir out` first — and replays the valid logs of
+// run `npx tsc -p tsconfig.json --outDir out` (or --out's folder) first — and replays the valid logs of
 // test/support/observerLog.ts `differentialScenarios()` and seeded random mutants of them
 // (entries dropped, repeated, swapped, inserted, values edited, digests recomputed) through both,
 // comparing every issue (position and code) and every snapshot field. Exit 1 on any difference.
@@ -62,7 +63,7 @@ await esbuild.build({
 const { reconstructObservationSession } = require(path.join(work, "reference.cjs"));
 
 // --- Docket, compiled ------------------------------------------------------------------------
-const out = path.join(root, "out");
+const out = path.resolve(root, option("out", "out"));
 const { replayObservationSession } = require(path.join(out, "server/observer/observationSession.js"));
 const support = require(path.join(out, "test/support/observerLog.js"));
 
@@ -80,9 +81,12 @@ function view(snapshot) {
     observations: ids(snapshot.observations, "observationId"),
     userHypotheses: ids(snapshot.userHypotheses, "observationId"),
     hypothesisReviews: ids(snapshot.hypothesisReviews, "hypothesisObservationId"),
+    pendingHypothesisReviews: ids(snapshot.pendingHypothesisReviews, "observationId"),
     memoRequests: ids(snapshot.memoRequests, "requestId"),
     pendingMemoRequest: snapshot.pendingMemoRequest === null ? null : snapshot.pendingMemoRequest.requestId,
     reviewSaveContinuations: ids(snapshot.reviewSaveContinuations, "memoRequestId"),
+    // Every field, in a fixed order (the reference and Docket build these objects independently).
+    pendingHypotheses: snapshot.pendingHypotheses.map((item) => [item.inquiryId, item.observationId, item.origin, item.original, item.current, item.context, item.sourceReadId]),
     consumedObservationIds: snapshot.consumedObservationIds,
     unconsumedObservationIds: snapshot.unconsumedObservationIds,
     workingSourceBases: snapshot.workingSourceBases.map((basis) => [basis.sourceId, basis.path, basis.sha256]),

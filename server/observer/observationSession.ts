@@ -5,6 +5,7 @@
 // is not live, or breaks the evidence chain becomes an issue at its position and changes nothing.
 // The rules and which of them yields which code follow the reference's replay exactly.
 import type { JsonValue } from "../judgment/json";
+import { compareCodeUnits } from "../ledger/canonicalJson";
 import { interpretationInputSha256 } from "./contextBasis";
 import { MATERIAL_REVIEW_ENTRY, ReviewHistoryReplay, type PendingReview } from "./materialReview";
 import { MemoHistoryReplay } from "./memoHistory";
@@ -52,14 +53,31 @@ export interface ObservationSnapshot {
   readonly observations: readonly SemanticObservationRecorded[];
   readonly userHypotheses: readonly UserHypothesisRecorded[];
   readonly hypothesisReviews: readonly HypothesisContextReviewed[];
+  /** User hypotheses (by id) that have no context review yet, consumed or not. */
+  readonly pendingHypothesisReviews: readonly UserHypothesisRecorded[];
   readonly memoRequests: readonly MemoRequested[];
   readonly pendingMemoRequest: MemoRequested | null;
   readonly reviewSaveContinuations: readonly ReviewSaveContinuationRequested[];
+  /** The hypotheses the next Memo pass must place: unconsumed user hypotheses and observer ones, by inquiry id. */
+  readonly pendingHypotheses: readonly PendingHypothesis[];
   readonly consumedObservationIds: readonly string[];
   readonly unconsumedObservationIds: readonly string[];
   /** The SourceReads behind unconsumed semantic observations, as the next Memo scope's working sources. */
   readonly workingSourceBases: readonly WorkingSourceBasis[];
   readonly issues: readonly ObservationIssue[];
+}
+
+export interface PendingHypothesis {
+  readonly inquiryId: string;
+  readonly observationId: string;
+  readonly origin: "user" | "observer";
+  readonly original: string;
+  /** Not revised yet: the original wording. */
+  readonly current: string;
+  /** A user hypothesis's context (with its review folded in, when it has one), or the observation's rationale. */
+  readonly context: string;
+  /** The SourceRead an observer hypothesis came from; null for a user hypothesis. */
+  readonly sourceReadId: string | null;
 }
 
 export interface WorkingSourceBasis {
@@ -109,6 +127,12 @@ export function memoRequestDigest(episodeId: string, baseMemoRevisionId: string 
   return sha256OfText(JSON.stringify(body));
 }
 
+/** In code-unit order (equal neighbours allowed): what sorting would leave unchanged. */
+function ascending(values: readonly string[]): boolean {
+  for (let index = 1; index < values.length; index += 1) if (compareCodeUnits(values[index - 1] as string, values[index] as string) > 0) return false;
+  return true;
+}
+
 /** Where a SourceRead's candidates come from: ordinary capture, one pending Material review, or neither consistently. */
 type Ancestry = { readonly kind: "unlinked" } | { readonly kind: "material-review"; readonly requestId: string } | { readonly kind: "invalid" };
 
@@ -136,6 +160,8 @@ class ObservationReplay {
   readonly requestPositions = new Map<string, number>();
   private readonly usedCandidateIds = new Set<string>();
   private readonly observedReadIds = new Set<string>();
+  /** Accepted observations and user hypotheses that no accepted Memo request names yet. */
+  private readonly unrequestedIds = new Set<string>();
   /** Histories of the prefix before the current entry (fed after each entry). */
   readonly reviewHistory = new ReviewHistoryReplay();
   readonly memoHistory = new MemoHistoryReplay();
@@ -319,6 +345,7 @@ class ObservationReplay {
     }
     this.observedReadIds.add(event.readId);
     this.observations.set(event.observationId, event);
+    this.unrequestedIds.add(event.observationId);
     return true;
   }
 
@@ -329,6 +356,7 @@ class ObservationReplay {
       return this.issue(index, "observation-session.order", `user hypothesis ${event.observationId} needs a user-input candidate of this Episode`);
     }
     this.userHypotheses.set(event.observationId, event);
+    this.unrequestedIds.add(event.observationId);
     return true;
   }
 
@@ -342,24 +370,25 @@ class ObservationReplay {
   }
 
   private memoRequest(index: number, event: MemoRequested): boolean {
-    const requested = new Set([...this.memoRequests.values()].flatMap((request) => request.observationIds));
-    const available = new Map<string, SemanticObservationRecorded | UserHypothesisRecorded>([...this.observations, ...this.userHypotheses]);
-    const members = event.observationIds.flatMap((id) => {
-      const member = available.get(id);
+    const ids = event.observationIds;
+    const members = ids.flatMap((id) => {
+      const member = this.observations.get(id) ?? this.userHypotheses.get(id);
       return member === undefined ? [] : [member];
     });
-    const eligible = sortedCopy([...available.keys()].filter((id) => !requested.has(id)));
+    // The request names exactly the observations no earlier request named, in sorted order. The
+    // decoder keeps the ids distinct, so "same size, each one unrequested" is set equality.
     if (
       !this.live(event.episodeId, false) ||
       event.baseMemoRevisionId !== this.memoHistory.revisionId ||
-      members.length !== event.observationIds.length ||
-      !sameList(event.observationIds, sortedCopy(event.observationIds)) ||
-      !sameList(event.observationIds, eligible) ||
-      event.observationIds.some((id) => requested.has(id)) ||
+      members.length !== ids.length ||
+      !ascending(ids) ||
+      ids.length !== this.unrequestedIds.size ||
+      ids.some((id) => !this.unrequestedIds.has(id)) ||
       event.requestDigest !== memoRequestDigest(event.episodeId, event.baseMemoRevisionId, members)
     ) {
       return this.issue(index, "observation-session.order", `Memo request ${event.requestId} is stale, unsorted, incomplete, reuses observations or has the wrong digest`);
     }
+    for (const id of ids) this.unrequestedIds.delete(id);
     this.memoRequests.set(event.requestId, event);
     return true;
   }
@@ -372,6 +401,58 @@ class ObservationReplay {
     this.continuations.set(event.memoRequestId, event);
     return true;
   }
+}
+
+const listed = (items: readonly string[]): string => (items.length === 0 ? "None" : items.join(" | "));
+
+/** A user hypothesis's context as the next Memo pass reads it: the review, when there is one, comes with it. */
+function userHypothesisContext(hypothesis: UserHypothesisRecorded, review: HypothesisContextReviewed | undefined): string {
+  if (review === undefined) return hypothesis.context;
+  return [
+    `User context: ${hypothesis.context}`,
+    `Context review: ${review.assessment}`,
+    `Supporting clues: ${listed(review.supportingClues)}`,
+    `Challenging clues: ${listed(review.challengingClues)}`,
+    `Missing information: ${listed(review.missingInformation)}`,
+    `Interpretation boundary: ${review.interpretationBoundary}`,
+  ].join("\n");
+}
+
+/** Unconsumed user hypotheses, then unconsumed observations carrying an observer hypothesis, stably sorted by inquiry id. */
+function pendingHypothesesOf(
+  userHypotheses: readonly UserHypothesisRecorded[],
+  observations: readonly SemanticObservationRecorded[],
+  reviews: ReadonlyMap<string, HypothesisContextReviewed>,
+  consumed: ReadonlySet<string>,
+): PendingHypothesis[] {
+  const pending: PendingHypothesis[] = [];
+  for (const hypothesis of userHypotheses) {
+    if (consumed.has(hypothesis.observationId)) continue;
+    pending.push({
+      inquiryId: hypothesis.inquiryId,
+      observationId: hypothesis.observationId,
+      origin: "user",
+      original: hypothesis.original,
+      current: hypothesis.original,
+      context: userHypothesisContext(hypothesis, reviews.get(hypothesis.observationId)),
+      sourceReadId: null,
+    });
+  }
+  for (const observation of observations) {
+    const own = observation.observerHypothesis;
+    if (own === null || consumed.has(observation.observationId)) continue;
+    pending.push({
+      inquiryId: own.inquiryId,
+      observationId: observation.observationId,
+      origin: "observer",
+      original: own.original,
+      current: own.original,
+      context: observation.rationale,
+      sourceReadId: observation.readId,
+    });
+  }
+  // Array#sort is stable: a user and an observer hypothesis of one inquiry keep that order.
+  return pending.sort(byKey((item) => item.inquiryId));
 }
 
 /** Replays an Observer log; issue indices are positions in `entries`. */
@@ -390,6 +471,7 @@ export function replayObservationSession(entries: readonly ObserverLogEntry[]): 
   const consumed = new Set([...replay.memoRequests.values()].flatMap((request) => (consumedRequestIds.has(request.requestId) ? request.observationIds : [])));
   const allObservationIds = sortedCopy([...replay.observations.keys(), ...replay.userHypotheses.keys()]);
   const observations = [...replay.observations.values()].sort(byKey((observation) => observation.observationId));
+  const userHypotheses = [...replay.userHypotheses.values()].sort(byKey((hypothesis) => hypothesis.observationId));
   // Reads in the order of their observations' ids, then (stably) by source id: equal source ids keep that order.
   const unconsumedReadIds = new Set(observations.filter((item) => !consumed.has(item.observationId)).map((item) => item.readId));
   const workingSourceBases = [...unconsumedReadIds]
@@ -404,11 +486,13 @@ export function replayObservationSession(entries: readonly ObserverLogEntry[]): 
     sourceReads: [...replay.sourceReads.values()].sort(byKey((read) => read.readId)),
     hydrations: [...replay.hydrations.values()].sort(byKey((hydration) => hydration.hydrationId)),
     observations,
-    userHypotheses: [...replay.userHypotheses.values()].sort(byKey((hypothesis) => hypothesis.observationId)),
+    userHypotheses,
     hypothesisReviews: [...replay.reviews.values()].sort(byKey((review) => review.hypothesisObservationId)),
+    pendingHypothesisReviews: userHypotheses.filter((hypothesis) => !replay.reviews.has(hypothesis.observationId)),
     memoRequests: [...replay.memoRequests.values()].sort(byRequest),
     pendingMemoRequest: pending[0] ?? null,
     reviewSaveContinuations: [...replay.continuations.values()].sort(byKey((continuation) => continuation.memoRequestId)),
+    pendingHypotheses: pendingHypothesesOf(userHypotheses, observations, replay.reviews, consumed),
     consumedObservationIds: sortedCopy(consumed),
     unconsumedObservationIds: allObservationIds.filter((id) => !consumed.has(id)),
     workingSourceBases,
