@@ -2,7 +2,7 @@
 // issues, the working evidence; extension/observerTreeModel.ts), then the Notebook and its pending
 // proposals (extension/proposalTree.ts, unchanged). Observer's part is asked again when the backend
 // (re)starts, when the ledger moves (`docket/stateChanged`), when an agent run's staged tool results
-// change on disk, after an Observer command, or on Refresh; a reply older than the latest request
+// change on disk, when `docket.notebookPath` changes, after an Observer command, or on Refresh; a reply older than the latest request
 // is dropped, never shown. The `docket.observerOn` context key follows the last overview shown.
 import * as vscode from "vscode";
 import { Requests, type ObserverOverview } from "../server/protocol/messages";
@@ -53,6 +53,10 @@ export class ObserverTreeProvider implements vscode.TreeDataProvider<ViewNode>, 
         if (status === null || status.revision === this.lastRevision) return;
         this.lastRevision = status.revision;
         void this.refreshObserver();
+      }),
+      // The status-bar item appears once a Notebook is configured: say so without waiting for the ledger.
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration("docket.notebookPath")) void this.refreshObserver();
       }),
     );
     const folder = vscode.workspace.workspaceFolders?.[0];
