@@ -33,6 +33,7 @@ import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type In
 import { findPackageRoot } from "../developer/operations/skillCatalog";
 import { WorkspacePlanner } from "../router/workspacePlanner";
 import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
+import { isObserverProposalUnderReview, publishObserverSave, returnObserverSaveToReview } from "../observer/observerSaveFlow";
 import { GuardRpc } from "./guardRpc";
 import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
 import os from "node:os";
@@ -149,8 +150,21 @@ export class Backend {
     this.handle(Requests.notebookSetup, (params) => this.notebook.setup(params));
     this.handle(Requests.notebookProposals, () => this.notebook.proposals());
     this.handle(Requests.notebookProposal, (params) => this.notebook.proposal(params.proposalId));
-    this.handle(Requests.notebookPublish, (params) => this.notebook.publish(params));
-    this.handle(Requests.notebookDiscard, (params) => this.notebook.discard(params.proposalId));
+    // Observer's own proposal is saved and returned through the Observer ledger (observerSaveFlow.ts).
+    this.handle(Requests.notebookPublish, async (params) => {
+      const folder = this.options.workspaceFolder;
+      if (this.ledger !== null && folder !== null && (await isObserverProposalUnderReview(this.ledger, params.proposalId))) {
+        return publishObserverSave(this.ledger, folder, params.proposalId, () => this.notebook.publish(params));
+      }
+      return this.notebook.publish(params);
+    });
+    this.handle(Requests.notebookDiscard, async (params) => {
+      const folder = this.options.workspaceFolder;
+      if (this.ledger !== null && folder !== null && (await isObserverProposalUnderReview(this.ledger, params.proposalId))) {
+        return returnObserverSaveToReview(this.ledger, folder, params.proposalId, () => this.notebook.discard(params.proposalId));
+      }
+      return this.notebook.discard(params.proposalId);
+    });
     // Observer (server/observer/observerService.ts): reading needs a folder; every change also needs trust.
     const observerWriter = (): { ledger: WorkspaceLedger; workspaceFolder: string } => {
       const ledger = this.requireLedger();

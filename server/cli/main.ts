@@ -65,6 +65,13 @@ Usage:
                                            the remaining work and the decision
   docket guard mode [notice|block-once|off] [--workspace DIR] [--json]
                                            show or set the completion guard's mode
+  docket observer on --notebook DIR | off  turn Observer on (opening an Episode on the Notebook) or off
+  docket observer status [--json]          Observer's state, staged tool results and pending guides
+  docket observer hypothesis TEXT [--context C]  record your own hypothesis (your wording is kept)
+  docket observer memo | save              ask for a Memo reconciliation / Review & Save
+  docket observer material TEXT|--file F|--url U  Material review of one bounded item; cancel-material
+  docket observer commit [--json] < batch  apply an observer_commit batch (stdin JSON); exit 1 refused
+  docket observer processing [piggyback|off|local --endpoint URL --model ID]
   docket observer replay FILE [--json]     replay the Observer entries of a Pi session or of Docket
                                            ledger lines (observer/v1): issues and snapshot (exit 0
                                            no issues, 1 issues). See docs/observer-replay.md
@@ -290,7 +297,8 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
     if (command === "observer") {
       // Loaded only here: Observer replay is needed by no other command.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return (require("../observer/observerCli") as typeof import("../observer/observerCli")).runObserverCommand(rest, io);
+      const observed = (require("../observer/observerCli") as typeof import("../observer/observerCli")).runObserverCommand(rest, io);
+      return typeof observed === "number" ? observed : settled(observed, io);
     }
     if (command === "review" || command === "guard") {
       // Loaded only here: review sealing and redaction are not needed by other commands.

@@ -38,6 +38,8 @@ export const DOCKET_MCP_TOOLS = [
   "propose_notebook_records",
   "review_open",
   "review_submit",
+  "observer_status",
+  "observer_commit",
 ] as const;
 
 interface DialectTable {

@@ -11,4 +11,5 @@ export const DOCKET_MCP_INSTRUCTIONS = [
   "Router: plan turns the task sentence into an explained plan (skills in order, context, checks, review board; writes nothing). Each seat awaiting a report is answered with review_report, one seat at a time, on the plan's basisSha256.",
   "Notebook: notebook reads the user's records; propose_notebook_records stores a batch for the user to review and approve in VS Code. Only the user saves it.",
   "Before you say the work is done: review your final answer with review_open (the exact draft, its claims, their sources) and review_submit (your honest judgment per claim and of the whole answer). Append the marker only a supported review returns; Docket's Stop check tells the user about any answer without one and about the work that remains.",
+  "Observer (only while the user has it on): call observer_status; before your turn ends, nominate the tool results you relied on and record your reading and interpretation with one observer_commit (it also answers a pending Memo reconciliation or Review & Save). Never rewrite the user's hypotheses.",
 ].join("\n");

@@ -22,6 +22,7 @@ import { renderPlanText } from "../router/planText";
 import { WorkspacePlanner } from "../router/workspacePlanner";
 import { NOTEBOOK_TOOLS } from "./notebookTools";
 import { GUARD_TOOLS } from "./guardTools";
+import { OBSERVER_TOOLS } from "./observerTools";
 import { recordBoard } from "../guard/boardRecorder";
 import { defineTool, type DocketTool, type ToolContext } from "./toolDefinition";
 import { recentEvidenceHandles } from "./recentEvidence";
@@ -255,6 +256,7 @@ export const DOCKET_TOOLS: readonly DocketTool[] = Object.freeze([
   reviewReport,
   ...NOTEBOOK_TOOLS,
   ...GUARD_TOOLS,
+  ...OBSERVER_TOOLS,
 ]);
 
 export const DOCKET_TOOL_NAMES: readonly string[] = Object.freeze(DOCKET_TOOLS.map((tool) => tool.name));

@@ -1,7 +1,7 @@
 // Observer On / Off and the output language as Observer operations (design/observer.md §1.3).
 // On: select the Notebook if it differs, open a new Episode when none is live (empty or settled),
 // then turn the mode on. Off: the mode only; the Episode and its working evidence stay.
-import { cleanSnapshot, lifecycleEntry, refuse, type DraftContext, type DraftOutcome } from "./observerDrafts";
+import { asLogEntries, cleanSnapshot, lifecycleEntry, refuse, type DraftContext, type DraftOutcome } from "./observerDrafts";
 import type { ObserverLedgerEntry } from "./observerEntry";
 import { stepLifecycle, type EpisodeLanguage, type LifecycleEvent, type LifecycleState } from "./observerLifecycle";
 
@@ -72,4 +72,34 @@ export function changeOutputLanguage(context: DraftContext, lang: EpisodeLanguag
   const applied = applyAll(state, [{ kind: "output-language-changed", lang }]);
   if (!applied.ok) return refuse(applied.code, `the output language can change only while an Episode is open (${applied.code})`);
   return { ok: true, entries: applied.entries, value: { episodeId: episodeIdOf(applied.state), mode: applied.state.mode, changed: true } };
+}
+
+/**
+ * An Episode for work that may happen while the mode stays off (the user's explicit hypothesis,
+ * a Material review): the live one, or a new one on the selected Notebook.
+ */
+export function ensureEpisode(context: DraftContext, input: ObserverOnInput): DraftOutcome<LifecycleChange> {
+  const clean = cleanSnapshot(context.entries);
+  if (!clean.ok) return clean;
+  const state = clean.snapshot.lifecycle;
+  const episode = state.episode;
+  if (episode.status === "open") return { ok: true, entries: [], value: { episodeId: episode.core.episodeId, mode: state.mode, changed: false } };
+  if (episode.status === "reviewing-save") return refuse("observer.episode-under-review", "the Episode is under Review & Save: save or return to review first");
+  const events: LifecycleEvent[] = [];
+  if (state.selectedNotebookId !== input.notebookId) events.push({ kind: "notebook-selected", notebookId: input.notebookId });
+  events.push({ kind: "episode-opened", episodeId: context.ids.next("episode-"), notebookId: input.notebookId, lang: input.lang });
+  const applied = applyAll(state, events);
+  if (!applied.ok) return refuse(applied.code, `an Episode could not be opened (${applied.code})`);
+  return { ok: true, entries: applied.entries, value: { episodeId: episodeIdOf(applied.state), mode: applied.state.mode, changed: true } };
+}
+
+/** Runs operations one after another, each seeing what the ones before it staged. */
+export function chain<First, Second>(first: (context: DraftContext) => DraftOutcome<First>, second: (context: DraftContext, before: First) => DraftOutcome<Second>): (context: DraftContext) => DraftOutcome<Second> {
+  return (context) => {
+    const one = first(context);
+    if (!one.ok) return one;
+    const two = second({ ...context, entries: [...context.entries, ...asLogEntries(one.entries)] }, one.value);
+    if (!two.ok) return two;
+    return { ok: true, entries: [...one.entries, ...two.entries], value: two.value };
+  };
 }

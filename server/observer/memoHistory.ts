@@ -176,6 +176,7 @@ export class MemoHistoryReplay {
   private stateValue: MemoWorkingState = emptyMemoState();
   private lifecycle: LifecycleState = emptyLifecycle();
   private prepared: PreparedMemoPass | null = null;
+  private lastReceiptValue: MemoReceipt | null = null;
   private pending: PendingAcknowledgement | null = null;
   private readonly acknowledged: AcknowledgedPass[] = [];
   private readonly appliedSignatures = new Map<string, string>();
@@ -189,6 +190,11 @@ export class MemoHistoryReplay {
   /** The Memo working state after the entries fed so far. */
   get state(): MemoWorkingState {
     return this.stateValue;
+  }
+
+  /** The receipt of the last applied pass (the reference keeps it in its working state). */
+  get lastReceipt(): MemoReceipt | null {
+    return this.lastReceiptValue;
   }
 
   /** The prepared pass not yet applied, if any. */
@@ -283,6 +289,7 @@ export class MemoHistoryReplay {
       return;
     }
     this.stateValue = applied.state;
+    this.lastReceiptValue = applied.receipt;
     this.prepared = null;
     this.pending = {
       passId: applied.pass.passId,

@@ -6,7 +6,7 @@
 import { compareCodeUnits } from "../ledger/canonicalJson";
 import { MemoHistoryReplay } from "./memoHistory";
 import type { PreparedMemoPass } from "./memoPass";
-import type { MemoScope, MemoWorkingState, WorkingHypothesis, WorkingMemo } from "./memoReconcile";
+import type { MemoReceipt, MemoScope, MemoWorkingState, WorkingHypothesis, WorkingMemo } from "./memoReconcile";
 import type { MemoRequested, SemanticObservationRecorded, UserHypothesisRecorded } from "./observationEvents";
 import { memoRequestDigest, type ObservationSnapshot, type ObserverLogEntry, type WorkingSourceBasis } from "./observationSession";
 import type { LifecycleState } from "./observerLifecycle";
@@ -21,7 +21,7 @@ export interface NotebookRecordFact {
   readonly type: "source" | "inquiry" | "memo" | "zettel";
   /** `observer_status`. */
   readonly status: string;
-  /** Relative to the Notebook root, `/`-separated. */
+  /** The record file's absolute path (the reference's inventory `path`, which digests cover). */
   readonly path: string;
   /** SHA-256 of the file's bytes. */
   readonly sha256: string;
@@ -50,6 +50,8 @@ export interface MemoHistoryView {
   readonly state: MemoWorkingState;
   readonly prepared: PreparedMemoPass | null;
   readonly pendingAcknowledgement: { readonly passId: string; readonly instructionId: string | null; readonly revisionId: string; readonly receiptId: string; readonly summary: string } | null;
+  /** The receipt of the last applied pass. */
+  readonly lastReceipt: MemoReceipt | null;
   /** Entries the Memo history could not accept (any blocks Memo work, as in the reference). */
   readonly problems: number;
 }
@@ -62,6 +64,7 @@ export function memoHistoryView(entries: readonly ObserverLogEntry[]): MemoHisto
     state: replay.state,
     prepared: replay.preparedPass,
     pendingAcknowledgement: replay.pendingAcknowledgement,
+    lastReceipt: replay.lastReceipt,
     problems: replay.problems,
   };
 }

@@ -1,6 +1,7 @@
 // `docket observer replay FILE [--json]` (docs/observer-replay.md): replays the Observer entries of
 // a Pi session or of Docket ledger lines and prints the issues and the snapshot.
 // Exit codes: 0 no issues; 1 at least one issue; 2 usage (no FILE, unreadable FILE, unknown argument).
+import { OBSERVER_WORK_COMMANDS, runObserverWorkCommand } from "./observerWorkCli";
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError, parseArgs } from "../cli/args";
@@ -126,8 +127,9 @@ function replay(args: readonly string[], io: ObserverIo): number {
 }
 
 /** `docket observer <subcommand>`; throws UsageError for usage problems (exit 2 in main). */
-export function runObserverCommand(args: readonly string[], io: ObserverIo): number {
+export function runObserverCommand(args: readonly string[], io: ObserverIo & { readonly stdin?: () => Promise<string> }): number | Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "replay") return replay(rest, io);
-  throw new UsageError(sub === undefined ? "observer needs a subcommand: replay" : `unknown observer subcommand ${sub}`);
+  if (sub !== undefined && (OBSERVER_WORK_COMMANDS as readonly string[]).includes(sub)) return runObserverWorkCommand(sub, rest, io);
+  throw new UsageError(sub === undefined ? `observer needs a subcommand: replay, ${OBSERVER_WORK_COMMANDS.join(", ")}` : `unknown observer subcommand ${sub}`);
 }

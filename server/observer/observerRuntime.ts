@@ -10,15 +10,29 @@ import { ErrorCodes } from "../protocol/messages";
 import type { WorkspaceLedger } from "../workspace/workspaceLedger";
 import { asLogEntries, randomObserverIds, type DraftContext, type DraftOutcome, type ObserverIds } from "./observerDrafts";
 import { writeCaptureMode } from "./observerFiles";
-import { replayObservationSession, type ObservationIssue, type ObservationSnapshot, type ObserverLogEntry } from "./observationSession";
+import { replayObservationSession, type ObservationSnapshot, type ObserverLogEntry } from "./observationSession";
 import { sha256OfText } from "./observerValues";
+import { replayObserverSaves } from "./saveReplay";
 
 /** The replays whose issues block Observer mutation (observation session, and the save handoffs). */
-export type ObserverReplay = (entries: readonly ObserverLogEntry[]) => { readonly issues: readonly ObservationIssue[]; readonly snapshot: ObservationSnapshot };
+export interface ObserverIssue {
+  readonly index: number;
+  readonly code: string;
+  readonly message: string;
+}
 
+export type ObserverReplay = (entries: readonly ObserverLogEntry[]) => { readonly issues: readonly ObserverIssue[]; readonly snapshot: ObservationSnapshot };
+
+/**
+ * Observation replay and the save handoff replay over the same stream; the issues of both, in
+ * stream order, block every Observer change.
+ */
 export const observationReplay: ObserverReplay = (entries) => {
   const snapshot = replayObservationSession(entries);
-  return { issues: snapshot.issues, snapshot };
+  const saves = replayObserverSaves(entries);
+  if (saves.issues.length === 0) return { issues: snapshot.issues, snapshot };
+  const issues: ObserverIssue[] = [...snapshot.issues, ...saves.issues].sort((left, right) => left.index - right.index);
+  return { issues, snapshot };
 };
 
 export function observerLogOf(store: LedgerStore): ObserverLogEntry[] {
@@ -101,7 +115,7 @@ export function publishCaptureMode(workspaceFolder: string, snapshot: Observatio
 }
 
 /** The Observer state as replay sees it now (no lock; for views and status). */
-export async function readObserverState(ledger: WorkspaceLedger, replay: ObserverReplay = observationReplay): Promise<{ snapshot: ObservationSnapshot; issues: readonly ObservationIssue[]; fingerprint: string; entryCount: number }> {
+export async function readObserverState(ledger: WorkspaceLedger, replay: ObserverReplay = observationReplay): Promise<{ snapshot: ObservationSnapshot; issues: readonly ObserverIssue[]; fingerprint: string; entryCount: number }> {
   return ledger.readCaughtUp((store) => {
     const entries = observerLogOf(store);
     const result = replay(entries);

@@ -662,7 +662,8 @@ export type ProposalRecordSummary = z.infer<typeof ProposalRecordSummary>;
  * name and version) or a script (`docket notebook propose`). Sealed into the proposal's digest.
  */
 export const ProposalOrigin = z.strictObject({
-  kind: z.enum(["mcp", "cli"]),
+  /** `observer`: Observer's Review & Save, answered by an agent's observer_commit. */
+  kind: z.enum(["mcp", "cli", "observer"]),
   client: z.string().min(1).max(200).nullable(),
 });
 export type ProposalOrigin = z.infer<typeof ProposalOrigin>;

@@ -72,15 +72,17 @@ test("every tool is listed with a description, annotations and an object schema"
     "propose_notebook_records",
     "review_open",
     "review_submit",
+    "observer_status",
+    "observer_commit",
   ]);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, "object");
     assert.ok((tool.description ?? "").includes("Result") || tool.name === "status", tool.name);
-    assert.equal(tool.annotations?.readOnlyHint, tool.name === "status" || tool.name === "plan" || tool.name === "notebook");
+    assert.equal(tool.annotations?.readOnlyHint, tool.name === "status" || tool.name === "plan" || tool.name === "notebook" || tool.name === "observer_status");
   }
   const openJudgment = tools.find((tool) => tool.name === "open_judgment")?.description ?? "";
   for (const route of ROUTE_CATALOGUE) assert.ok(openJudgment.includes(`"${route.routeDefinitionId}" (${route.sign}): ${route.sense}`), route.routeDefinitionId);
-  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status", "plan", "review_report", "propose_notebook_records", "review_open", "review_submit"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
+  for (const name of ["open_judgment", "conclude_judgment", "authorize_change", "record_landing", "status", "plan", "review_report", "propose_notebook_records", "review_open", "review_submit", "observer_status", "observer_commit"]) assert.match(DOCKET_MCP_INSTRUCTIONS, new RegExp(name, "u"));
 });
 
 const base: AgentState = {
