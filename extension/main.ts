@@ -4,15 +4,16 @@ import * as vscode from "vscode";
 import { Requests } from "../server/protocol/messages";
 import { Backend } from "./backend";
 import { CommandIds, registerCommands } from "./commands";
-import { backendInitOptions, onDidChangeBackendInputs, sameInitOptions, workspaceState } from "./config";
+import { backendInitOptions, notebookPathSetting, onDidChangeBackendInputs, sameInitOptions, workspaceState } from "./config";
 import { updateContextKeys } from "./contextKeys";
 import { ObserverTreeProvider, pendingProposalsBadge } from "./observerTree";
+import { ObserverCommandIds, registerObserverCommands } from "./observerCommands";
 import { ProposalDocuments } from "./proposalDocuments";
 import { registerPiSessionCommands } from "./piSessionCommands";
 import { registerAgents } from "./agentCommands";
 import { registerMcpServer } from "./mcpRegistration";
 import { RECEIPTS_VIEW_ID, ReceiptsViewProvider } from "./receiptsView";
-import { DocketStatusBar } from "./statusBar";
+import { DocketStatusBar, ObserverStatusBar } from "./statusBar";
 import { WorkTreeProvider } from "./workTree";
 import { GuardOverviewSource } from "./guardOverviewSource";
 import { registerGuardNotifier } from "./guardNotifier";
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new DocketStatusBar();
   const observerTree = new ObserverTreeProvider(current);
   const observerView = vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: observerTree });
+  const observerStatus = new ObserverStatusBar(ObserverCommandIds.toggle);
   const proposalDocuments = new ProposalDocuments(current);
   const receipts = new ReceiptsViewProvider(context.extensionUri, current, log, () =>
     vscode.commands.executeCommand(CommandIds.verifyLedger),
@@ -51,11 +53,14 @@ export function activate(context: vscode.ExtensionContext): void {
     proposalDocuments,
     vscode.window.createTreeView(VIEW_IDS.work, { treeDataProvider: workTree }),
     observerView,
-    observerTree.onDidRefresh(() => {
-      observerView.badge = pendingProposalsBadge(observerTree.proposals().length);
+    observerTree.proposals.onDidRefresh(() => {
+      observerView.badge = pendingProposalsBadge(observerTree.proposals.proposals().length);
     }),
+    observerStatus,
+    observerTree.onDidChangeOverview((overview) => observerStatus.update(overview, notebookPathSetting() !== null)),
     vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),
-    ...registerCommands({ backend: current, log, receipts, extensionUri: context.extensionUri, notebook: { tree: observerTree, documents: proposalDocuments } }),
+    ...registerCommands({ backend: current, log, receipts, extensionUri: context.extensionUri, notebook: { tree: observerTree.proposals, documents: proposalDocuments } }),
+    ...registerObserverCommands({ backend: current, log, tree: observerTree }),
     ...registerPiSessionCommands({ backend: current, log }),
     ...registerAgents(current, log),
     registerMcpServer(context, log),

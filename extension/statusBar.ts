@@ -1,7 +1,8 @@
-// The status-bar item: Docket's phase, or the backend's state while it is not ready.
+// The status-bar items: Docket's phase (or the backend's state while it is not ready), and Observer's mode.
 import * as vscode from "vscode";
-import type { Phase, Status } from "../server/protocol/messages";
+import type { ObserverOverview, Phase, Status } from "../server/protocol/messages";
 import type { BackendState, WorkspaceState } from "../server/protocol/webviewMessages";
+import { observerSummaryLines, observerWorthShowing } from "./observerTreeModel";
 import { phaseLabel } from "./strings";
 
 function phaseIcon(phase: Phase): string {
@@ -78,6 +79,50 @@ export class DocketStatusBar implements vscode.Disposable {
     if (status.phase === "blocked") {
       item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
     }
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+/**
+ * Observer's own item: on or off, the Episode and its counts in the tooltip; a click turns it
+ * the other way. Hidden until a Notebook is configured or Observer was used in this workspace.
+ */
+export class ObserverStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("docket.observer", vscode.StatusBarAlignment.Left, 9);
+
+  constructor(toggleCommand: string) {
+    this.item.name = vscode.l10n.t("Docket Observer");
+    this.item.command = toggleCommand;
+  }
+
+  update(overview: ObserverOverview | null, notebookConfigured: boolean): void {
+    const item = this.item;
+    if (!observerWorthShowing(overview, notebookConfigured)) {
+      item.hide();
+      return;
+    }
+    const on = overview?.mode === "on";
+    item.text = on ? `$(eye) ${vscode.l10n.t("Observer")}` : `$(eye-closed) ${vscode.l10n.t("Observer off")}`;
+    const lines = overview === null ? [vscode.l10n.t("Observer: unavailable")] : observerSummaryLines(overview, { l10n: vscode.l10n, time: (iso) => iso });
+    if (overview !== null) {
+      lines.push(
+        vscode.l10n.t(
+          "Candidates: {0} · Readings: {1} · Observations: {2} · Hypotheses: {3} · Memos: {4}",
+          overview.candidates.length,
+          overview.readings.length,
+          overview.observations.length,
+          overview.hypotheses.length,
+          overview.memos.length,
+        ),
+      );
+    }
+    lines.push(on ? vscode.l10n.t("Click to turn Observer off.") : vscode.l10n.t("Click to turn Observer on."));
+    item.tooltip = lines.join("\n");
+    item.accessibilityInformation = { label: on ? vscode.l10n.t("Docket Observer is on") : vscode.l10n.t("Docket Observer is off") };
+    item.show();
   }
 
   dispose(): void {

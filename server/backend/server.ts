@@ -36,6 +36,17 @@ import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
 import { isObserverProposalUnderReview, publishObserverSave, returnObserverSaveToReview } from "../observer/observerSaveFlow";
 import { GuardRpc } from "./guardRpc";
 import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
+import os from "node:os";
+import { resolveNotebookPath } from "../notebook/notebookPath";
+import {
+  addUserHypothesis,
+  cancelMaterialReview,
+  observerOverview,
+  requestMaterialReview,
+  requestMemoReconciliation,
+  requestReviewAndSave,
+  setObserverMode,
+} from "../observer/observerService";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -153,6 +164,49 @@ export class Backend {
         return returnObserverSaveToReview(this.ledger, folder, params.proposalId, () => this.notebook.discard(params.proposalId));
       }
       return this.notebook.discard(params.proposalId);
+    });
+    // Observer (server/observer/observerService.ts): reading needs a folder; every change also needs trust.
+    const observerWriter = (): { ledger: WorkspaceLedger; workspaceFolder: string } => {
+      const ledger = this.requireLedger();
+      if (!this.options.trusted) {
+        throw new DocketError(ErrorCodes.untrusted, "This workspace is in Restricted Mode: Docket does not change Observer's history. Trust the workspace to continue.");
+      }
+      return { ledger, workspaceFolder: ledger.options.workspaceFolder };
+    };
+    this.handle(Requests.observerOverview, () => {
+      const ledger = this.requireLedger();
+      return observerOverview(ledger, ledger.options.workspaceFolder);
+    });
+    this.handle(Requests.observerSetMode, (params) => {
+      const { ledger, workspaceFolder } = observerWriter();
+      if (!params.on) return setObserverMode(ledger, workspaceFolder, { on: false, notebookRoot: null });
+      if (params.notebookPath === null) {
+        throw new DocketError(ErrorCodes.notebookNotConfigured, "Observer needs a Notebook: set one up (Docket: Set Up Notebook…) or set docket.notebookPath, then turn Observer on.");
+      }
+      // The same reading of the path as the Notebook requests (relative to the workspace folder, ~ to home).
+      const resolved = resolveNotebookPath(params.notebookPath, workspaceFolder, os.homedir());
+      if (!resolved.ok) throw new DocketError(ErrorCodes.notebookNotConfigured, `${resolved.message} (${resolved.code})`);
+      return setObserverMode(ledger, workspaceFolder, { on: true, notebookRoot: resolved.path });
+    });
+    this.handle(Requests.observerAddHypothesis, (params) => {
+      const { ledger, workspaceFolder } = observerWriter();
+      return addUserHypothesis(ledger, workspaceFolder, params);
+    });
+    this.handle(Requests.observerReconcileMemo, () => {
+      const { ledger, workspaceFolder } = observerWriter();
+      return requestMemoReconciliation(ledger, workspaceFolder);
+    });
+    this.handle(Requests.observerReviewSave, () => {
+      const { ledger, workspaceFolder } = observerWriter();
+      return requestReviewAndSave(ledger, workspaceFolder);
+    });
+    this.handle(Requests.observerReviewMaterial, (params) => {
+      const { ledger, workspaceFolder } = observerWriter();
+      return requestMaterialReview(ledger, workspaceFolder, params);
+    });
+    this.handle(Requests.observerCancelMaterial, () => {
+      const { ledger, workspaceFolder } = observerWriter();
+      return cancelMaterialReview(ledger, workspaceFolder);
     });
     this.handle(Requests.guardOverview, (params) => this.guard.overview(this.requireLedger().store.guardLines, params.limit));
     this.handle(Requests.guardSetMode, (params) => this.guard.setMode(params.mode));
