@@ -33,7 +33,7 @@ import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type In
 import { findPackageRoot } from "../developer/operations/skillCatalog";
 import { WorkspacePlanner } from "../router/workspacePlanner";
 import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
-import { isObserverProposalUnderReview, publishObserverSave, returnObserverSaveToReview } from "../observer/observerSaveFlow";
+import { isObserverProposalUnderReview, publishObserverSave, returnObserverSaveToReview, synchronizeObserverSave } from "../observer/observerSaveFlow";
 import { GuardRpc } from "./guardRpc";
 import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
 import os from "node:os";
@@ -173,8 +173,10 @@ export class Backend {
       }
       return { ledger, workspaceFolder: ledger.options.workspaceFolder };
     };
-    this.handle(Requests.observerOverview, () => {
+    this.handle(Requests.observerOverview, async () => {
       const ledger = this.requireLedger();
+      // The editor's refresh brings files in line with the ledger after an interrupted save (trusted only: it writes).
+      if (this.options.trusted) await synchronizeObserverSave(ledger, ledger.options.workspaceFolder).catch(() => null);
       return observerOverview(ledger, ledger.options.workspaceFolder);
     });
     this.handle(Requests.observerSetMode, (params) => {

@@ -71,6 +71,8 @@ Usage:
   docket observer memo | save              ask for a Memo reconciliation / Review & Save
   docket observer material TEXT|--file F|--url U  Material review of one bounded item; cancel-material
   docket observer commit [--json] < batch  apply an observer_commit batch (stdin JSON); exit 1 refused
+  docket observer approve PROPOSAL --yes --sha256 DIGEST | return PROPOSAL
+                                           save Observer's proposal (settles the Episode) / return it
   docket observer processing [piggyback|off|local --endpoint URL --model ID]
   docket observer replay FILE [--json]     replay the Observer entries of a Pi session or of Docket
                                            ledger lines (observer/v1): issues and snapshot (exit 0

@@ -36,9 +36,10 @@ export function policyDenial(toolName: string, reason: string): string {
   return `Docket denied ${toolName}. ${reason}`;
 }
 
-export function capturedContext(branchResultId: string, truncated: boolean, redactions: number): string {
+export function capturedContext(branchResultId: string, truncated: boolean, redactions: number, uses: { readonly judgment: boolean; readonly observer: boolean } = { judgment: true, observer: false }): string {
   const notes = [truncated ? "stored truncated" : null, redactions > 0 ? `${redactions} secret(s) redacted` : null].filter((note) => note !== null);
-  return `Docket captured this tool result as evidence ${branchResultId}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}; nominate it in conclude_judgment to cite it.`;
+  const where = [uses.judgment ? "nominate it in conclude_judgment to cite it" : null, uses.observer ? "Observer staged it: nominate its tool call id in observer_commit if you rely on it" : null].filter((use) => use !== null);
+  return `Docket captured this tool result as evidence ${branchResultId}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}; ${where.join("; ")}.`;
 }
 
 /** How a person extends the read-only allowlist: named in every denial of an unknown tool. */

@@ -206,14 +206,16 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
       }),
       run.captureTimeoutMs ?? 5_000,
     );
+    let staged = false;
     if (observing && input.sessionId !== null && input.toolUseId !== null && input.toolUseId !== undefined && input.toolUseId !== "") {
       try {
         stageToolResult(state.workspaceFolder, input.sessionId, { toolCallId: input.toolUseId, toolName, host: input.dialect, branchResultId: captured.branchResultId, isError: captured.isError, occurredAt });
+        staged = true;
       } catch (error) {
         notes.push(`the tool result was not staged for Observer: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return { kind: "context", text: capturedContext(captured.branchResultId, captured.truncated, captured.redactions) };
+    return { kind: "context", text: capturedContext(captured.branchResultId, captured.truncated, captured.redactions, { judgment: scopeActive, observer: staged }) };
   } catch (error) {
     notes.push(`the tool result was not captured: ${error instanceof Error ? error.message : String(error)}`);
     return { kind: "none" };

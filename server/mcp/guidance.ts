@@ -119,6 +119,12 @@ export function errorRemedy(code: string, state: AgentState, tool: string): stri
       return "The folder is not a usable Notebook (the sentence names the reference code). Tell the user; `docket notebook status DIR` and `docket notebook validate DIR` explain it. Do not write record files yourself.";
     case ErrorCodes.proposalInvalid:
       return "Nothing was stored. Fix the records the diagnostics name (read the notebook tool again for current sha256 values) and propose the whole batch again.";
+    case ErrorCodes.observerStale:
+      return "Nothing was written: the Observer changed since you read it. Call observer_status and send the batch again with its fingerprint and episode.";
+    case ErrorCodes.observerRefused:
+      return "Nothing was written. The sentence names the Observer code and the member it refused: fix that member (call observer_status for staged tool call ids, candidates, hypotheses and guides) and send the whole batch again.";
+    case ErrorCodes.observerBlocked:
+      return "The Observer history has replay issues; Observer records nothing until it is repaired. Tell the user (`docket observer replay .docket/ledger.jsonl` lists them).";
     case ErrorCodes.reviewReportInvalid:
       return "Call plan for the task first and report with its contextPack.versions.basisSha256, a reviewer seated on that board, and findings that cite files or ledger events.";
     default:

@@ -5,7 +5,6 @@
 import * as z from "zod";
 import { commitObserverWork, observerAgentStatus } from "../observer/observerAgentWork";
 import { ObserverCommitRequest } from "../observer/observerCommit";
-import { settleInterruptedSave } from "../observer/observerSaveFlow";
 import { defineTool, type DocketTool } from "./toolDefinition";
 
 const observerStatus = defineTool({
@@ -15,13 +14,12 @@ const observerStatus = defineTool({
   params: z.strictObject({}),
   description: [
     "Observer (when the user turned it on) keeps evidence of what you actually read and ran, your interpretations of it, the user's hypotheses, working Memos, and proposes Notebook records the user approves. Call this before observer_commit.",
-    "Result: overview {mode, episode {status, episodeId}, fingerprint (pass it to observer_commit), staged (tool results of this run you may nominate by toolCallId), candidates, readings, observations, hypotheses (the user's, with review null until you review them), memos, pendingMemoRequest, next}, memoGuide (when a Memo reconciliation is pending: required_coverage, evidence_sources, pass_seed), saveGuide (when Review & Save is pending: required_records, locked_target, submission_contract).",
+    "Result: overview {mode, episode {status, episodeId}, fingerprint (pass it to observer_commit), staged (tool results of this run you may nominate by toolCallId), candidates, readings, observations, hypotheses (the user's, with review null until you review them), memos, pendingMemoRequest, next}, memoGuide (when a Memo reconciliation is pending: required_coverage, evidence_sources, pass_seed), saveGuide (when Review & Save is pending: required_records, locked_target, submission_contract), unreadCandidates (full text of candidates not read yet, e.g. material the user asked you to review: read them into a SourceRead with candidate_ids).",
     "Nothing is written.",
   ].join("\n"),
   run: async (context) => {
-    const settled = await settleInterruptedSave(context.ledger, context.workspaceFolder).catch(() => null);
     const status = await observerAgentStatus(context.ledger, context.workspaceFolder);
-    return { summary: `${settled === null ? "" : `${settled} `}${status.overview.next}`, fields: { observer: status }, result: null };
+    return { summary: status.overview.next, fields: { observer: status }, result: null };
   },
 });
 
@@ -40,7 +38,7 @@ const observerCommit = defineTool({
     "Refused (nothing written): docket.observer-stale (re-read observer_status), docket.observer-refused with the Observer code (e.g. observer.nomination-unknown: not staged or expired with its run; observer.read-already-observed; memo-reconcile.coverage; save-request.submission), docket.observer-blocked (history needs repair).",
   ].join("\n"),
   run: async (context, params) => {
-    const outcome = await commitObserverWork(context.ledger, context.workspaceFolder, params, context.client);
+    const outcome = await commitObserverWork(context.ledger, context.workspaceFolder, params);
     const c = outcome.committed;
     const parts = [
       `${outcome.appended} Observer entr${outcome.appended === 1 ? "y" : "ies"} recorded`,

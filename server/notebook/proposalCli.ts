@@ -8,6 +8,7 @@
 // interrupted publication of it settled); 1 refused or rolled back, the notebook unchanged
 // (save.declined without --yes, save.invalid-plan, save.concurrent-change, save.persistence,
 // save.lifecycle); 2 usage error, unknown or damaged proposal, unusable notebook; 3 recovery required.
+import { refuseObserverProposal } from "./proposalReviewCli";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -153,6 +154,7 @@ export function runPublish(args: readonly string[], io: NotebookCliIo): number {
   // `--sha256` binds the approval to the proposal `docket notebook show` printed.
   const approvedSha256 = stringFlag(parsed, "sha256");
   if (approvedSha256 !== undefined && !/^[0-9a-f]{64}$/u.test(approvedSha256)) throw new UsageError("--sha256 takes the proposal digest docket notebook show prints (64 lowercase hex digits)");
+  refuseObserverProposal(workspaceOf(parsed, io), parsed.positionals[0] as string);
   const result = publishProposal({
     workspace: workspaceOf(parsed, io),
     proposalId: parsed.positionals[0] as string,

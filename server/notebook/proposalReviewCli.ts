@@ -9,7 +9,7 @@ import type { ProposalDetail, ProposalSummary } from "../protocol/messages";
 import { UsageError, parseArgs } from "../cli/args";
 import { formatDiagnostic } from "./diagnostics";
 import type { NotebookCliIo } from "./notebookCli";
-import { discardProposal } from "./proposalStore";
+import { discardProposal, readProposal } from "./proposalStore";
 import { workspaceOf } from "./proposalCli";
 import { listProposalSummaries, proposalDetail } from "./proposalView";
 
@@ -23,6 +23,7 @@ function recordCount(count: number): string {
 export function originText(origin: ProposalSummary["origin"]): string {
   if (origin === null) return "an unrecorded origin";
   if (origin.kind === "cli") return "docket notebook propose";
+  if (origin.kind === "observer") return origin.client === null ? "Observer's Review & Save" : `Observer's Review & Save (${origin.client})`;
   return origin.client === null ? "an MCP agent" : `${origin.client} (MCP)`;
 }
 
@@ -116,9 +117,24 @@ export function runShow(args: readonly string[], io: NotebookCliIo): number {
   return ReviewExit.ok;
 }
 
+/**
+ * Observer's proposal is saved and returned through the Observer ledger (`docket observer approve`
+ * / `return`), so the Episode settles or returns to review with it; these commands refuse it.
+ */
+export function refuseObserverProposal(workspace: string, proposalId: string): void {
+  const stored = readProposal(workspace, proposalId);
+  if (stored.status === "found" && stored.proposal.origin?.kind === "observer") {
+    throw new UsageError(
+      `${proposalId} is Observer's Review & Save proposal: save it with \`docket observer approve ${proposalId} --yes --sha256 DIGEST\` or return it with \`docket observer return ${proposalId}\` (or in VS Code), so the Episode follows`,
+      "docket.proposal-observer",
+    );
+  }
+}
+
 export function runDiscard(args: readonly string[], io: NotebookCliIo): number {
   const parsed = parseArgs(args, ["workspace"], []);
   const { workspace, proposalId } = pendingOrThrow(io, parsed, "discard");
+  refuseObserverProposal(workspace, proposalId);
   if (!discardProposal(workspace, proposalId)) throw notPending(proposalId);
   io.stdout(`Discarded ${proposalId}; the notebook was not changed.\n`);
   return ReviewExit.ok;

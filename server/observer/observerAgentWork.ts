@@ -18,8 +18,9 @@ import { loadMemoContext, type MemoPreparationGuide } from "./memoOperations";
 import { memoHistoryView } from "./memoScope";
 import { notebookFactsOf } from "./notebookFacts";
 import type { ObserverIds } from "./observerDrafts";
-import { observerLogOf, runObserverOperation } from "./observerRuntime";
-import { observerOverview, pendingMaterialReviewOf, selectedNotebook } from "./observerService";
+import { observerLogOf, pendingMaterialReviewOf, runObserverOperation } from "./observerRuntime";
+import { observerOverview, selectedNotebook } from "./observerService";
+import { synchronizeObserverSave } from "./observerSaveFlow";
 import { readProcessingPolicy } from "./processingPolicy";
 import { requestSave, type SaveGuide } from "./saveOperations";
 import { notebookPreparedSave } from "./saveProfile";
@@ -40,17 +41,37 @@ export interface AgentStatus {
   readonly memoGuide: MemoPreparationGuide | null;
   /** The pending save request's guide: the records to write and the locked fields. */
   readonly saveGuide: SaveGuide | null;
+  /** Full text of the open Episode's candidates not read yet (the overview has only previews), bounded. */
+  readonly unreadCandidates: readonly { readonly candidateId: string; readonly text: string }[];
+}
+
+/** At most this much candidate text goes into one status answer; larger material is read in turns. */
+const UNREAD_TEXT_BUDGET = 64 * 1024;
+
+function unreadCandidatesOf(entries: readonly ObserverLogEntry[], episodeId: string | null): AgentStatus["unreadCandidates"] {
+  const snapshot = replayObservationSession(entries);
+  const read = new Set(snapshot.sourceReads.flatMap((item) => item.candidateIds));
+  const result: { candidateId: string; text: string }[] = [];
+  let budget = UNREAD_TEXT_BUDGET;
+  for (const candidate of snapshot.candidates) {
+    if (candidate.episodeId !== episodeId || read.has(candidate.candidateId) || candidate.origin.kind === "explicit-user-hypothesis") continue;
+    if (candidate.text.length > budget) break;
+    budget -= candidate.text.length;
+    result.push({ candidateId: candidate.candidateId, text: candidate.text });
+  }
+  return result;
 }
 
 export async function observerAgentStatus(ledger: WorkspaceLedger, workspaceFolder: string): Promise<AgentStatus> {
   const overview = await observerOverview(ledger, workspaceFolder);
-  if (overview.issueCount > 0 || overview.episode.status !== "open") return { overview, memoGuide: null, saveGuide: null };
+  if (overview.issueCount > 0 || overview.episode.status !== "open") return { overview, memoGuide: null, saveGuide: null, unreadCandidates: [] };
   const entries = await ledger.readCaughtUp((store) => observerLogOf(store));
+  const unreadCandidates = unreadCandidatesOf(entries, overview.episode.episodeId);
   let facts;
   try {
     facts = notebookFactsOf(selectedNotebook(workspaceFolder, overview.episode.notebookId).notebook);
   } catch {
-    return { overview, memoGuide: null, saveGuide: null };
+    return { overview, memoGuide: null, saveGuide: null, unreadCandidates };
   }
   const context = { entries, now: ledger.now(), ids: { next: (prefix: string) => `${prefix}00000000-0000-4000-8000-000000000000` } };
   let memoGuide: MemoPreparationGuide | null = null;
@@ -68,7 +89,7 @@ export async function observerAgentStatus(ledger: WorkspaceLedger, workspaceFold
     });
     if (resumed.ok && resumed.value.kind === "resume") saveGuide = resumed.value.guide;
   }
-  return { overview, memoGuide, saveGuide };
+  return { overview, memoGuide, saveGuide, unreadCandidates };
 }
 
 export interface CommitOutcome {
@@ -104,7 +125,8 @@ function nominatedResults(ledger: WorkspaceLedger, workspaceFolder: string, requ
 }
 
 /** Applies one agent batch all-or-nothing, then its follow-ups (each its own, separately proven append). */
-export async function commitObserverWork(ledger: WorkspaceLedger, workspaceFolder: string, raw: ObserverCommitRequest, client: string | null, options: { readonly ids?: ObserverIds } = {}): Promise<CommitOutcome> {
+export async function commitObserverWork(ledger: WorkspaceLedger, workspaceFolder: string, raw: ObserverCommitRequest, options: { readonly ids?: ObserverIds } = {}): Promise<CommitOutcome> {
+  await synchronizeObserverSave(ledger, workspaceFolder, options.ids).catch(() => null);
   const policy = readProcessingPolicy(workspaceFolder).policy;
   if (policy.mode !== "piggyback") {
     throw new DocketError(ErrorCodes.observerRefused, `observer.commit-mode: Observer's processing mode is ${policy.mode}; observer_commit is the piggyback mode's path (set it with \`docket observer processing piggyback\`).`, { observerCode: "observer.commit-mode" });
@@ -124,7 +146,8 @@ export async function commitObserverWork(ledger: WorkspaceLedger, workspaceFolde
     isDocketTool: (toolName) => DIALECTS.some((dialect) => classifyTool(dialect, toolName) === "docket"),
     retrievedReviewId: retrievedReviewOf(entries),
     preflight: (prepared) => {
-      const checked = prepareProposal(notebookPreparedSave(prepared), notebookView(notebook), { kind: "observer", client });
+      // No client in the origin: the ledger does not record it, so a lost file is written again byte for byte.
+      const checked = prepareProposal(notebookPreparedSave(prepared), notebookView(notebook), { kind: "observer", client: null });
       if (!checked.ok) return { ok: false, code: checked.issue.code, message: checked.issue.message };
       proposal = checked.proposal;
       return { ok: true, value: checked.proposal };
@@ -149,7 +172,11 @@ export async function commitObserverWork(ledger: WorkspaceLedger, workspaceFolde
 /** The proposal the person approves; a crash before it is written is repaired by writing it again (same bytes). */
 export function writeObserverProposal(workspaceFolder: string, proposal: NotebookProposal): string {
   const existing = readProposal(workspaceFolder, proposal.prepared.proposal_id);
-  if (existing.status === "found") return `Proposal ${proposal.prepared.proposal_id} is ready for review in the Observer view.`;
+  if (existing.status === "found" && existing.proposal.proposal_sha256 === proposal.proposal_sha256) return `Proposal ${proposal.prepared.proposal_id} is ready for review in the Observer view.`;
+  if (existing.status !== "missing") {
+    // Someone else's file under Observer's proposal id: it is never replaced silently, and saving refuses it.
+    return `A different file already holds ${proposal.prepared.proposal_id}; it cannot be saved. The user returns it to review and asks for Review & Save again.`;
+  }
   writeProposal(workspaceFolder, proposal);
   return `Proposal ${proposal.prepared.proposal_id} (${proposal.prepared.records.length} record(s)) is ready: the user reviews the exact Markdown in the diff editor and saves it.`;
 }

@@ -8,7 +8,7 @@ import * as z from "zod";
 import { asLogEntries, cleanSnapshot, refuse, type DraftContext, type DraftOutcome } from "./observerDrafts";
 import { captureRetrievedMaterial } from "./materialReviewOperations";
 import type { ObserverLedgerEntry } from "./observerEntry";
-import { captureCandidate } from "./candidateCapture";
+import { captureCandidate, isObserverTool } from "./candidateCapture";
 import { hydrateInquiries, recordNewHypothesis, recordObservation, recordSourceRead, reviewHypothesis, type WorkingSourceDraft } from "./evidenceChain";
 import { reconcileMemo, type MemoReconciliation } from "./memoOperations";
 import { memoHistoryView } from "./memoScope";
@@ -175,6 +175,7 @@ export function commitOperation(request: ObserverCommitRequest, facts: CommitFac
         if (result === undefined || !result.ok) {
           return refuse(result?.code ?? "observer.nomination-unknown", `${label}: ${result?.message ?? `${nomination.tool_call_id} is not a tool result staged in an open agent run`}`);
         }
+        if (facts.isDocketTool(result.toolName) || isObserverTool(result.toolName)) return refuse("observer.capture-own-tool", `${label}: ${result.toolName} is Docket's own tool; it is never evidence`);
         const reviewId = facts.retrievedReviewId;
         const captured = staging.run(`${label} nomination ${nomination.tool_call_id}`, (ctx) =>
           reviewId !== null

@@ -13,6 +13,7 @@ import { writeCaptureMode } from "./observerFiles";
 import { replayObservationSession, type ObservationSnapshot, type ObserverLogEntry } from "./observationSession";
 import { sha256OfText } from "./observerValues";
 import { replayObserverSaves } from "./saveReplay";
+import { MATERIAL_REVIEW_ENTRY, ReviewHistoryReplay, decodeReviewEvent } from "./materialReview";
 
 /** The replays whose issues block Observer mutation (observation session, and the save handoffs). */
 export interface ObserverIssue {
@@ -62,6 +63,7 @@ export interface ObserverRunResult<Value> {
 
 function refusalError(code: string, message: string): DocketError {
   if (code === "observer.replay-issues") return new DocketError(ErrorCodes.observerBlocked, message, { observerCode: code });
+  if (code === "observer.stale") return new DocketError(ErrorCodes.observerStale, `${code}: ${message}`, { observerCode: code });
   return new DocketError(ErrorCodes.observerRefused, `${code}: ${message}`, { observerCode: code });
 }
 
@@ -83,6 +85,9 @@ export async function runObserverOperation<Value>(
           throw new DocketError(ErrorCodes.observerStale, "The Observer history changed since it was read (another Observer change was recorded); read observer_status again and resubmit against it. Nothing was written.", { observerCode: "observer.stale" });
         }
         const existing = observerLogOf(store);
+        // Any issue of the history as it stands (observation or save replay) blocks every change.
+        const first = replay(existing).issues[0];
+        if (first !== undefined) throw refusalError("observer.replay-issues", `The Observer history has an issue at entry ${first.index} (${first.code}: ${first.message}); Observer changes nothing until it is repaired. Nothing was written.`);
         const outcome = operation({ entries: existing, now: ledger.now(), ids });
         if (!outcome.ok) throw refusalError(outcome.code, outcome.message);
         const after = replay([...existing, ...asLogEntries(outcome.entries)]);
@@ -94,7 +99,7 @@ export async function runObserverOperation<Value>(
       purpose,
       (store, context) => {
         fingerprintAfter = observerFingerprintOf(store);
-        if (context.appended > 0) publishCaptureMode(workspaceFolder, context.snapshot);
+        if (context.appended > 0) publishCaptureMode(workspaceFolder, context.snapshot, retrievedReviewPendingIn(observerLogOf(store)));
       },
     );
     return { ...result, fingerprint: fingerprintAfter };
@@ -103,15 +108,37 @@ export async function runObserverOperation<Value>(
   }
 }
 
-/** Derived for the hooks: capture is on while the mode is on and an Episode is open. */
-export function publishCaptureMode(workspaceFolder: string, snapshot: ObservationSnapshot): void {
+/**
+ * Derived for the hooks: capture is on while the mode is on and an Episode is open, and while a
+ * Material review waits for retrieved material (the agent fetches it, Observer may be off).
+ */
+export function publishCaptureMode(workspaceFolder: string, snapshot: ObservationSnapshot, retrievedReviewPending = false): void {
   const lifecycle = snapshot.lifecycle;
-  const on = lifecycle.mode === "on" && lifecycle.episode.status === "open" && snapshot.issues.length === 0;
+  const on = (lifecycle.mode === "on" || retrievedReviewPending) && lifecycle.episode.status === "open" && snapshot.issues.length === 0;
   try {
     writeCaptureMode(workspaceFolder, { on, episodeId: on && lifecycle.episode.status === "open" ? lifecycle.episode.core.episodeId : null });
   } catch {
     // Best effort: without the file the hooks do not capture, which fails closed.
   }
+}
+
+/** The pending Material review of a stream and its kind, or null. */
+export function pendingMaterialReviewOf(entries: readonly ObserverLogEntry[]): { readonly requestId: string; readonly material: string } | null {
+  const replay = new ReviewHistoryReplay();
+  const kinds = new Map<string, string>();
+  for (const entry of entries) {
+    if (!entry.custom || entry.customType !== MATERIAL_REVIEW_ENTRY) continue;
+    replay.apply(entry.data);
+    const event = decodeReviewEvent(entry.data);
+    if (event?.kind === "material-review-requested") kinds.set(event.requestId, event.material);
+  }
+  const pending = replay.history.pending;
+  return pending === null ? null : { requestId: pending.requestId, material: kinds.get(pending.requestId) ?? "inline-user-message" };
+}
+
+/** Whether the stream ends with a retrieved-tool-results Material review still pending. */
+export function retrievedReviewPendingIn(entries: readonly ObserverLogEntry[]): boolean {
+  return pendingMaterialReviewOf(entries)?.material === "retrieved-tool-results";
 }
 
 /** The Observer state as replay sees it now (no lock; for views and status). */

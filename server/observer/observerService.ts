@@ -11,14 +11,13 @@ import { listStagedRuns } from "./captureWindow";
 import { recordUserHypothesis } from "./evidenceChain";
 import { chain, ensureEpisode, turnObserverOff, turnObserverOn, type LifecycleChange } from "./lifecycleOperations";
 import { captureRetrievedMaterial, cancelMaterialReview as cancelReview, materialUrlProblem, readMaterialFile, requestMaterialReview as materialReviewRequest } from "./materialReviewOperations";
-import { MATERIAL_REVIEW_ENTRY, ReviewHistoryReplay, decodeReviewEvent } from "./materialReview";
 import { requestMemo, requestReviewSaveContinuation, type MemoRequestPlan } from "./memoOperations";
 import { memoHistoryView, type MemoHistoryView } from "./memoScope";
 import { notebookFactsOf, type NotebookFacts } from "./notebookFacts";
 import type { DraftContext, DraftOutcome, ObserverIds } from "./observerDrafts";
 import { readNotebookSelection, writeNotebookSelection, type NotebookSelection } from "./observerFiles";
 import { buildOverview } from "./observerOverview";
-import { observationReplay, observerFingerprintOf, observerLogOf, publishCaptureMode, runObserverOperation, type ObserverIssue, type ObserverRunResult } from "./observerRuntime";
+import { observationReplay, observerFingerprintOf, observerLogOf, pendingMaterialReviewOf, publishCaptureMode, retrievedReviewPendingIn, runObserverOperation, type ObserverIssue, type ObserverRunResult } from "./observerRuntime";
 import type { ObservationSnapshot, ObserverLogEntry } from "./observationSession";
 import { sha256OfText } from "./observerValues";
 import { requestSave, type SaveMemoFacts } from "./saveOperations";
@@ -60,14 +59,14 @@ export async function observerOn(ledger: WorkspaceLedger, workspaceFolder: strin
   );
   // After the ledger accepted the selection, so a refused On leaves the previous selection in place.
   writeNotebookSelection(workspaceFolder, { root: notebook.root, notebookId: notebook.manifest.notebook_id });
-  publishCaptureMode(workspaceFolder, result.snapshot);
+  publishCaptureMode(workspaceFolder, result.snapshot, await ledger.readCaughtUp((store) => retrievedReviewPendingIn(observerLogOf(store))));
   return result;
 }
 
 /** Observer Off: the mode only; the Episode and its working evidence stay. */
 export async function observerOff(ledger: WorkspaceLedger, workspaceFolder: string, options: ObserverServiceOptions = {}): Promise<ObserverRunResult<LifecycleChange>> {
   const result = await runObserverOperation(ledger, workspaceFolder, "observer off", (context) => turnObserverOff(context), { ids: options.ids });
-  publishCaptureMode(workspaceFolder, result.snapshot);
+  publishCaptureMode(workspaceFolder, result.snapshot, await ledger.readCaughtUp((store) => retrievedReviewPendingIn(observerLogOf(store))));
   return result;
 }
 
@@ -82,20 +81,6 @@ interface ObserverRead {
   readonly memo: MemoHistoryView;
   readonly pendingSaveRequest: { readonly requestId: string; readonly proposalId: string } | null;
   readonly pendingMaterialReview: { readonly requestId: string; readonly material: string } | null;
-}
-
-/** The pending Material review and its kind, or null. */
-export function pendingMaterialReviewOf(entries: readonly ObserverLogEntry[]): ObserverRead["pendingMaterialReview"] {
-  const replay = new ReviewHistoryReplay();
-  const kinds = new Map<string, string>();
-  for (const entry of entries) {
-    if (!entry.custom || entry.customType !== MATERIAL_REVIEW_ENTRY) continue;
-    replay.apply(entry.data);
-    const event = decodeReviewEvent(entry.data);
-    if (event?.kind === "material-review-requested") kinds.set(event.requestId, event.material);
-  }
-  const pending = replay.history.pending;
-  return pending === null ? null : { requestId: pending.requestId, material: kinds.get(pending.requestId) ?? "inline-user-message" };
 }
 
 async function readObserver(ledger: WorkspaceLedger): Promise<ObserverRead> {

@@ -4,14 +4,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError, parseArgs, stringFlag } from "../cli/args";
-import { toDocketError } from "../errors";
+import { DocketError, toDocketError } from "../errors";
+import { publishProposal } from "../notebook/publication";
+import { discardProposal } from "../notebook/proposalStore";
 import { resolveNotebookPath } from "../notebook/notebookPath";
-import type { ObserverActionResult, ObserverOverview } from "../protocol/messages";
+import { ErrorCodes, type ObserverActionResult, type ObserverOverview } from "../protocol/messages";
 import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
 import { WorkspaceLedger } from "../workspace/workspaceLedger";
 import { commitObserverWork, observerAgentStatus } from "./observerAgentWork";
 import { ObserverCommitRequest } from "./observerCommit";
-import { settleInterruptedSave } from "./observerSaveFlow";
+import { publishObserverSave, returnObserverSaveToReview, synchronizeObserverSave } from "./observerSaveFlow";
 import { addUserHypothesis, cancelMaterialReview, requestMaterialReview, requestMemoReconciliation, requestReviewAndSave, setObserverMode } from "./observerService";
 import { processingPolicy, readProcessingPolicy, writeProcessingPolicy } from "./processingPolicy";
 
@@ -24,7 +26,7 @@ export interface ObserverWorkIo {
 
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
-export const OBSERVER_WORK_COMMANDS = ["on", "off", "status", "hypothesis", "memo", "save", "material", "cancel-material", "commit", "processing"] as const;
+export const OBSERVER_WORK_COMMANDS = ["on", "off", "status", "hypothesis", "memo", "save", "material", "cancel-material", "commit", "approve", "return", "processing"] as const;
 
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -55,7 +57,7 @@ function renderOverview(overview: ObserverOverview): string {
 }
 
 export async function runObserverWorkCommand(sub: string, args: readonly string[], io: ObserverWorkIo): Promise<number> {
-  const parsed = parseArgs(args, ["workspace", "notebook", "context", "file", "url", "endpoint", "model"], ["json"]);
+  const parsed = parseArgs(args, ["workspace", "notebook", "context", "file", "url", "endpoint", "model", "sha256"], ["json", "yes"]);
   const json = parsed.flags.has("json");
   const workspace = stringFlag(parsed, "workspace");
   const workspaceFolder = workspace !== undefined ? path.resolve(io.cwd, workspace) : findWorkspaceRoot(io.cwd);
@@ -92,6 +94,11 @@ export async function runObserverWorkCommand(sub: string, args: readonly string[
   };
   try {
     ledger.refresh();
+    // Every command but status first brings files in line with the ledger (an interrupted save).
+    if (sub !== "status") {
+      const synchronized = await synchronizeObserverSave(ledger, workspaceFolder).catch(() => null);
+      if (synchronized !== null) io.stderr(`docket: ${synchronized}\n`);
+    }
     switch (sub) {
       case "on": {
         expectArguments(0, "");
@@ -109,7 +116,6 @@ export async function runObserverWorkCommand(sub: string, args: readonly string[
         return report(await setObserverMode(ledger, workspaceFolder, { on: false, notebookRoot: null }));
       case "status": {
         expectArguments(0, "");
-        await settleInterruptedSave(ledger, workspaceFolder).catch(() => null);
         const status = await observerAgentStatus(ledger, workspaceFolder);
         io.stdout(json ? `${JSON.stringify(status)}\n` : renderOverview(status.overview));
         return 0;
@@ -148,8 +154,36 @@ export async function runObserverWorkCommand(sub: string, args: readonly string[
           io.stderr(`docket: docket.invalid-params: ${first === undefined ? "invalid request" : `${first.path.join(".") || "(root)"}: ${first.message}`}\n`);
           return 1;
         }
-        const outcome = await commitObserverWork(ledger, workspaceFolder, request.data, "docket observer commit");
+        const outcome = await commitObserverWork(ledger, workspaceFolder, request.data);
         io.stdout(json ? `${JSON.stringify(outcome)}\n` : `${outcome.appended} entries recorded. ${outcome.followUps.join(" ")}\n${renderOverview(outcome.overview)}`);
+        return 0;
+      }
+      case "approve": {
+        expectArguments(1, "the PROPOSAL id (docket notebook show PROPOSAL prints its records and digest)");
+        const proposalId = positionals[0] as string;
+        const approvedSha256 = stringFlag(parsed, "sha256");
+        if (!parsed.flags.has("yes") || approvedSha256 === undefined || !/^[0-9a-f]{64}$/u.test(approvedSha256)) {
+          throw new UsageError("observer approve saves every record exactly as docket notebook show printed them: pass --yes and --sha256 DIGEST");
+        }
+        const published = await publishObserverSave(ledger, workspaceFolder, proposalId, () => {
+          const result = publishProposal({ workspace: workspaceFolder, proposalId, approved: true, approvedSha256 });
+          if (!result.ok) {
+            const issue = result.issue;
+            throw new DocketError(issue.recoveryRequired ? ErrorCodes.publicationRecoveryRequired : ErrorCodes.publicationFailed, `${issue.code}${issue.reason === null ? "" : ` (${issue.reason})`}: ${issue.message}. ${issue.advice}`);
+          }
+          return { receipt: result.receipt };
+        });
+        io.stdout(json ? `${JSON.stringify(published)}\n` : `Saved ${published.receipt.records.length} record(s); the Episode is settled and Observer is off.\n`);
+        return 0;
+      }
+      case "return": {
+        expectArguments(1, "the PROPOSAL id");
+        const proposalId = positionals[0] as string;
+        await returnObserverSaveToReview(ledger, workspaceFolder, proposalId, () => {
+          if (!discardProposal(workspaceFolder, proposalId)) throw new DocketError(ErrorCodes.proposalNotFound, `No pending proposal ${proposalId}.`);
+          return { proposalId, discarded: true };
+        });
+        io.stdout(json ? `${JSON.stringify({ proposalId, returned: true })}\n` : `Returned ${proposalId} to review; the Notebook was not changed.\n`);
         return 0;
       }
       default:

@@ -138,6 +138,8 @@ test("listTools: status, the five operations, the Router's and the Notebook's to
       "authorize_change",
       "conclude_judgment",
       "notebook",
+      "observer_commit",
+      "observer_status",
       "open_context_sources",
       "open_judgment",
       "plan",

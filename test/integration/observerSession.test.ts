@@ -51,7 +51,8 @@ after(async () => {
   for (const client of clients) await client.close().catch(() => undefined);
 });
 
-test("a scripted agent session: capture, nominate, observe, review, reconcile, Review & Save, approve, settle", { timeout: 240_000 }, async () => {
+/** Everything up to the proposal the person reviews; returns where it stands. */
+async function sessionUntilProposal(): Promise<{ workspace: string; notebook: string; proposalId: string }> {
   const repo = tempRepo({ files: { "src/cache.ts": "export const cache = new Map<string, string>();\nexport function write(key: string, value: string) { store(key, value); }\n" } });
   const workspace = repo.root;
   const notebook = path.join(workspace, "notes");
@@ -247,6 +248,11 @@ test("a scripted agent session: capture, nominate, observe, review, reconcile, R
   current = await status(client);
   assert.equal(current.overview.episode.status, "reviewing-save");
 
+  return { workspace, notebook, proposalId };
+}
+
+test("a scripted agent session: capture, nominate, observe, review, reconcile, Review & Save, approve, settle", { timeout: 240_000 }, async () => {
+  const { workspace, notebook, proposalId } = await sessionUntilProposal();
   // The person approves the exact batch through the backend the extension uses.
   const backend = await startBackend({ workspaceFolder: workspace });
   try {
@@ -255,12 +261,12 @@ test("a scripted agent session: capture, nominate, observe, review, reconcile, R
     assert.equal(detail.records.length, 4);
     const published = await backend.request(Requests.notebookPublish, { proposalId, approvedCount: detail.records.length, proposalSha256: detail.proposalSha256 });
     assert.equal(published.receipt.records.length, 4);
+    const overview = await backend.request(Requests.observerOverview, {});
+    assert.equal(overview.episode.status, "settled");
+    assert.equal(overview.mode, "off", "a committed save turns Observer off");
   } finally {
     await backend.stop();
   }
-  const settled = JSON.parse(docket(workspace, ["observer", "status", "--json"]).stdout) as { overview: ObserverOverview };
-  assert.equal(settled.overview.episode.status, "settled");
-  assert.equal(settled.overview.mode, "off", "a committed save turns Observer off");
   const validate = docket(workspace, ["notebook", "validate", notebook]);
   assert.equal(validate.status, 0, validate.stdout + validate.stderr);
   const replay = docket(workspace, ["observer", "replay", path.join(workspace, ".docket", "ledger.jsonl"), "--json"]);
@@ -270,4 +276,36 @@ test("a scripted agent session: capture, nominate, observe, review, reconcile, R
   assert.equal(report.snapshot.consumedObservationIds.length, 3);
   const verify = docket(workspace, ["ledger", "verify"]);
   assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+});
+
+test("Observer's proposal: a planted file is refused, a lost file is written again, the CLI saves it only through Observer", { timeout: 240_000 }, async () => {
+  const { workspace, notebook, proposalId } = await sessionUntilProposal();
+  const file = path.join(workspace, ".docket", "notebook", "proposals", `${proposalId}.json`);
+  const original = fs.readFileSync(file, "utf8");
+  // The plain Notebook commands refuse Observer's proposal: the Episode would not follow.
+  const plain = docket(workspace, ["notebook", "discard", proposalId]);
+  assert.notEqual(plain.status, 0);
+  assert.match(plain.stderr, /docket observer return/u);
+  // A crash lost the file: the next Observer command writes it again, byte for byte.
+  fs.rmSync(file);
+  docket(workspace, ["observer", "memo"]);
+  assert.equal(fs.readFileSync(file, "utf8"), original);
+  // A file edited after Observer recorded the batch is never saved in the Episode's name.
+  const forged = JSON.parse(original) as { prepared: { records: { markdown: string }[] }; proposal_sha256: string };
+  const record = forged.prepared.records[0];
+  assert.ok(record !== undefined);
+  record.markdown = record.markdown.replace("# ", "# Forged ");
+  fs.writeFileSync(file, JSON.stringify(forged));
+  const sha = forged.proposal_sha256;
+  const refused = docket(workspace, ["observer", "approve", proposalId, "--yes", "--sha256", sha]);
+  assert.equal(refused.status, 1, refused.stderr);
+  assert.match(refused.stderr, /docket\.proposal-invalid/u);
+  assert.deepEqual(fs.readdirSync(path.join(notebook, "records")), [], "nothing was written to the Notebook");
+  // Back to the recorded bytes: saved through Observer from the command line.
+  fs.writeFileSync(file, original);
+  const approved = docket(workspace, ["observer", "approve", proposalId, "--yes", "--sha256", (JSON.parse(original) as { proposal_sha256: string }).proposal_sha256, "--json"]);
+  assert.equal(approved.status, 0, approved.stderr);
+  const settled = JSON.parse(docket(workspace, ["observer", "status", "--json"]).stdout) as { overview: ObserverOverview };
+  assert.equal(settled.overview.episode.status, "settled");
+  assert.equal(docket(workspace, ["notebook", "validate", notebook]).status, 0);
 });
