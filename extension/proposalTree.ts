@@ -54,6 +54,7 @@ export function pendingProposalsBadge(count: number): vscode.ViewBadge | undefin
 function originLabel(origin: ProposalSummary["origin"]): string | null {
   if (origin === null) return null;
   if (origin.kind === "cli") return vscode.l10n.t("from docket notebook propose");
+  if (origin.kind === "observer") return vscode.l10n.t("from Observer's Review & Save");
   return origin.client === null ? vscode.l10n.t("from an MCP agent") : vscode.l10n.t("from {0} (MCP)", origin.client);
 }
 
