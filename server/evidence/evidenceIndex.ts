@@ -14,7 +14,7 @@ export interface RecentEvidence {
   readonly truncated: boolean;
 }
 
-type IndexEntry = { readonly kind: "tool-result"; readonly branchResultId: string; readonly sequence: number } | { readonly kind: "user-decision"; readonly sequence: number };
+type IndexEntry = { readonly kind: "tool-result"; readonly branchResultId: string; readonly sequence: number } | { readonly kind: "user-decision"; readonly sequence: number; readonly userEventId?: string };
 
 /**
  * What the index needs from a line, without validating it: indexing a large store stays cheap, and
@@ -28,10 +28,10 @@ function indexEntry(line: string): IndexEntry | undefined {
     return undefined;
   }
   if (typeof value !== "object" || value === null) return undefined;
-  const fields = value as { format?: unknown; kind?: unknown; sequence?: unknown; branchResultId?: unknown };
+  const fields = value as { format?: unknown; kind?: unknown; sequence?: unknown; branchResultId?: unknown; userEventId?: unknown };
   if (fields.format !== EVIDENCE_FORMAT || typeof fields.sequence !== "number") return undefined;
   if (fields.kind === "tool-result" && typeof fields.branchResultId === "string") return { kind: "tool-result", branchResultId: fields.branchResultId, sequence: fields.sequence };
-  if (fields.kind === "user-decision") return { kind: "user-decision", sequence: fields.sequence };
+  if (fields.kind === "user-decision") return { kind: "user-decision", sequence: fields.sequence, ...(typeof fields.userEventId === "string" ? { userEventId: fields.userEventId } : {}) };
   return undefined;
 }
 
@@ -50,6 +50,8 @@ class EvidenceIndex implements EvidenceLookup {
   private readonly consumed = new Map<string, number>();
   private readonly toolResults = new Map<string, Location>();
   private latestDecision: Location | undefined;
+  /** Every user decision by id (Observer reads the prompt of a run by its id). */
+  private readonly decisions = new Map<string, Location>();
 
   constructor(private readonly directory: string) {}
 
@@ -57,6 +59,7 @@ class EvidenceIndex implements EvidenceLookup {
     this.consumed.delete(file);
     for (const [id, location] of this.toolResults) if (location.file === file) this.toolResults.delete(id);
     if (this.latestDecision?.file === file) this.latestDecision = undefined;
+    for (const [id, location] of this.decisions) if (location.file === file) this.decisions.delete(id);
   }
 
   private refresh(): void {
@@ -85,7 +88,10 @@ class EvidenceIndex implements EvidenceLookup {
           if (record.kind === "tool-result") {
             const previous = this.toolResults.get(record.branchResultId);
             if (previous === undefined || previous.sequence < record.sequence) this.toolResults.set(record.branchResultId, location);
-          } else if (this.latestDecision === undefined || this.latestDecision.sequence < record.sequence) this.latestDecision = location;
+          } else {
+            if (this.latestDecision === undefined || this.latestDecision.sequence < record.sequence) this.latestDecision = location;
+            if (record.userEventId !== undefined) this.decisions.set(record.userEventId, location);
+          }
         }
         lineStart = newline + 1;
       }
@@ -119,6 +125,21 @@ class EvidenceIndex implements EvidenceLookup {
     });
   }
 
+  /** The user decision with this id (a prompt Observer staged), or undefined when unknown or rotated out. */
+  userDecision(userEventId: string): (UserDecisionEvidence & { readonly sessionId: string; readonly truncated: boolean }) | undefined {
+    this.refresh();
+    const location = this.decisions.get(userEventId);
+    const record = location === undefined ? undefined : this.read(location);
+    if (record?.kind !== "user-decision" || record.userEventId !== userEventId) return undefined;
+    return Object.freeze({
+      userEventId: record.userEventId,
+      sessionId: record.sessionId,
+      truncated: record.truncated,
+      parts: Object.freeze(record.parts.map((part) => Object.freeze({ ...part }))),
+      sequence: record.sequence,
+    });
+  }
+
   latestUserDecision(): UserDecisionEvidence | undefined {
     this.refresh();
     const record = this.latestDecision === undefined ? undefined : this.read(this.latestDecision);
@@ -133,7 +154,7 @@ class EvidenceIndex implements EvidenceLookup {
 }
 
 /** Synchronous lookups over everything captured in the workspace (WorkspaceLedger's default). */
-export function workspaceEvidence(workspaceFolder: string): EvidenceLookup {
+export function workspaceEvidence(workspaceFolder: string): EvidenceLookup & Pick<EvidenceIndex, "userDecision"> {
   return new EvidenceIndex(evidenceDirectory(workspaceFolder));
 }
 

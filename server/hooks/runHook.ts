@@ -22,7 +22,7 @@ import { renderDecision, type HookDecision } from "./hostOutput";
 import { stopDecision } from "./stopHook";
 import { classifyTool, type HookDialect } from "./toolClassification";
 import { scanToolPaths } from "./toolPaths";
-import { endRun, stageToolResult, startRun } from "../observer/captureWindow";
+import { endRun, stageToolResult, stageUserPrompt, startRun } from "../observer/captureWindow";
 import { readCaptureMode } from "../observer/observerFiles";
 
 /** `docket.history-blocked` (ErrorCodes in server/protocol/messages.ts), a literal for the same reason. */
@@ -209,7 +209,7 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
     let staged = false;
     if (observing && input.sessionId !== null && input.toolUseId !== null && input.toolUseId !== undefined && input.toolUseId !== "") {
       try {
-        stageToolResult(state.workspaceFolder, input.sessionId, { toolCallId: input.toolUseId, toolName, host: input.dialect, branchResultId: captured.branchResultId, isError: captured.isError, occurredAt });
+        stageToolResult(state.workspaceFolder, input.sessionId, { kind: "tool-result", toolCallId: input.toolUseId, toolName, host: input.dialect, branchResultId: captured.branchResultId, isError: captured.isError, occurredAt });
         staged = true;
       } catch (error) {
         notes.push(`the tool result was not staged for Observer: ${error instanceof Error ? error.message : String(error)}`);
@@ -225,20 +225,24 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
 async function promptContext(input: HookInput, state: HookState, run: HookRun, notes: string[], event: "UserPromptSubmit" | "SessionStart"): Promise<HookDecision> {
   if (state.kind === "off") return { kind: "none" };
   if (state.kind === "blocked") return { kind: "context", text: blockedContext(state.ledgerPath, state.reason) };
-  if (!state.state.facts.scopeActive) return { kind: "none" };
+  const scopeActive = state.state.facts.scopeActive;
+  // Observer captures the prompt too while its capture window is open, with or without a Developer scope.
+  const observing = input.sessionId !== null && readCaptureMode(state.workspaceFolder).on;
+  if (!scopeActive && !observing) return { kind: "none" };
   // Every prompt (a new question inside a running turn too) and every session start is a new intake.
-  if (!recordHookIntake(state, input.dialect, input.sessionId, event, input.prompt, run.now())) notes.push("the session's intake could not be recorded");
+  if (scopeActive && !recordHookIntake(state, input.dialect, input.sessionId, event, input.prompt, run.now())) notes.push("the session's intake could not be recorded");
   if (event === "UserPromptSubmit" && input.prompt !== null) {
     const capture = { workspaceFolder: state.workspaceFolder, host: input.dialect, sessionId: input.sessionId ?? "unknown-session", prompt: input.prompt, occurredAt: run.now() };
     if (run.captureInProcess === true || !captureDetached(run.runtimeDir, capture)) {
       try {
-        await withTimeout(evidenceCapture().captureUserDecision(capture.workspaceFolder, capture), run.captureTimeoutMs ?? 5_000);
+        const captured = await withTimeout(evidenceCapture().captureUserDecision(capture.workspaceFolder, capture), run.captureTimeoutMs ?? 5_000);
+        if (observing) stageUserPrompt(capture.workspaceFolder, capture, captured.userEventId);
       } catch (error) {
         notes.push(`the prompt was not captured: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }
-  return { kind: "context", text: stateContext(state.state, recentEvidence(state.workspaceFolder)) };
+  return scopeActive ? { kind: "context", text: stateContext(state.state, recentEvidence(state.workspaceFolder)) } : { kind: "none" };
 }
 
 /**

@@ -7,6 +7,7 @@ export { captureToolResult, captureUserDecision, recentEvidence } from "../evide
 
 import { captureUserDecision } from "../evidence/evidenceStore";
 import { CAPTURE_USER_DECISION, type PromptCapture } from "./promptCapture";
+import { stageUserPrompt } from "../observer/captureWindow";
 
 /** A prompt is at most the hook input's bound; anything larger is not a hook's handoff. */
 const MAX_HANDOFF_BYTES = 4 * 1024 * 1024 + 64 * 1024;
@@ -29,7 +30,10 @@ function captureFromStdin(): void {
     }
     // The store validates every field (and redacts the prompt) before anything is written.
     captureUserDecision(capture.workspaceFolder, { host: capture.host, sessionId: capture.sessionId, prompt: capture.prompt, occurredAt: capture.occurredAt }).then(
-      () => process.exit(0),
+      (captured) => {
+        stageUserPrompt(capture.workspaceFolder, capture, captured.userEventId);
+        process.exit(0);
+      },
       () => process.exit(1),
     );
   });

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { assertContained, ensureContainedDirectory, readContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { ensureDocketFolder } from "../workspace/docketFolder";
-import { observerFolder } from "./observerFiles";
+import { observerFolder, readCaptureMode } from "./observerFiles";
 
 /** The reference keeps at most 24 staged results per run, the oldest evicted first. */
 export const MAX_STAGED_PER_RUN = 24;
@@ -20,6 +20,8 @@ const RUN_FORMAT = "docket/observer-run/v1";
 const STAGED_FORMAT = "docket/observer-staged/v1";
 
 export interface StagedToolResult {
+  /** A tool result, or the user's prompt of this run (its evidence `user-event-…` id stands as the call id). */
+  readonly kind: "tool-result" | "user-input";
   readonly toolCallId: string;
   readonly toolName: string;
   readonly host: string;
@@ -117,9 +119,10 @@ export function stageToolResult(workspaceFolder: string, sessionId: string, item
 
 function parseStaged(value: Record<string, unknown> | null, runId: string): StagedToolResult | null {
   if (value === null || value.format !== STAGED_FORMAT || value.runId !== runId) return null;
-  const { toolCallId, toolName, host, branchResultId, isError, occurredAt } = value;
+  const { kind, toolCallId, toolName, host, branchResultId, isError, occurredAt } = value;
   if (typeof toolCallId !== "string" || typeof toolName !== "string" || typeof host !== "string" || typeof branchResultId !== "string" || typeof isError !== "boolean" || typeof occurredAt !== "string") return null;
-  return { toolCallId, toolName, host, runId, branchResultId, isError, occurredAt };
+  if (kind !== "tool-result" && kind !== "user-input") return null;
+  return { kind, toolCallId, toolName, host, runId, branchResultId, isError, occurredAt };
 }
 
 export interface StagedRun {
@@ -180,5 +183,19 @@ export function removeStaged(workspaceFolder: string, toolCallIds: readonly stri
     for (const item of run.staged) {
       if (toolCallIds.includes(item.toolCallId)) removeQuietly(root, path.join(run.sessionFolder, "staged", stagedName(item.toolCallId)));
     }
+  }
+}
+
+/**
+ * The user's prompt of a run, once the evidence store holds it (redacted): staged like a tool
+ * result under its `user-event-…` id while capture is on, so the agent can read it into a
+ * SourceRead. Best effort: a prompt that cannot be staged is simply not offered.
+ */
+export function stageUserPrompt(workspaceFolder: string, capture: { readonly host: string; readonly sessionId: string; readonly occurredAt: string }, userEventId: string): void {
+  try {
+    if (!readCaptureMode(workspaceFolder).on) return;
+    stageToolResult(workspaceFolder, capture.sessionId, { kind: "user-input", toolCallId: userEventId, toolName: "user-input", host: capture.host, branchResultId: userEventId, isError: false, occurredAt: capture.occurredAt });
+  } catch {
+    // Not staged: the agent cannot nominate this prompt.
   }
 }

@@ -5,6 +5,7 @@
 // and a save preparation writes the Notebook proposal the person approves in the diff editor.
 import { DocketError } from "../errors";
 import { redactPersistedInput } from "../evidence/persistedText";
+import { workspaceEvidence } from "../evidence/evidenceStore";
 import { classifyTool, type HookDialect } from "../hooks/toolClassification";
 import { notebookView, prepareProposal } from "../notebook/preflight";
 import type { NotebookProposal } from "../notebook/proposal";
@@ -73,6 +74,8 @@ export async function observerAgentStatus(ledger: WorkspaceLedger, workspaceFold
   } catch {
     return { overview, memoGuide: null, saveGuide: null, unreadCandidates };
   }
+  // Read-only: the guides are computed as if an operation ran, but nothing is appended, so no id
+  // drawn here is ever recorded (a fresh save request is not built: only a pending one resumes).
   const context = { entries, now: ledger.now(), ids: { next: (prefix: string) => `${prefix}00000000-0000-4000-8000-000000000000` } };
   let memoGuide: MemoPreparationGuide | null = null;
   if (overview.pendingMemoRequest !== null) {
@@ -113,9 +116,20 @@ function nominatedResults(ledger: WorkspaceLedger, workspaceFolder: string, requ
         });
         continue;
       }
+      if (staged.kind === "user-input") {
+        const decision = workspaceEvidence(workspaceFolder).userDecision(staged.toolCallId);
+        const text = decision?.parts.map((part) => (part.kind === "text" ? part.text : "")).join("\n").trim() ?? "";
+        results.set(
+          nomination.tool_call_id,
+          decision === undefined || text === ""
+            ? { ok: false, code: "observer.nomination-unavailable", message: `the prompt ${nomination.tool_call_id} is no longer in the evidence store` }
+            : { ok: true, origin: "user-input", toolName: "user-input", text },
+        );
+        continue;
+      }
       try {
         const evidence = ledger.showEvidence(staged.branchResultId);
-        results.set(nomination.tool_call_id, { ok: true, toolName: staged.toolName, text: evidence.text.trim() });
+        results.set(nomination.tool_call_id, { ok: true, origin: "tool-result", toolName: staged.toolName, text: evidence.text.trim() });
       } catch (error) {
         results.set(nomination.tool_call_id, { ok: false, code: "observer.nomination-unavailable", message: `the capture of ${nomination.tool_call_id} cannot be read: ${error instanceof Error ? error.message : String(error)}` });
       }

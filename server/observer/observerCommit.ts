@@ -85,7 +85,9 @@ export const ObserverCommitRequest = z.strictObject({
 export type ObserverCommitRequest = z.infer<typeof ObserverCommitRequest>;
 
 /** The tool-result text behind a nominated call id (the redacted capture), or why it cannot be used. */
-export type NominatedResult = { readonly ok: true; readonly toolName: string; readonly text: string } | { readonly ok: false; readonly code: string; readonly message: string };
+export type NominatedResult =
+  | { readonly ok: true; readonly origin: "tool-result" | "user-input"; readonly toolName: string; readonly text: string }
+  | { readonly ok: false; readonly code: string; readonly message: string };
 
 export interface CommitFacts {
   readonly notebook: NotebookFacts;
@@ -175,10 +177,14 @@ export function commitOperation(request: ObserverCommitRequest, facts: CommitFac
         if (result === undefined || !result.ok) {
           return refuse(result?.code ?? "observer.nomination-unknown", `${label}: ${result?.message ?? `${nomination.tool_call_id} is not a tool result staged in an open agent run`}`);
         }
-        if (facts.isDocketTool(result.toolName) || isObserverTool(result.toolName)) return refuse("observer.capture-own-tool", `${label}: ${result.toolName} is Docket's own tool; it is never evidence`);
+        if (result.origin === "tool-result" && (facts.isDocketTool(result.toolName) || isObserverTool(result.toolName))) {
+          return refuse("observer.capture-own-tool", `${label}: ${result.toolName} is Docket's own tool; it is never evidence`);
+        }
         const reviewId = facts.retrievedReviewId;
         const captured = staging.run(`${label} nomination ${nomination.tool_call_id}`, (ctx) =>
-          reviewId !== null
+          result.origin === "user-input"
+            ? captureCandidate(ctx, { origin: { kind: "user-input", inputSource: "interactive" }, text: result.text })
+            : reviewId !== null
             ? captureRetrievedMaterial(ctx, { requestId: reviewId, toolCallId: nomination.tool_call_id, toolName: result.toolName, text: result.text })
             : captureCandidate(ctx, {
                 origin: { kind: "tool-result", toolCallId: nomination.tool_call_id, toolName: result.toolName },

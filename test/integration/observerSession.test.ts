@@ -84,19 +84,29 @@ async function sessionUntilProposal(): Promise<{ workspace: string; notebook: st
   const client = await connectMcp(workspace);
   clients.push(client);
   let current = await status(client);
-  assert.deepEqual(current.overview.staged.map((item) => item.toolCallId).sort(), ["toolu_read_cache", "toolu_run_tests", "toolu_unused"]);
+  // The prompt is staged once the detached capture has redacted and stored it (a fraction of a second).
+  for (let attempt = 0; attempt < 50 && !current.overview.staged.some((item) => item.toolName === "user-input"); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    current = await status(client);
+  }
+  assert.match(current.overview.staged.find((item) => item.toolName === "user-input")?.toolCallId ?? "", /^user-event-[0-9a-f]{16}$/u, "the user's prompt is staged");
+  assert.deepEqual(current.overview.staged.filter((item) => item.toolName !== "user-input").map((item) => item.toolCallId).sort(), ["toolu_read_cache", "toolu_run_tests", "toolu_unused"]);
   assert.equal(current.overview.hypotheses.length, 1);
   assert.equal(current.overview.hypotheses[0]?.original, HYPOTHESIS);
   assert.equal(current.overview.hypotheses[0]?.review, null);
   const userHypothesis = current.overview.hypotheses[0];
   assert.ok(userHypothesis !== undefined);
+  const promptId = current.overview.staged.find((item) => item.toolName === "user-input")?.toolCallId ?? "";
 
   const commit = {
     episode_id: episodeId,
     fingerprint: current.overview.fingerprint,
     observations: [
       {
-        nominations: [{ tool_call_id: "toolu_read_cache", reason: "The write path is where invalidation would happen." }],
+        nominations: [
+          { tool_call_id: "toolu_read_cache", reason: "The write path is where invalidation would happen." },
+          { tool_call_id: promptId, reason: "What the user asked to find out." },
+        ],
         source: { kind: "external-material", title: "src/cache.ts write path", lang: "en", uri: "file:src/cache.ts", revision: null, content_hash: null, retrieval_context: "Read by the agent during the investigation" },
         faithful_summary: "write() stores the value and never deletes or refreshes the cached entry.",
         claims: [{ text: "write() calls store() and does not touch the cache map.", locator: "src/cache.ts line 2" }],
@@ -149,10 +159,11 @@ async function sessionUntilProposal(): Promise<{ workspace: string; notebook: st
   assert.equal(value.committed.observations.length, 2);
   current = await status(client);
   assert.equal(current.overview.readings.length, 2);
+  assert.deepEqual(current.overview.candidates.map((candidate) => candidate.origin).sort(), ["explicit-user-hypothesis", "tool-result", "tool-result", "user-input"], "the prompt became a candidate");
   assert.deepEqual(current.overview.observations.map((item) => item.stance).sort(), ["refines", "supports"]);
   assert.equal(current.overview.hypotheses[0]?.review?.assessment, "insufficient-context");
   assert.equal(current.overview.hypotheses[0]?.original, HYPOTHESIS, "the user's wording is kept");
-  assert.deepEqual(current.overview.staged.map((item) => item.toolCallId), ["toolu_unused"], "nominated results leave the window");
+  assert.deepEqual(current.overview.staged.filter((item) => item.toolName !== "user-input").map((item) => item.toolCallId), ["toolu_unused"], "nominated results leave the window");
 
   // The run ends: what was not nominated expires with it.
   hook(workspace, "Stop", { stop_hook_active: false, last_assistant_message: "Found the cause." });

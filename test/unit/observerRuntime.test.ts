@@ -132,7 +132,7 @@ test("the capture window: a run stages at most 24 results, a new prompt or Stop 
   const folder = tempFolder("docket-observer-window-");
   startRun(folder, "claude", "session-a", "2026-12-01T10:00:00.000Z");
   for (let index = 0; index < MAX_STAGED_PER_RUN + 3; index += 1) {
-    stageToolResult(folder, "session-a", { toolCallId: `toolu_${index}`, toolName: "Bash", host: "claude", branchResultId: `branch-result-${String(index).padStart(16, "0")}`, isError: false, occurredAt: `2026-12-01T10:00:${String(index).padStart(2, "0")}.000Z` });
+    stageToolResult(folder, "session-a", { kind: "tool-result", toolCallId: `toolu_${index}`, toolName: "Bash", host: "claude", branchResultId: `branch-result-${String(index).padStart(16, "0")}`, isError: false, occurredAt: `2026-12-01T10:00:${String(index).padStart(2, "0")}.000Z` });
   }
   const runs = listStagedRuns(folder);
   assert.equal(runs.length, 1);
@@ -142,7 +142,7 @@ test("the capture window: a run stages at most 24 results, a new prompt or Stop 
   removeStaged(folder, ["toolu_26"]);
   assert.equal(findStaged(folder, "toolu_26"), null);
   // Another session's run is separate; a new prompt in session a expires what a staged.
-  stageToolResult(folder, "session-b", { toolCallId: "toolu_b", toolName: "Read", host: "codex", branchResultId: "branch-result-00000000000000bb", isError: false, occurredAt: "2026-12-01T10:01:00.000Z" });
+  stageToolResult(folder, "session-b", { kind: "tool-result", toolCallId: "toolu_b", toolName: "Read", host: "codex", branchResultId: "branch-result-00000000000000bb", isError: false, occurredAt: "2026-12-01T10:01:00.000Z" });
   startRun(folder, "claude", "session-a", "2026-12-01T10:02:00.000Z");
   assert.equal(findStaged(folder, "toolu_25"), null);
   assert.ok(findStaged(folder, "toolu_b") !== null);
@@ -161,7 +161,7 @@ test("hostile files: a shipped capture.json is ignored, linked folders are never
   // The runs folder is a link to a folder outside: staging refuses, listing and removal do not follow it.
   fs.writeFileSync(path.join(outside, "keep.txt"), "keep");
   fs.symlinkSync(outside, path.join(folder, ".docket", "observer", "runs"));
-  assert.throws(() => stageToolResult(folder, "s", { toolCallId: "t", toolName: "Bash", host: "claude", branchResultId: "branch-result-0000000000000001", isError: false, occurredAt: "2026-12-01T10:00:00.000Z" }));
+  assert.throws(() => stageToolResult(folder, "s", { kind: "tool-result", toolCallId: "t", toolName: "Bash", host: "claude", branchResultId: "branch-result-0000000000000001", isError: false, occurredAt: "2026-12-01T10:00:00.000Z" }));
   assert.throws(() => startRun(folder, "claude", "s", "2026-12-01T10:00:00.000Z"));
   assert.deepEqual(listStagedRuns(folder), []);
   endRun(folder, "claude", "s");
