@@ -119,6 +119,8 @@ interface Material {
   readonly messages: readonly LocalChatMessage[];
   /** How many items the model is shown (staged results, candidates, hypotheses, guides). */
   readonly items: number;
+  /** How many waiting items did not fit. */
+  readonly omitted: number;
 }
 
 function stagedResults(ledger: WorkspaceLedger, workspaceFolder: string): Record<string, unknown>[] {
@@ -168,6 +170,7 @@ function materialOf(ledger: WorkspaceLedger, workspaceFolder: string, status: Ag
       { role: "user", content: text },
     ],
     items: hypotheses.length + candidates.length + staged.length + guides - omitted,
+    omitted,
   };
 }
 
@@ -188,6 +191,7 @@ export async function runLocalObserverJob(ledger: WorkspaceLedger, workspaceFold
     if (overview.episode.status !== "open" || overview.episode.episodeId === null) return { status: "skipped", message: "no Episode is open" };
     const materialReview = await ledger.readCaughtUp((store) => pendingMaterialReviewOf(observerLogOf(store)));
     const material = materialOf(ledger, workspaceFolder, status, materialReview);
+    if (material.items === 0 && material.omitted > 0) return deferred("observer.local-material-oversized", `the waiting material (${material.omitted} item(s)) does not fit in one request of ${LOCAL_MATERIAL_CHARS} characters`);
     if (material.items === 0) return { status: "skipped", message: "nothing waits for interpretation" };
     if (signal.aborted) return { status: "aborted" };
     const answer = await requestLocalToolCall({
