@@ -47,8 +47,40 @@ import {
   requestReviewAndSave,
   setObserverMode,
 } from "../observer/observerService";
+import { LocalObserverProcessor, localWorkPending, materialJob, routineJob, type LocalJobOutcome, type LocalObserverJob } from "../observer/localProcessing";
+import { observerLogOf, pendingMaterialReviewOf } from "../observer/observerRuntime";
+import { readProcessingPolicy } from "../observer/processingPolicy";
 
 const POLL_INTERVAL_MS = 300;
+
+/**
+ * Requests that only read: they answer beside a running local Observer job. Every other request
+ * is foreground work and pauses the job (it is aborted and requeued) until the request is done;
+ * reads are left out because the views poll and refresh often, and a long local model call
+ * restarted on every refresh would never finish.
+ */
+const READ_ONLY_REQUESTS: ReadonlySet<string> = new Set(
+  [
+    Requests.status,
+    Requests.workState,
+    Requests.receiptsPage,
+    Requests.receiptDetail,
+    Requests.verifyLedger,
+    Requests.policy,
+    Requests.skills,
+    Requests.evidenceShow,
+    Requests.landingBaseline,
+    Requests.agentsStatus,
+    Requests.agentsPlan,
+    Requests.notebookStatus,
+    Requests.notebookProposals,
+    Requests.notebookProposal,
+    Requests.observerOverview,
+    Requests.guardOverview,
+    Requests.guardReceiptsPage,
+    Requests.guardReceiptDetail,
+  ].map((definition) => definition.method),
+);
 
 function rpcError(error: unknown): ResponseError<DocketErrorData> {
   const docket = toDocketError(error);
@@ -79,6 +111,10 @@ export class Backend {
   /** Tells the planner which files changed; null until planning starts, or when watching failed. */
   private workspaceWatcher: fs.FSWatcher | null = null;
   private workspaceWatchFailed = false;
+  /** Observer's local processing queue: only while the workspace is trusted and its policy is `local`. */
+  private localObserverQueue: LocalObserverProcessor | null = null;
+  /** Foreground requests in flight; the local queue runs only while there are none. */
+  private foregroundRequests = 0;
   /** A Pi session opened read-only; while one is open it answers (or refuses) every request. */
   private readonly piSessions = new PiSessionHost(
     () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
@@ -114,6 +150,7 @@ export class Backend {
       this.stopWatchingWorkspace();
       this.guard.stop();
       this.piSessions.close();
+      this.stopLocalObserver();
     });
     this.handle(Requests.status, () => this.status());
     this.handle(Requests.turnOn, () => this.requireLedger().turnOn());
@@ -177,7 +214,11 @@ export class Backend {
       const ledger = this.requireLedger();
       // The editor's refresh brings files in line with the ledger after an interrupted save (trusted only: it writes).
       if (this.options.trusted) await synchronizeObserverSave(ledger, ledger.options.workspaceFolder).catch(() => null);
-      return observerOverview(ledger, ledger.options.workspaceFolder);
+      const overview = await observerOverview(ledger, ledger.options.workspaceFolder);
+      // Local mode: what the overview shows waiting is queued for the local model (once per history and staged set).
+      const local = this.localObserver();
+      if (local !== null && localWorkPending(overview)) local.offer(routineJob(overview));
+      return overview;
     });
     this.handle(Requests.observerSetMode, (params) => {
       const { ledger, workspaceFolder } = observerWriter();
@@ -202,13 +243,28 @@ export class Backend {
       const { ledger, workspaceFolder } = observerWriter();
       return requestReviewAndSave(ledger, workspaceFolder);
     });
-    this.handle(Requests.observerReviewMaterial, (params) => {
+    this.handle(Requests.observerReviewMaterial, async (params) => {
       const { ledger, workspaceFolder } = observerWriter();
-      return requestMaterialReview(ledger, workspaceFolder, params);
+      const result = await requestMaterialReview(ledger, workspaceFolder, params);
+      const local = this.localObserver();
+      if (local === null) return result;
+      // Local mode: the review is the local model's job; asking again for a pending review retries it.
+      const pending = await ledger.readCaughtUp((store) => pendingMaterialReviewOf(observerLogOf(store)));
+      if (pending === null) return result;
+      const queued = local.offer(materialJob(pending.requestId));
+      return {
+        ...result,
+        message: queued
+          ? `Material review ${pending.requestId} is queued for Observer's local model; the Observer view refreshes when its reading is recorded. Review the same material again to retry, or cancel the review.`
+          : `Material review ${pending.requestId} is already with Observer's local model.`,
+      };
     });
-    this.handle(Requests.observerCancelMaterial, () => {
+    this.handle(Requests.observerCancelMaterial, async () => {
       const { ledger, workspaceFolder } = observerWriter();
-      return cancelMaterialReview(ledger, workspaceFolder);
+      const result = await cancelMaterialReview(ledger, workspaceFolder);
+      // The review is gone: a local job reading it stops, and nothing it finishes is applied.
+      this.localObserverQueue?.reset();
+      return result;
     });
     this.handle(Requests.guardOverview, (params) => this.guard.overview(this.requireLedger().store.guardLines, params.limit));
     this.handle(Requests.guardSetMode, (params) => this.guard.setMode(params.mode));
@@ -224,7 +280,9 @@ export class Backend {
     definition: RequestDefinition<P, R>,
     handler: (params: z.output<P>) => z.input<R> | Promise<z.input<R>>,
   ): void {
+    const foreground = !READ_ONLY_REQUESTS.has(definition.method);
     this.connection.onRequest(definition.method, async (params: unknown) => {
+      if (foreground) this.beginForeground();
       try {
         const run = this.piSessions.intercept(definition.method) ?? handler;
         const result = definition.result.parse(await run(parseParams(definition.params, params)));
@@ -233,11 +291,14 @@ export class Backend {
       } catch (error) {
         this.publishIfChanged();
         return rpcError(error);
+      } finally {
+        if (foreground) this.endForeground();
       }
     });
   }
 
   configure(options: BackendInitOptions): void {
+    this.stopLocalObserver();
     this.options = options;
     this.stopWatching();
     this.stopWatchingWorkspace();
@@ -324,6 +385,49 @@ export class Backend {
       throw new DocketError(ErrorCodes.untrusted, "This workspace is not trusted, so Docket will not change its agent configuration.");
     }
     return { host, workspaceFolder, runtimePath: resolveRuntimePath(process.argv[1]), ledgerPath: this.options.ledgerPath, readOnlyTools };
+  }
+
+  /** Foreground wins: the local Observer job stops (and is requeued) while the editor's request runs. */
+  private beginForeground(): void {
+    this.foregroundRequests += 1;
+    this.localObserverQueue?.pause();
+  }
+
+  private endForeground(): void {
+    this.foregroundRequests -= 1;
+    if (this.foregroundRequests === 0) this.localObserverQueue?.resume();
+  }
+
+  /**
+   * The local Observer queue, when the trusted workspace's policy is `local` (read each time: the
+   * CLI may change it while the backend runs); otherwise none, and a queue left from before is
+   * disposed with whatever it held.
+   */
+  private localObserver(): LocalObserverProcessor | null {
+    const ledger = this.ledger;
+    const folder = this.options.workspaceFolder;
+    if (ledger === null || folder === null || !this.options.trusted || readProcessingPolicy(folder).policy.mode !== "local") {
+      this.stopLocalObserver();
+      return null;
+    }
+    if (this.localObserverQueue === null || this.localObserverQueue.ledger !== ledger) {
+      this.stopLocalObserver();
+      this.localObserverQueue = new LocalObserverProcessor(ledger, folder, { settled: (job, outcome) => this.localJobSettled(job, outcome) });
+      if (this.foregroundRequests === 0) this.localObserverQueue.resume();
+    }
+    return this.localObserverQueue;
+  }
+
+  private stopLocalObserver(): void {
+    this.localObserverQueue?.dispose();
+    this.localObserverQueue = null;
+  }
+
+  /** A committed job moved the ledger: the views hear it as any other change. A deferred one is logged with its code. */
+  private localJobSettled(job: LocalObserverJob, outcome: LocalJobOutcome): void {
+    if (outcome.status === "deferred") this.connection.console.warn(`Observer local job ${job.id} deferred: ${outcome.code}: ${outcome.message}`);
+    if (outcome.status === "completed") this.connection.console.info(`Observer local job ${job.id} recorded ${outcome.appended} entries. ${outcome.followUps.join(" ")}`.trim());
+    this.publishIfChanged();
   }
 
   private requireLedger(): WorkspaceLedger {

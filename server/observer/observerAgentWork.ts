@@ -139,11 +139,19 @@ function nominatedResults(ledger: WorkspaceLedger, workspaceFolder: string, requ
 }
 
 /** Applies one agent batch all-or-nothing, then its follow-ups (each its own, separately proven append). */
-export async function commitObserverWork(ledger: WorkspaceLedger, workspaceFolder: string, raw: ObserverCommitRequest, options: { readonly ids?: ObserverIds } = {}): Promise<CommitOutcome> {
+export async function commitObserverWork(
+  ledger: WorkspaceLedger,
+  workspaceFolder: string,
+  raw: ObserverCommitRequest,
+  options: { readonly ids?: ObserverIds; readonly processing?: "piggyback" | "local" } = {},
+): Promise<CommitOutcome> {
   await synchronizeObserverSave(ledger, workspaceFolder, options.ids).catch(() => null);
   const policy = readProcessingPolicy(workspaceFolder).policy;
-  if (policy.mode !== "piggyback") {
-    throw new DocketError(ErrorCodes.observerRefused, `observer.commit-mode: Observer's processing mode is ${policy.mode}; observer_commit is the piggyback mode's path (set it with \`docket observer processing piggyback\`).`, { observerCode: "observer.commit-mode" });
+  // A batch applies only on the path the mode names: the agent's own turn (piggyback) or the local queue (localProcessing.ts).
+  const route = options.processing ?? "piggyback";
+  if (policy.mode !== route) {
+    const how = route === "piggyback" ? "observer_commit is the piggyback mode's path (set it with `docket observer processing piggyback`)" : "local jobs apply only in local mode (`docket observer processing local --endpoint URL --model ID`)";
+    throw new DocketError(ErrorCodes.observerRefused, `observer.commit-mode: Observer's processing mode is ${policy.mode}; ${how}.`, { observerCode: "observer.commit-mode" });
   }
   // Secrets never reach the ledger: prose the agent wrote is redacted, an id holding one is refused.
   const request = redactPersistedInput(raw).value;

@@ -15,6 +15,7 @@ import { commitObserverWork, observerAgentStatus } from "./observerAgentWork";
 import { ObserverCommitRequest } from "./observerCommit";
 import { publishObserverSave, returnObserverSaveToReview, synchronizeObserverSave } from "./observerSaveFlow";
 import { addUserHypothesis, cancelMaterialReview, requestMaterialReview, requestMemoReconciliation, requestReviewAndSave, setObserverMode } from "./observerService";
+import { admitLoopbackEndpoint } from "./loopbackEndpoint";
 import { processingPolicy, readProcessingPolicy, writeProcessingPolicy } from "./processingPolicy";
 
 export interface ObserverWorkIo {
@@ -78,8 +79,18 @@ export async function runObserverWorkCommand(sub: string, args: readonly string[
     const endpoint = stringFlag(parsed, "endpoint");
     const model = stringFlag(parsed, "model");
     if (mode === "local" && (endpoint === undefined || model === undefined)) throw new UsageError("observer processing local needs --endpoint URL (a loopback address) and --model ID");
+    if (mode === "local") {
+      // Judged where it connects, before anything is written: a name must resolve only to loopback addresses.
+      const admission = await admitLoopbackEndpoint(endpoint as string);
+      if (!admission.ok) {
+        if (json) io.stdout(`${JSON.stringify({ error: { code: admission.code, message: admission.message } })}\n`);
+        io.stderr(`docket: ${admission.code}: ${admission.message}\n`);
+        return 1;
+      }
+    }
     const saved = writeProcessingPolicy(workspaceFolder, processingPolicy(mode, mode === "local" ? { endpoint: endpoint as string, model_id: model as string } : null));
     if (!saved.ok) {
+      if (json) io.stdout(`${JSON.stringify({ error: { code: saved.code, message: saved.message } })}\n`);
       io.stderr(`docket: ${saved.code}: ${saved.message}\n`);
       return 1;
     }
