@@ -144,7 +144,7 @@ async function observedWorkspace(): Promise<Workspace> {
 async function stageResult(folder: string, toolCallId: string, stdout: string): Promise<void> {
   const occurredAt = new Date().toISOString();
   const captured = await captureToolResult(folder, { host: "claude", sessionId: SESSION, toolCallId, toolName: "Bash", toolInput: { command: "cat config.env" }, toolResponse: { stdout, stderr: "", interrupted: false }, occurredAt });
-  stageToolResult(folder, SESSION, { toolCallId, toolName: "Bash", host: "claude", branchResultId: captured.branchResultId, isError: captured.isError, occurredAt });
+  stageToolResult(folder, SESSION, { kind: "tool-result", toolCallId, toolName: "Bash", host: "claude", branchResultId: captured.branchResultId, isError: captured.isError, occurredAt });
 }
 
 function useLocal(folder: string, endpoint: string): void {
