@@ -392,7 +392,8 @@ function memosSection(overview: ObserverOverview, context: ObserverModelContext)
 function proposalSection(overview: ObserverOverview, context: ObserverModelContext): ObserverNode[] {
   const { l10n } = context;
   const proposalId = overview.episode.proposalId;
-  if (proposalId === null) return [];
+  // A settled Episode keeps its proposal id, but nothing waits for review any more.
+  if (proposalId === null || overview.episode.status !== "reviewing-save") return [];
   const lines = [l10n.t("Proposal {0}", proposalId), l10n.t("Its records are listed below in this view: open one to review it, then Save All or Discard.")];
   if (overview.episode.summary !== null) lines.push("", overview.episode.summary);
   return section("proposal", l10n.t("Proposal"), "git-pull-request", [
