@@ -232,6 +232,9 @@ test("memos list each memo and a pending reconciliation request; the proposal po
   assert.equal(proposal?.label, "Proposal proposal-9");
   assert.equal(proposal?.description, "review below");
   assert.match(proposal?.tooltip ?? "", /listed below in this view[\s\S]*Two records\./u);
+  // Once saved, the Episode keeps its proposal id but nothing waits for review.
+  const settled = buildObserverTree({ overview: { ...full, episode: { ...full.episode, status: "settled", summary: null } }, error: null }, context);
+  assert.equal(settled.some((node) => node.id === "observer/proposal"), false);
   // A request alone keeps the section.
   const requestOnly = buildObserverTree({ overview: { ...empty, pendingMemoRequest: { requestId: "memo-request-2", observationIds: ["o"] } }, error: null }, context);
   assert.deepEqual(byId(requestOnly, "observer/memos").children.map((row) => row.description), ["1 observation"]);
