@@ -24,6 +24,7 @@ import { classifyTool, type HookDialect } from "./toolClassification";
 import { scanToolPaths } from "./toolPaths";
 import { endRun, stageToolResult, stageUserPrompt, startRun } from "../observer/captureWindow";
 import { readCaptureMode } from "../observer/observerFiles";
+import { readProcessingPolicy } from "../observer/processingPolicy";
 
 /** `docket.history-blocked` (ErrorCodes in server/protocol/messages.ts), a literal for the same reason. */
 const HISTORY_BLOCKED = "docket.history-blocked";
@@ -252,7 +253,11 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
 function observerRunBoundary(state: HookState, event: Exclude<HookEvent, "PreToolUse">, input: HookInput, run: HookRun, notes: string[]): void {
   if (state.kind !== "ready" || input.sessionId === null) return;
   try {
-    if (event === "Stop") endRun(state.workspaceFolder, input.dialect, input.sessionId);
+    // In local processing the run's results wait for the local model until the next prompt (the
+    // reference enqueues the run's routine job at its end); otherwise they expire at Stop.
+    if (event === "Stop") {
+      if (readProcessingPolicy(state.workspaceFolder).policy.mode !== "local") endRun(state.workspaceFolder, input.dialect, input.sessionId);
+    }
     else if (event === "UserPromptSubmit" && readCaptureMode(state.workspaceFolder).on) startRun(state.workspaceFolder, input.dialect, input.sessionId, run.now());
   } catch (error) {
     notes.push(`Observer's capture window could not be ${event === "Stop" ? "closed" : "opened"}: ${error instanceof Error ? error.message : String(error)}`);
