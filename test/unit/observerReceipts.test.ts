@@ -2,7 +2,8 @@
 // newest- and oldest-first pages over Observer lines spread between other lines, cursors that are
 // ledger lines (under a customType / kind filter too), rows that name the entry's kind, Episode, own
 // id and time, and a detail whose hashed text reproduces the line hash, with the chain link read
-// from a real ledger file.
+// from a real ledger file. Then the Receipts webview's Observer tab (webview/receipts/observerModel.ts
+// through model.ts): live pages, the filter, the detail and what a reopened view restores.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -24,6 +25,10 @@ import {
   observerReceiptsPage,
   readObserverLineLink,
 } from "../../server/observer/observerReceipts";
+import type { HostToReceipts } from "../../server/protocol/webviewMessages";
+import { ReceiptsViewState } from "../../server/protocol/webviewMessages";
+import { initialModel, navigation, persistedState, update, type Model, type UiAction } from "../../webview/receipts/model";
+import { observerKindChoices, shortCustomType, shortObserverId } from "../../webview/receipts/observerModel";
 import {
   ErrorCodes,
   MAX_OBSERVER_ROW_TEXT,
@@ -374,4 +379,114 @@ test("detail from a real ledger: the chain link is read from the line's wrapper,
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
+});
+
+// ── The Receipts webview's Observer tab ──────────────────────────────────────────────────────
+
+const state = (revision: string): HostToReceipts => ({ type: "state", backend: "ready", workspace: "trusted", on: true, blocked: false, projectionSha256: sha("a"), receiptCount: 0, revision });
+const host = (model: Model, message: HostToReceipts) => update(model, { source: "host", message });
+const ui = (model: Model, action: UiAction) => update(model, { source: "ui", action });
+const tabPage = (revision: string, query: ObserverReceiptsPageParams = {}) => ObserverReceiptsPage.parse(observerReceiptsPage(LINES, revision, ObserverReceiptsPageParams.parse({ pageSize: 5, ...query })));
+const ALL = { customType: null, kind: null };
+
+/** The view on the Observer tab showing its newest page (the receipts page requested too). */
+function onObserver(revision: string): Model {
+  let step = host(initialModel({ cursor: null, from: "end", tab: "observer" }), state(revision));
+  assert.deepEqual(step.post.map((message) => message.type), ["loadPage", "loadObserver"]);
+  assert.deepEqual(step.post[1], { type: "loadObserver", requestId: 2, cursor: null, filter: ALL });
+  step = host(step.model, { type: "observerEntries", requestId: 2, page: tabPage(revision) });
+  assert.deepEqual(step.post, []);
+  return step.model;
+}
+
+test("Observer tab: loads when shown, re-reads the shown page when the ledger moves, pages by line cursors", () => {
+  const receipts = host(initialModel(null), state("r1"));
+  assert.ok(receipts.post.every((message) => message.type !== "loadObserver"), "hidden tabs load nothing");
+  const switched = ui(receipts.model, { type: "tab", tab: "observer" });
+  assert.deepEqual(switched.post, [{ type: "loadObserver", requestId: 2, cursor: null, filter: ALL }]);
+
+  const model = onObserver("r1");
+  assert.deepEqual(model.observer.page?.entries.map((row) => row.line), [17, 15, 13, 12, 11]);
+  assert.deepEqual(navigation(model), { first: false, previous: false, next: true });
+  const older = ui(model, { type: "next" });
+  assert.deepEqual(older.post, [{ type: "loadObserver", requestId: 3, cursor: 9, filter: ALL }]);
+  const second = host(older.model, { type: "observerEntries", requestId: 3, page: tabPage("r1", { cursor: 9 }) });
+  assert.equal(second.model.observer.cursor, 9);
+  assert.deepEqual(navigation(second.model), { first: true, previous: true, next: true });
+  assert.deepEqual(ui(second.model, { type: "previous" }).post, [{ type: "loadObserver", requestId: 4, cursor: 17, filter: ALL }]);
+  assert.deepEqual(ui(second.model, { type: "first" }).post, [{ type: "loadObserver", requestId: 4, cursor: null, filter: ALL }]);
+  assert.deepEqual(host(second.model, { type: "showLatest" }).post, [{ type: "loadObserver", requestId: 4, cursor: null, filter: ALL }]);
+
+  // Live: a new revision reads the same cursor again; an answer that is already behind reads once more.
+  const moved = host(second.model, state("r2"));
+  assert.deepEqual(moved.post.filter((message) => message.type === "loadObserver"), [{ type: "loadObserver", requestId: 4, cursor: 9, filter: ALL }]);
+  const behind = host(host(moved.model, state("r3")).model, { type: "observerEntries", requestId: 4, page: tabPage("r2", { cursor: 9 }) });
+  assert.deepEqual(behind.post, [{ type: "loadObserver", requestId: 5, cursor: 9, filter: ALL }]);
+  // A stale answer (another request id) is ignored; an error is shown; a missing backend retries later.
+  assert.equal(host(second.model, { type: "observerEntries", requestId: 99, page: tabPage("r9") }).model.observer.page?.revision, "r1");
+  const failed = host(older.model, { type: "observerEntriesError", requestId: 3, code: "docket.no-workspace", message: "no" });
+  assert.deepEqual(failed.model.observer.error, { code: "docket.no-workspace", message: "no" });
+  assert.equal(host(older.model, { type: "observerEntriesError", requestId: 3, code: "docket.backend-unavailable", message: "x" }).model.observer.error, null);
+});
+
+test("Observer tab: a filter reads the newest matching page and is kept with its cursor", () => {
+  const model = onObserver("r1");
+  const filter = { customType: "observer.observation" as const, kind: "candidate-captured" };
+  const filtering = ui(model, { type: "observerFilter", filter });
+  assert.deepEqual(filtering.post, [{ type: "loadObserver", requestId: 3, cursor: null, filter }]);
+  const filtered = host(filtering.model, { type: "observerEntries", requestId: 3, page: tabPage("r1", { ...filter, pageSize: 2 }) });
+  assert.deepEqual(filtered.model.observer.filter, filter);
+  assert.deepEqual(ui(filtered.model, { type: "next" }).post, [{ type: "loadObserver", requestId: 4, cursor: 3, filter }]);
+  const saved = ReceiptsViewState.parse(JSON.parse(JSON.stringify(persistedState(filtered.model))));
+  assert.deepEqual(saved.observer, { cursor: null, filter, selected: null });
+  // A reopened view asks for the same filtered page.
+  const restored = host(initialModel(saved), state("r1"));
+  assert.ok(restored.post.some((message) => message.type === "loadObserver" && message.filter.kind === "candidate-captured"));
+  // An untouched tab adds nothing to the saved state of older views.
+  assert.equal("observer" in persistedState(model), false);
+  // The kind filter offers the kinds of the chosen type, or all of them summed.
+  assert.deepEqual(observerKindChoices(filtered.model.observer.page, "observer.lifecycle"), [
+    { kind: "activation-changed", count: 1 },
+    { kind: "episode-opened", count: 1 },
+  ]);
+  assert.equal(observerKindChoices(filtered.model.observer.page, null).length, 8);
+  // Filter controls exist only on the Observer tab.
+  assert.deepEqual(ui(host(initialModel(null), state("r1")).model, { type: "observerFilter", filter }).post, []);
+});
+
+test("Observer tab: a row opens its detail, copies post the entry or the hashed line, Escape closes", () => {
+  const model = onObserver("r1");
+  const target = (LINES[7] as ObserverLine).lineSha256;
+  const selected = ui(model, { type: "selectObserver", lineSha256: target });
+  assert.deepEqual(selected.post, [{ type: "loadObserverDetail", requestId: 3, lineSha256: target }]);
+  assert.deepEqual(ui(selected.model, { type: "selectObserver", lineSha256: target }).post, [], "one request per entry");
+  // The fixture links line n to sha(n mod 10).
+  const detail = observerReceiptDetail({ ...(LINES[7] as ObserverLine), previousLineSha256: sha("1") });
+  const shown = host(selected.model, { type: "observerDetail", requestId: 3, detail });
+  assert.equal(shown.model.observer.detail?.receipt.line, 11);
+  assert.equal(persistedState(shown.model).observer?.selected, target);
+  assert.deepEqual(ui(shown.model, { type: "copyObserver", part: "entry" }).post, [{ type: "copy", text: detail.canonicalJson }]);
+  assert.deepEqual(ui(shown.model, { type: "copyObserver", part: "line" }).post, [{ type: "copy", text: detail.lineHashInput }]);
+  // The other tabs' selections are untouched.
+  assert.equal(shown.model.selected, null);
+  assert.equal(shown.model.reviews.selected, null);
+  // The detail survives a live re-read of the page; closing clears it.
+  const reread = host(host(shown.model, state("r2")).model, { type: "observerEntries", requestId: 4, page: tabPage("r2") });
+  assert.equal(reread.model.observer.detail?.receipt.line, 11);
+  const closed = ui(reread.model, { type: "closeDetail" });
+  assert.equal(closed.model.observer.selected, null);
+  assert.equal(closed.model.observer.detail, null);
+  // A failed detail says why.
+  const failed = host(selected.model, { type: "observerDetailError", requestId: 3, code: ErrorCodes.receiptNotFound, message: "gone" });
+  assert.deepEqual(failed.model.observer.detailError, { code: ErrorCodes.receiptNotFound, message: "gone" });
+  // A reopened view reopens the detail.
+  const restored = host(initialModel(persistedState(shown.model)), state("r2"));
+  assert.ok(restored.post.some((message) => message.type === "loadObserverDetail" && message.lineSha256 === target));
+});
+
+test("Observer tab: ids and types as the table shows them", () => {
+  assert.equal(shortObserverId(`candidate-${uuid(3)}`), "candidate-00000000");
+  assert.equal(shortObserverId("episode-1"), "episode-1");
+  assert.equal(shortObserverId("x".repeat(40)), `${"x".repeat(23)}…`);
+  assert.equal(shortCustomType("observer.memo-pass"), "memo-pass");
 });
