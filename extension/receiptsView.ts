@@ -1,6 +1,6 @@
 // Host side of the Receipts webview view: serves the HTML (strict CSP, nonce per render),
 // relays validated messages between the webview and the backend (pages and details of the
-// developer/v8 receipts and of the completion guard's review entries), runs
+// developer/v8 receipts, of the completion guard's review entries and of Observer's entries), runs
 // "Verify Ledger" for the view's button and copies canonical JSON to the clipboard.
 import * as vscode from "vscode";
 import { webviewHtml } from "./webviewHtml";
@@ -17,8 +17,11 @@ export const RECEIPTS_VIEW_ID = "docket.receipts";
 const PAGE_SIZE = 100;
 /** Review entries per page (newest first). */
 const REVIEWS_PAGE_SIZE = 50;
+/** Observer entries per page (newest first). */
+const OBSERVER_PAGE_SIZE = 50;
 
 type LoadPage = Extract<ReceiptsToHost, { type: "loadPage" }>;
+type LoadObserver = Extract<ReceiptsToHost, { type: "loadObserver" }>;
 
 /** Runs "Verify Ledger", which reports its progress back through notifyVerify*(). */
 export type VerifyRunner = () => Thenable<unknown>;
@@ -137,6 +140,12 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
       case "loadReviewDetail":
         void this.loadReviewDetail(message.requestId, message.lineSha256);
         break;
+      case "loadObserver":
+        void this.loadObserver(message);
+        break;
+      case "loadObserverDetail":
+        void this.loadObserverDetail(message.requestId, message.lineSha256);
+        break;
     }
   }
 
@@ -187,6 +196,24 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
       this.post({ type: "reviewDetail", requestId, detail });
     } catch (error) {
       this.post({ type: "reviewDetailError", requestId, ...this.failure(error, Requests.guardReceiptDetail.method) });
+    }
+  }
+
+  private async loadObserver({ requestId, cursor, filter }: LoadObserver): Promise<void> {
+    try {
+      const page = await this.backend.request(Requests.observerReceiptsPage, { order: "newest", cursor, pageSize: OBSERVER_PAGE_SIZE, ...filter });
+      this.post({ type: "observerEntries", requestId, page });
+    } catch (error) {
+      this.post({ type: "observerEntriesError", requestId, ...this.failure(error, Requests.observerReceiptsPage.method) });
+    }
+  }
+
+  private async loadObserverDetail(requestId: number, lineSha256: string): Promise<void> {
+    try {
+      const detail = await this.backend.request(Requests.observerReceiptDetail, { lineSha256 });
+      this.post({ type: "observerDetail", requestId, detail });
+    } catch (error) {
+      this.post({ type: "observerDetailError", requestId, ...this.failure(error, Requests.observerReceiptDetail.method) });
     }
   }
 

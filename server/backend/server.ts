@@ -36,6 +36,7 @@ import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
 import { isObserverProposalUnderReview, publishObserverSave, returnObserverSaveToReview, synchronizeObserverSave } from "../observer/observerSaveFlow";
 import { GuardRpc } from "./guardRpc";
 import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
+import { observerReceiptDetailFromStore, observerReceiptsPage } from "../observer/observerReceipts";
 import os from "node:os";
 import { resolveNotebookPath } from "../notebook/notebookPath";
 import {
@@ -273,6 +274,11 @@ export class Backend {
       return guardReceiptsPage(ledger.store.guardLines, ledger.status().revision, params);
     });
     this.handle(Requests.guardReceiptDetail, (params) => guardReceiptDetail(this.requireLedger().store.guardLines, params.lineSha256));
+    this.handle(Requests.observerReceiptsPage, (params) => {
+      const ledger = this.requireLedger();
+      return observerReceiptsPage(ledger.store.observerLines, ledger.status().revision, params);
+    });
+    this.handle(Requests.observerReceiptDetail, (params) => observerReceiptDetailFromStore(this.requireLedger().store, params.lineSha256));
     connection.listen();
   }
 

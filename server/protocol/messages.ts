@@ -955,6 +955,121 @@ export const GuardReceiptDetail = z.strictObject({
 });
 export type GuardReceiptDetail = z.infer<typeof GuardReceiptDetail>;
 
+// The Observer stream's entries as the Receipts view lists them: one row per `observer/v1` ledger
+// line, read-only beside the developer/v8 projection. The backend answers from
+// server/observer/observerReceipts.ts.
+/**
+ * The `customType`s of `observer/v1` entries. A copy of OBSERVER_CUSTOM_TYPES
+ * (server/observer/observerEntry.ts): that module pulls in zod/mini, which the webviews must not
+ * bundle; a unit test keeps the two equal.
+ */
+export const OBSERVER_RECEIPT_CUSTOM_TYPES = [
+  "observer.lifecycle",
+  "observer.observation",
+  "observer.material-review",
+  "observer.prepared-memo-pass",
+  "observer.memo-pass",
+  "observer.memo-instruction",
+  "observer.prepared-save",
+  "observer.save-attempt",
+  "observer.save-request",
+] as const;
+export const ObserverReceiptCustomType = z.enum(OBSERVER_RECEIPT_CUSTOM_TYPES);
+export type ObserverReceiptCustomType = z.infer<typeof ObserverReceiptCustomType>;
+/** An Observer page holds at most this many entries. */
+export const MAX_OBSERVER_PAGE = 100;
+/** Longest text a row repeats from an entry (ids, kinds, times); longer text is cut with "…". */
+export const MAX_OBSERVER_ROW_TEXT = 200;
+/** Longest `data.kind` the kind filter takes (a longer one only appears, cut, in its row). */
+export const MAX_OBSERVER_KIND = 100;
+/** At most this many (customType, kind) pairs are counted for the filter (malformed entries may invent kinds). */
+export const MAX_OBSERVER_KIND_COUNTS = 200;
+const observerKind = z.string().min(1).max(MAX_OBSERVER_KIND);
+
+export const ObserverReceiptsPageParams = z.strictObject({
+  /** Newest entries first (default) or oldest first. */
+  order: GuardReceiptOrder.default("newest"),
+  /**
+   * The ledger line the page starts at (inclusive, in `order`), as for the guard pages; a cursor
+   * is bound to the filter it was read with.
+   */
+  cursor: nonNegativeInt.nullable().default(null),
+  pageSize: z.number().int().min(1).max(MAX_OBSERVER_PAGE).default(50),
+  /** Only entries of this `customType` (null: every entry). */
+  customType: ObserverReceiptCustomType.nullable().default(null),
+  /** Only entries whose `data.kind` is exactly this (null: any), e.g. `candidate-captured`. */
+  kind: observerKind.nullable().default(null),
+});
+export type ObserverReceiptsPageParams = z.input<typeof ObserverReceiptsPageParams>;
+
+/** A value a row takes from the entry, with the `data` field it came from (e.g. `candidate_id`). */
+export const ObserverReceiptField = z.strictObject({
+  /** Dotted path inside `data`, e.g. `candidate_id`, `pass.pass_id`, `source.observed_at`. */
+  field: z.string(),
+  value: z.string().max(MAX_OBSERVER_ROW_TEXT + 1),
+});
+export type ObserverReceiptField = z.infer<typeof ObserverReceiptField>;
+
+/** One Observer ledger line. Entries replay may reject are listed too: a row only reads `data`. */
+export const ObserverReceiptRow = z.strictObject({
+  /** Zero-based ledger line number. */
+  line: nonNegativeInt,
+  lineSha256: sha256,
+  customType: ObserverReceiptCustomType,
+  /** `data.kind` when it is text (lifecycle, observation, Material review, save entries), else null. */
+  kind: z.string().max(MAX_OBSERVER_ROW_TEXT + 1).nullable(),
+  /** The Episode the entry names, when it names one. */
+  episodeId: z.string().max(MAX_OBSERVER_ROW_TEXT + 1).nullable(),
+  /** The entry's own id (candidate, read, observation, request, pass, proposal …), when it has one. */
+  id: ObserverReceiptField.nullable(),
+  /** The time the entry records (`captured_at`, a direct observation's `observed_at`), when it has one. */
+  at: ObserverReceiptField.nullable(),
+});
+export type ObserverReceiptRow = z.infer<typeof ObserverReceiptRow>;
+
+export const ObserverReceiptsPage = z.strictObject({
+  /** The `Status.revision` the page was read at. */
+  revision: z.string(),
+  order: GuardReceiptOrder,
+  /** The filter the page was read with. */
+  customType: ObserverReceiptCustomType.nullable(),
+  kind: observerKind.nullable(),
+  /** Observer entries in the ledger. */
+  totalCount: nonNegativeInt,
+  /** Entries that pass the filter (= totalCount without one). */
+  entryCount: nonNegativeInt,
+  /** Entries of each customType present, in OBSERVER_RECEIPT_CUSTOM_TYPES order. */
+  customTypeCounts: z.array(z.strictObject({ customType: ObserverReceiptCustomType, count: nonNegativeInt })),
+  /** Entries of each (customType, data.kind) present, by customType (list order) then kind (code units); filterable kinds only, the first MAX_OBSERVER_KIND_COUNTS. */
+  kindCounts: z.array(z.strictObject({ customType: ObserverReceiptCustomType, kind: observerKind, count: nonNegativeInt })).max(MAX_OBSERVER_KIND_COUNTS),
+  /** Position of the first row among the matching entries in `order`. */
+  startPosition: nonNegativeInt,
+  /** Reads this page again (the line of its first row); null for an empty page. */
+  pageCursor: nonNegativeInt.nullable(),
+  entries: z.array(ObserverReceiptRow).max(MAX_OBSERVER_PAGE),
+  nextCursor: nonNegativeInt.nullable(),
+  previousCursor: nonNegativeInt.nullable(),
+});
+export type ObserverReceiptsPage = z.infer<typeof ObserverReceiptsPage>;
+
+export const ObserverReceiptDetailParams = z.strictObject({ lineSha256: sha256 });
+export type ObserverReceiptDetailParams = z.infer<typeof ObserverReceiptDetailParams>;
+
+export const ObserverReceiptDetail = z.strictObject({
+  receipt: ObserverReceiptRow,
+  stream: z.literal("observer/v1"),
+  /** The chain link: `lineSha256` of the line before (null on line 0). */
+  previousLineSha256: sha256.nullable(),
+  /** The entry (`{customType, data}`) as canonical JSON, exactly as it stands in the line. */
+  canonicalJson: z.string(),
+  /**
+   * Exactly the text whose SHA-256 is `lineSha256`:
+   * `{"domain":"docket/ledger-line/v1","value":{"entry":<canonicalJson>,"line":…,"previousLineSha256":…,"stream":"observer/v1"}}`.
+   */
+  lineHashInput: z.string(),
+});
+export type ObserverReceiptDetail = z.infer<typeof ObserverReceiptDetail>;
+
 // Observer commands from the editor (server/observer/observerService.ts answers them).
 export const ObserverSetModeParams = z.strictObject({
   on: z.boolean(),
@@ -1037,6 +1152,8 @@ export const Requests = {
   guardSetMode: request("docket/guard/setMode", GuardSetModeParams, GuardModeResult),
   guardReceiptsPage: request("docket/guard/receipts/page", GuardReceiptsPageParams, GuardReceiptsPage),
   guardReceiptDetail: request("docket/guard/receipts/detail", GuardReceiptDetailParams, GuardReceiptDetail),
+  observerReceiptsPage: request("docket/observer/receipts/page", ObserverReceiptsPageParams, ObserverReceiptsPage),
+  observerReceiptDetail: request("docket/observer/receipts/detail", ObserverReceiptDetailParams, ObserverReceiptDetail),
 } as const;
 
 export const Notifications = {

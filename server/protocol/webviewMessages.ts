@@ -2,7 +2,17 @@
 // webview (`postMessage` in both directions) plus the webview's persisted state. Both sides
 // validate with these schemas; strict objects reject unknown fields.
 import * as z from "zod";
-import { GuardReceiptDetail, GuardReceiptsPage, ReceiptDetail, ReceiptKind, ReceiptsPage } from "./messages";
+import {
+  GuardReceiptDetail,
+  GuardReceiptsPage,
+  MAX_OBSERVER_KIND,
+  ObserverReceiptCustomType,
+  ObserverReceiptDetail,
+  ObserverReceiptsPage,
+  ReceiptDetail,
+  ReceiptKind,
+  ReceiptsPage,
+} from "./messages";
 import { Plan } from "../router/planSchema";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
@@ -21,9 +31,15 @@ const kinds = z.array(ReceiptKind).min(1).max(18).nullable();
 export const MAX_COPY_CHARS = 2_000_000;
 /** A guard page cursor: a ledger line number (`GuardReceiptsPageParams.cursor`). */
 const guardCursor = z.number().int().nonnegative().nullable();
-/** Which stream the view shows: developer/v8 receipts or the completion guard's reviews. */
-export const ReceiptsTab = z.enum(["receipts", "reviews"]);
+/** Which stream the view shows: developer/v8 receipts, the completion guard's reviews or Observer's entries. */
+export const ReceiptsTab = z.enum(["receipts", "reviews", "observer"]);
 export type ReceiptsTab = z.infer<typeof ReceiptsTab>;
+/** The Observer tab's filter (`ObserverReceiptsPageParams`): one customType and/or one `data.kind`, null for any. */
+export const ObserverFilter = z.strictObject({
+  customType: ObserverReceiptCustomType.nullable(),
+  kind: z.string().min(1).max(MAX_OBSERVER_KIND).nullable(),
+});
+export type ObserverFilter = z.infer<typeof ObserverFilter>;
 
 /** Lifecycle of the backend process as the extension sees it. */
 export const BackendState = z.enum(["starting", "ready", "restarting", "stopped"]);
@@ -145,6 +161,30 @@ export const ReceiptsStrings = z.strictObject({
   detailEntryJsonHint: z.string(),
   detailLineHashInput: z.string(),
   detailLineHashInputHint: z.string(),
+  /** Observer tab (`observer/v1` entries). */
+  tabObserver: z.string(),
+  observerCaption: z.string(),
+  /** "{0}" = entries on this page, "{1}" = Observer entries in total. */
+  observerPageInfo: z.string(),
+  /** "{0}" = rows on this page, "{1}" = entries matching the filter, "{2}" = Observer entries in total. */
+  observerPageInfoFiltered: z.string(),
+  observerEmpty: z.string(),
+  observerEmptyFiltered: z.string(),
+  observerLoading: z.string(),
+  /** Label of the customType drop-down and its "any" option. */
+  observerTypeLabel: z.string(),
+  observerTypeAll: z.string(),
+  columnEntryType: z.string(),
+  columnEpisode: z.string(),
+  columnId: z.string(),
+  /** "{0}" = line, "{1}" = customType, "{2}" = kind, "{3}" = id (kind and id may be ""). */
+  observerRowLabel: z.string(),
+  observerDetailLoading: z.string(),
+  /** "{0}" = the `data` field the value comes from, e.g. `candidate_id`. */
+  detailEntryId: z.string(),
+  detailEntryTime: z.string(),
+  detailEpisode: z.string(),
+  detailEntryType: z.string(),
 });
 export type ReceiptsStrings = z.infer<typeof ReceiptsStrings>;
 
@@ -191,6 +231,14 @@ export const HostToReceipts = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("reviewDetail"), requestId, detail: GuardReceiptDetail }),
   /** Failed `loadReviewDetail`. */
   z.strictObject({ type: z.literal("reviewDetailError"), requestId, code: z.string(), message: z.string() }),
+  /** Answer to `loadObserver` with the same `requestId` (`docket/observer/receipts/page`). */
+  z.strictObject({ type: z.literal("observerEntries"), requestId, page: ObserverReceiptsPage }),
+  /** Failed `loadObserver`. */
+  z.strictObject({ type: z.literal("observerEntriesError"), requestId, code: z.string(), message: z.string() }),
+  /** Answer to `loadObserverDetail` with the same `requestId` (`docket/observer/receipts/detail`). */
+  z.strictObject({ type: z.literal("observerDetail"), requestId, detail: ObserverReceiptDetail }),
+  /** Failed `loadObserverDetail`. */
+  z.strictObject({ type: z.literal("observerDetailError"), requestId, code: z.string(), message: z.string() }),
 ]);
 export type HostToReceipts = z.infer<typeof HostToReceipts>;
 
@@ -215,6 +263,10 @@ export const ReceiptsToHost = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("loadReviews"), requestId, cursor: guardCursor }),
   /** Load the detail of the guard line with this hash. */
   z.strictObject({ type: z.literal("loadReviewDetail"), requestId, lineSha256: sha256 }),
+  /** Load a page of Observer entries, newest first, from the line `cursor` (null: the newest), under `filter`. */
+  z.strictObject({ type: z.literal("loadObserver"), requestId, cursor: guardCursor, filter: ObserverFilter }),
+  /** Load the detail of the Observer line with this hash. */
+  z.strictObject({ type: z.literal("loadObserverDetail"), requestId, lineSha256: sha256 }),
 ]);
 export type ReceiptsToHost = z.infer<typeof ReceiptsToHost>;
 
@@ -229,6 +281,10 @@ export const ReceiptsViewState = z.strictObject({
   tab: ReceiptsTab.default("receipts"),
   reviewsCursor: guardCursor.default(null),
   reviewSelected: sha256.nullable().default(null),
+  /** The Observer tab's page cursor, filter and open line; absent while all are at their defaults. */
+  observer: z
+    .strictObject({ cursor: guardCursor, filter: ObserverFilter, selected: sha256.nullable() })
+    .optional(),
 });
 export type ReceiptsViewState = z.infer<typeof ReceiptsViewState>;
 export type ReceiptsViewStateInput = z.input<typeof ReceiptsViewState>;

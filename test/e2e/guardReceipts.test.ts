@@ -106,7 +106,7 @@ test("the Receipts view's Reviews tab shows the guard stream's entries and their
     assert.equal(await receipts.locator('[data-testid="receipt-row"]').count(), 1, "guard entries never join the developer/v8 receipts");
     assert.equal(await receipts.locator('[data-testid="review-row"]').first().isVisible(), false);
     await shot("03-receipts-tab-unchanged");
-    await receipts.locator('[data-testid="tab-receipts"]').press("End");
+    await receipts.locator('[data-testid="tab-receipts"]').press("ArrowRight");
     await receipts.locator('[data-testid="tab-reviews"][aria-selected="true"]').waitFor({ timeout: 10_000 });
     await rows.first().waitFor({ timeout: 10_000 });
 

@@ -41,7 +41,10 @@
 //     [data-testid="review-related"]      a <button> (data-line, data-kind, data-line-sha256) to
 //                                         the review's other entry
 //     [data-testid="copy-review-json"], [data-testid="copy-review-line"]   copy buttons
+//   [data-testid="tab-observer"]          Observer's entries (observer/v1); its hooks are listed in ./observerView.ts
 import "./zodSetup";
+import { createCopyButton, definition, el, icon, iconButton, readOnlyJson, section, show } from "./dom";
+import { createObserverView } from "./observerView";
 import {
   ReceiptKind,
   type GuardReceiptRow,
@@ -98,26 +101,6 @@ let model: Model = initialModel(readSavedState());
 // ---------------------------------------------------------------------------------------------
 // DOM helpers
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: { id?: string; className?: string; text?: string; testId?: string } = {},
-  children: readonly Node[] = [],
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (props.id !== undefined) node.id = props.id;
-  if (props.className !== undefined) node.className = props.className;
-  if (props.text !== undefined) node.textContent = props.text;
-  if (props.testId !== undefined) node.dataset["testid"] = props.testId;
-  for (const child of children) node.appendChild(child);
-  return node;
-}
-
-function icon(name: string): HTMLElement {
-  const span = el("span", { className: `codicon codicon-${name}` });
-  span.setAttribute("aria-hidden", "true");
-  return span;
-}
-
 function button(id: string, label: string, codicon: string, secondary: boolean): HTMLButtonElement {
   const node = el("button", { id, className: secondary ? "button secondary" : "button" }, [
     icon(codicon),
@@ -130,23 +113,11 @@ function button(id: string, label: string, codicon: string, secondary: boolean):
   return node;
 }
 
-function iconButton(label: string, codicon: string, testId: string): HTMLButtonElement {
-  const node = el("button", { className: "icon-button", testId }, [icon(codicon)]);
-  node.type = "button";
-  node.title = label;
-  node.setAttribute("aria-label", label);
-  return node;
-}
-
 function setLabel(node: HTMLButtonElement, label: string): void {
   const span = node.querySelector(".label");
   if (span !== null) span.textContent = label;
   node.title = label;
   node.setAttribute("aria-label", label);
-}
-
-function show(node: HTMLElement, visible: boolean): void {
-  node.hidden = !visible;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,16 +195,21 @@ const detailPane = el("section", { id: "receipt-detail", className: "detail-pane
 detailPane.setAttribute("aria-labelledby", "detail-title");
 detailPane.tabIndex = -1;
 
-// Tabs: developer/v8 receipts, and the completion guard's review entries.
+// Tabs: developer/v8 receipts, the completion guard's review entries and Observer's entries.
+const TAB_PANELS: Readonly<Record<ReceiptsTab, string>> = { receipts: "table-scroll", reviews: "reviews-scroll", observer: "observer-scroll" };
 function tab(id: ReceiptsTab, label: string, codicon: string): HTMLButtonElement {
   const node = el("button", { id: `tab-${id}`, className: "tab", testId: `tab-${id}` }, [icon(codicon), el("span", { text: label })]);
   node.type = "button";
   node.setAttribute("role", "tab");
-  node.setAttribute("aria-controls", id === "receipts" ? "table-scroll" : "reviews-scroll");
+  node.setAttribute("aria-controls", TAB_PANELS[id]);
   node.dataset["tab"] = id;
   return node;
 }
-const tabs = [tab("receipts", strings.tabReceipts, "checklist"), tab("reviews", strings.tabReviews, "comment-discussion")] as const;
+const tabs = [
+  tab("receipts", strings.tabReceipts, "checklist"),
+  tab("reviews", strings.tabReviews, "comment-discussion"),
+  tab("observer", strings.tabObserver, "eye"),
+] as const;
 const tabList = el("div", { className: "tabs" }, [...tabs]);
 tabList.setAttribute("role", "tablist");
 tabList.setAttribute("aria-label", strings.tabsLabel);
@@ -268,6 +244,8 @@ const reviewPane = el("section", { id: "review-detail", className: "detail-pane"
 reviewPane.setAttribute("aria-labelledby", "review-detail-title");
 reviewPane.tabIndex = -1;
 
+const observerView = createObserverView(strings, (action) => act(action), () => model);
+
 const navGroup = el("div", { className: "nav" }, [firstButton, prevButton, nextButton]);
 const toolbar = el("div", { className: "toolbar" }, [navGroup, pageInfo, verifyButton]);
 toolbar.setAttribute("role", "toolbar");
@@ -275,6 +253,7 @@ const header = el("div", { className: "header" }, [
   tabList,
   toolbar,
   filterGroup,
+  observerView.filterGroup,
   staleBanner,
   filterClearedNote,
   blockedNote,
@@ -285,7 +264,7 @@ const header = el("div", { className: "header" }, [
   emptyState,
 ]);
 
-document.body.appendChild(el("main", { id: "app" }, [header, tableScroll, detailPane, reviewsScroll, reviewPane]));
+document.body.appendChild(el("main", { id: "app" }, [header, tableScroll, detailPane, reviewsScroll, reviewPane, observerView.panel, observerView.pane]));
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
@@ -354,13 +333,6 @@ function renderFilter(current: Model): void {
   kindFilter.value = kinds?.[0] ?? "";
 }
 
-function definition(list: HTMLDListElement, label: string, value: string, mono: boolean, testId?: string): void {
-  list.appendChild(el("dt", { text: label }));
-  const dd = el("dd", { className: mono ? "mono" : "", text: value });
-  if (testId !== undefined) dd.dataset["testid"] = testId;
-  list.appendChild(dd);
-}
-
 function linkNode(link: ReceiptLink, testId: string): HTMLElement {
   if (link.ordinal === null || link.kind === null) {
     const span = el("span", { className: "link-unresolved mono", text: `${shortHash(link.eventSha256)} — ${strings.linkUnresolved}`, testId });
@@ -381,10 +353,6 @@ function linkNode(link: ReceiptLink, testId: string): HTMLElement {
   node.title = link.eventSha256;
   node.setAttribute("aria-label", format(strings.linkLabel, link.ordinal, link.kind));
   return node;
-}
-
-function section(title: string, children: readonly Node[]): HTMLElement {
-  return el("div", { className: "detail-section" }, [el("h3", { className: "section-title", text: title }), ...children]);
 }
 
 const copyStatus = el("span", { className: "copy-status", testId: "copy-status" });
@@ -578,23 +546,13 @@ function reviewLink(row: GuardReceiptRow): HTMLElement {
 }
 
 function copyButtonFor(testId: string): HTMLButtonElement {
-  const node = el("button", { className: "button secondary small", testId }, [icon("copy"), el("span", { className: "label", text: strings.copy })]);
-  node.type = "button";
-  return node;
+  return createCopyButton(strings.copy, testId);
 }
 
 const reviewCopyStatus = el("span", { className: "copy-status", testId: "review-copy-status" });
 reviewCopyStatus.setAttribute("aria-live", "polite");
 const copyReviewJson = copyButtonFor("copy-review-json");
 const copyReviewLine = copyButtonFor("copy-review-line");
-
-function readOnlyJson(text: string, label: string, testId: string): HTMLPreElement {
-  const pre = el("pre", { className: "canonical-json mono", text, testId });
-  // Focusable so keyboard users can scroll it and select its text.
-  pre.tabIndex = 0;
-  pre.setAttribute("aria-label", label);
-  return pre;
-}
 
 let renderedReviewDetail: Model["reviews"]["detail"] | undefined;
 let renderedReviewState = "";
@@ -673,10 +631,11 @@ function renderTabs(current: Model): void {
     node.classList.toggle("active", active);
     node.tabIndex = active ? 0 : -1;
   }
-  const reviews = current.tab === "reviews";
-  setLabel(firstButton, reviews ? strings.reviewsNewest : strings.first);
-  setLabel(prevButton, reviews ? strings.reviewsNewer : strings.previous);
-  setLabel(nextButton, reviews ? strings.reviewsOlder : strings.next);
+  // Reviews and Observer entries are paged newest first.
+  const newestFirst = current.tab !== "receipts";
+  setLabel(firstButton, newestFirst ? strings.reviewsNewest : strings.first);
+  setLabel(prevButton, newestFirst ? strings.reviewsNewer : strings.previous);
+  setLabel(nextButton, newestFirst ? strings.reviewsOlder : strings.next);
 }
 
 /** The Reviews tab's share of the header: message, empty state, page info, rows and detail. */
@@ -704,11 +663,13 @@ function render(current: Model): void {
 
   renderTabs(current);
   const onReviews = current.tab === "reviews";
-  show(staleBanner, !onReviews && current.stale && current.page !== null);
-  show(filterClearedNote, !onReviews && current.filterCleared);
+  const onObserver = current.tab === "observer";
+  const onReceipts = current.tab === "receipts";
+  show(staleBanner, onReceipts && current.stale && current.page !== null);
+  show(filterClearedNote, onReceipts && current.filterCleared);
   show(untrustedNote, current.workspace === "untrusted");
   show(blockedNote, current.blocked && workspaceOpen);
-  const error = onReviews ? current.reviews.error : current.error;
+  const error = onReviews ? current.reviews.error : onObserver ? current.observer.error : current.error;
   errorLine.textContent = error?.message ?? "";
   show(errorLine, error !== null);
 
@@ -725,8 +686,9 @@ function render(current: Model): void {
     text = strings.noFolder;
   } else if (current.backend === "stopped") {
     text = strings.stopped;
-  } else if ((onReviews ? current.reviews.page : current.page) === null) {
-    if (current.backend === "ready" && (onReviews ? current.reviews.pending : current.pending) !== null) text = onReviews ? strings.reviewsLoading : strings.loading;
+  } else if ((onReviews ? current.reviews.page : onObserver ? current.observer.page : current.page) === null) {
+    const pending = onReviews ? current.reviews.pending : onObserver ? current.observer.pending : current.pending;
+    if (current.backend === "ready" && pending !== null) text = onReviews ? strings.reviewsLoading : onObserver ? strings.observerLoading : strings.loading;
     else if (current.backend !== "ready" || current.workspace === null) text = strings.waiting;
   }
   message.textContent = text ?? "";
@@ -734,6 +696,20 @@ function render(current: Model): void {
 
   show(toolbar, workspaceOpen);
   kindFilter.disabled = current.backend !== "ready";
+  const observerHeader = observerView.render(current, text, workspaceOpen);
+  if (observerHeader !== null) {
+    show(filterGroup, false);
+    show(tableScroll, false);
+    show(detailPane, false);
+    show(reviewsScroll, false);
+    renderReviewDetail(current);
+    emptyState.textContent = observerHeader.empty ?? "";
+    show(emptyState, observerHeader.empty !== null);
+    show(navGroup, observerHeader.navigation);
+    pageInfo.textContent = observerHeader.pageInfo;
+    document.body.classList.toggle("busy", observerHeader.busy);
+    return;
+  }
   if (onReviews) {
     show(filterGroup, false);
     show(tableScroll, false);
@@ -851,6 +827,12 @@ tbody.addEventListener("keydown", (event) => {
 });
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape" || event.target instanceof HTMLSelectElement) return;
+  if (model.tab === "observer") {
+    if (model.observer.selected === null) return;
+    event.preventDefault();
+    observerView.closeDetail();
+    return;
+  }
   if (model.tab === "reviews" ? model.reviews.selected !== null : model.selected !== null) {
     event.preventDefault();
     (model.tab === "reviews" ? reviewClose : detailClose).click();

@@ -4,12 +4,14 @@
 // causal-ref jumps live here too, so the DOM layer only renders and forwards events. The Reviews
 // tab pages the completion guard's ledger entries (`docket/guard/v1`) newest first beside the
 // developer/v8 receipts; it follows the ledger live (its cursors are line numbers, which appends
-// never move), while the receipts page keeps its stale banner.
+// never move), while the receipts page keeps its stale banner. The Observer tab (./observerModel.ts)
+// pages Observer's entries (`observer/v1`) the same way, under a customType / kind filter.
 import type { GuardReceiptDetail, GuardReceiptsPage, ReceiptDetail, ReceiptKind, ReceiptLink, ReceiptsPage } from "../../server/protocol/messages";
 import {
   MAX_COPY_CHARS,
   type BackendState,
   type HostToReceipts,
+  type ObserverFilter,
   type PageEnd,
   type ReceiptsTab,
   type ReceiptsToHost,
@@ -17,6 +19,19 @@ import {
   type ReceiptsViewStateInput,
   type WorkspaceState,
 } from "../../server/protocol/webviewMessages";
+import {
+  initialObserver,
+  observerAction,
+  observerCopyText,
+  observerHost,
+  observerNavigation,
+  persistedObserver,
+  syncObserver,
+  type ObserverHostMessage,
+  type ObserverModel,
+  type ObserverScope,
+  type ObserverStep,
+} from "./observerModel";
 
 /** Error codes the view reacts to (defined by the backend, see `ErrorCodes`). */
 export const STALE_CURSOR = "docket.stale-cursor";
@@ -66,6 +81,7 @@ export interface Model {
   /** The backend's status revision as last announced by the host (moves with guard lines too). */
   readonly latestRevision: string | null;
   readonly reviews: ReviewsModel;
+  readonly observer: ObserverModel;
   /** Null until the host sent its first `state`. */
   readonly workspace: WorkspaceState | null;
   readonly backend: BackendState | null;
@@ -115,7 +131,11 @@ export type UiAction =
   /** Open the detail of a guard entry (a row, or the review's other entry from a detail). */
   | { readonly type: "selectReview"; readonly lineSha256: string }
   /** Copy the open guard entry's canonical JSON, or the exact text its line hash covers. */
-  | { readonly type: "copyReview"; readonly part: "entry" | "line" };
+  | { readonly type: "copyReview"; readonly part: "entry" | "line" }
+  /** Observer tab: page under another filter, open an entry's detail, copy its JSON or hashed line. */
+  | { readonly type: "observerFilter"; readonly filter: ObserverFilter }
+  | { readonly type: "selectObserver"; readonly lineSha256: string }
+  | { readonly type: "copyObserver"; readonly part: "entry" | "line" };
 
 export type ModelEvent =
   | { readonly source: "host"; readonly message: HostToReceipts }
@@ -140,6 +160,7 @@ export function initialModel(saved: ReceiptsViewStateInput | null): Model {
       detailPending: null,
       detailError: null,
     },
+    observer: initialObserver(saved?.observer),
     workspace: null,
     backend: null,
     on: false,
@@ -166,6 +187,7 @@ export function initialModel(saved: ReceiptsViewStateInput | null): Model {
 }
 
 export function persistedState(model: Model): ReceiptsViewState {
+  const observer = persistedObserver(model.observer);
   return {
     cursor: model.cursor,
     from: model.from,
@@ -174,6 +196,7 @@ export function persistedState(model: Model): ReceiptsViewState {
     tab: model.tab,
     reviewsCursor: model.reviews.cursor,
     reviewSelected: model.reviews.selected,
+    ...(observer === undefined ? {} : { observer }),
   };
 }
 
@@ -379,18 +402,70 @@ function onReviewsUi(model: Model, action: UiAction): Update | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Observer tab (./observerModel.ts holds its logic)
+
+function observerScope(model: Model): ObserverScope {
+  return { shown: model.tab === "observer", loadable: canLoad(model), revision: model.latestRevision, nextRequestId: model.nextRequestId };
+}
+
+function applyObserver(model: Model, step: ObserverStep): Update {
+  return { model: { ...model, observer: step.observer, nextRequestId: step.nextRequestId }, post: step.post };
+}
+
+function syncObserverTab(model: Model): Update {
+  return applyObserver(model, syncObserver(model.observer, observerScope(model)));
+}
+
+function onObserverHost(model: Model, message: ObserverHostMessage): Update {
+  return applyObserver(model, observerHost(model.observer, observerScope(model), message));
+}
+
+function observerCopy(model: Model, part: "entry" | "line"): Update {
+  const text = observerCopyText(model.observer, part);
+  if (text === null) return unchanged(model);
+  // Past the message bound the host would refuse it: say so instead of posting.
+  if (text.length > MAX_COPY_CHARS) return unchanged({ ...model, copied: false });
+  return { model: { ...model, copied: null }, post: [{ type: "copy", text }] };
+}
+
+function onObserverUi(model: Model, action: UiAction): Update | null {
+  switch (action.type) {
+    case "first":
+    case "previous":
+    case "next":
+    case "showLatest":
+    case "closeDetail":
+    case "observerFilter":
+    case "selectObserver": {
+      const copied = action.type === "closeDetail" || action.type === "selectObserver" ? null : model.copied;
+      return applyObserver({ ...model, copied }, observerAction(model.observer, observerScope(model), action));
+    }
+    case "copyObserver":
+      return observerCopy(model, action.part);
+    default:
+      return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 function onHost(model: Model, message: HostToReceipts): Update {
   switch (message.type) {
     case "state":
-      return then(onState(model, message), syncReviews);
+      return then(then(onState(model, message), syncReviews), syncObserverTab);
     case "reviews":
     case "reviewsError":
     case "reviewDetail":
     case "reviewDetailError":
       return onReviewsHost(model, message);
+    case "observerEntries":
+    case "observerEntriesError":
+    case "observerDetail":
+    case "observerDetailError":
+      return onObserverHost(model, message);
     case "showLatest":
       if (!canLoad(model)) return unchanged(model);
+      if (model.tab === "observer") return onObserverUi(model, { type: "showLatest" }) ?? unchanged(model);
       return model.tab === "reviews" ? requestReviews(model, null) : latest(model);
     default:
       return onReceiptsHost(model, message);
@@ -429,7 +504,10 @@ function onState(model: Model, message: Extract<HostToReceipts, { type: "state" 
   return unchanged(next);
 }
 
-function onReceiptsHost(model: Model, message: Exclude<HostToReceipts, { type: "state" | "showLatest" | "reviews" | "reviewsError" | "reviewDetail" | "reviewDetailError" }>): Update {
+function onReceiptsHost(
+  model: Model,
+  message: Exclude<HostToReceipts, { type: "state" | "showLatest" | "reviews" | "reviewsError" | "reviewDetail" | "reviewDetailError" } | ObserverHostMessage>,
+): Update {
   switch (message.type) {
     case "page": {
       const pending = model.pending;
@@ -507,9 +585,18 @@ function onUi(model: Model, action: UiAction): Update {
     const handled = onReviewsUi(model, action);
     if (handled !== null) return handled;
   }
+  if (model.tab === "observer") {
+    const handled = onObserverUi(model, action);
+    if (handled !== null) return handled;
+  }
   switch (action.type) {
     case "tab":
-      return action.tab === model.tab ? unchanged(model) : syncReviews({ ...model, tab: action.tab, copied: null });
+      return action.tab === model.tab ? unchanged(model) : then(syncReviews({ ...model, tab: action.tab, copied: null }), syncObserverTab);
+    case "observerFilter":
+    case "selectObserver":
+    case "copyObserver":
+      // Only the Observer tab shows these controls.
+      return unchanged(model);
     case "selectReview":
       return selectReview(model, action.lineSha256);
     case "copyReview":
@@ -552,6 +639,7 @@ export function update(model: Model, event: ModelEvent): Update {
 
 /** What the navigation buttons allow right now. */
 export function navigation(model: Model): { first: boolean; previous: boolean; next: boolean } {
+  if (model.tab === "observer") return observerNavigation(model.observer, canLoad(model));
   if (model.tab === "reviews") {
     const reviews = model.reviews;
     const ready = reviews.pending === null && canLoad(model);
