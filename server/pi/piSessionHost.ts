@@ -9,6 +9,7 @@ import { DocketError } from "../errors";
 import { ErrorCodes, Requests, type RequestDefinition } from "../protocol/messages";
 import { PiSessionSource, type PiSessionContext } from "./piSessionSource";
 import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
+import { observerReceiptsPage } from "../observer/observerReceipts";
 
 const POLL_INTERVAL_MS = 300;
 
@@ -39,6 +40,11 @@ export class PiSessionHost {
     // A Pi session has no completion guard stream: its guard pages are empty.
     this.route(Requests.guardReceiptsPage, (session, params) => guardReceiptsPage([], session.status().revision, params));
     this.route(Requests.guardReceiptDetail, (_session, params) => guardReceiptDetail([], params.lineSha256));
+    // Nor a Docket Observer stream (its Observer history is read with `docket observer replay`).
+    this.route(Requests.observerReceiptsPage, (session, params) => observerReceiptsPage([], session.status().revision, params));
+    this.route(Requests.observerReceiptDetail, () => {
+      throw new DocketError(ErrorCodes.receiptNotFound, "A Pi session has no Docket Observer entries; `docket observer replay FILE` reads its Observer history.");
+    });
   }
 
   private route<P extends z.ZodType, R extends z.ZodType>(
