@@ -6,11 +6,11 @@ import { ErrorCodes, Requests, type Status, type VerifyResult } from "../server/
 import type { Backend } from "./backend";
 import { backendInitOptions, hasFolder } from "./config";
 import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
+import { createCommandRunner, RESTART_BACKEND_COMMAND } from "./commandRunner";
 import { registerEvidenceDocuments } from "./evidenceDocuments";
 import { registerNotebookCommands } from "./notebookCommands";
 import type { ProposalDocuments } from "./proposalDocuments";
 import type { ProposalTreeProvider } from "./proposalTree";
-import { InputCancelled } from "./inputFlow";
 import { registerOperationCommands } from "./operationCommands";
 import { registerPlanCommand } from "./planPanel";
 import type { ReceiptsViewProvider } from "./receiptsView";
@@ -28,7 +28,7 @@ export const CommandIds = {
   verifyLedger: "docket.verifyLedger",
   refreshReceipts: "docket.receipts.refresh",
   showOutput: "docket.showOutput",
-  restartBackend: "docket.restartBackend",
+  restartBackend: RESTART_BACKEND_COMMAND,
 } as const;
 
 interface Dependencies {
@@ -70,48 +70,11 @@ const WARNINGS = new Set<string>([
 
 export function registerCommands({ backend, log, receipts, extensionUri, notebook }: Dependencies): vscode.Disposable[] {
   const showOutput = vscode.l10n.t("Show Output");
-  const restart = vscode.l10n.t("Restart Backend");
-  const manageTrust = vscode.l10n.t("Manage Workspace Trust");
+  const { register } = createCommandRunner({ backend, log, informational: INFORMATIONAL, warnings: WARNINGS });
 
   /** The sentence a user sees for a failure. */
   function userMessage(failure: DocketError): string {
     return failure.code === ClientErrorCodes.backendUnavailable ? backendUnavailableMessage(backend.state) : failure.message;
-  }
-
-  function report(error: unknown, commandId: string): void {
-    const failure = toDocketError(error, null);
-    log.warn(`${commandId} failed [${failure.code}]${failure.method === null ? "" : ` ${failure.method}`}: ${failure.message}`);
-    const message = userMessage(failure);
-    const actions: string[] = [];
-    if (failure.code === ClientErrorCodes.backendUnavailable && backend.state === "stopped") {
-      actions.push(restart, showOutput);
-    } else if (failure.code === ErrorCodes.untrusted) {
-      actions.push(manageTrust);
-    } else if (!INFORMATIONAL.has(failure.code)) {
-      actions.push(showOutput);
-    }
-    const show = INFORMATIONAL.has(failure.code)
-      ? vscode.window.showInformationMessage
-      : WARNINGS.has(failure.code)
-        ? vscode.window.showWarningMessage
-        : vscode.window.showErrorMessage;
-    void show(message, ...actions).then((choice) => {
-      if (choice === restart) void vscode.commands.executeCommand(CommandIds.restartBackend);
-      else if (choice === showOutput) log.show(true);
-      else if (choice === manageTrust) void vscode.commands.executeCommand("workbench.trust.manage");
-    });
-  }
-
-  function register<A extends unknown[], R>(id: string, handler: (...args: A) => Promise<R>): vscode.Disposable {
-    return vscode.commands.registerCommand(id, async (...args: A): Promise<R | undefined> => {
-      try {
-        return await handler(...args);
-      } catch (error) {
-        // Escape in an input box ends the command quietly: nothing was sent.
-        if (!(error instanceof InputCancelled)) report(error, id);
-        return undefined;
-      }
-    });
   }
 
   /** Turn On/Off change the ledger: they need a folder and a trusted workspace. */

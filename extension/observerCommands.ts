@@ -7,10 +7,11 @@ import * as vscode from "vscode";
 import { ErrorCodes, Requests, type ObserverActionResult, type ObserverMaterialParams } from "../server/protocol/messages";
 import type { Backend } from "./backend";
 import { hasFolder, notebookPathSetting } from "./config";
-import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
+import { createCommandRunner } from "./commandRunner";
+import { ClientErrorCodes, DocketError } from "./errors";
 import { OBSERVER_OFF_COMMAND, OBSERVER_ON_COMMAND, type ObserverTreeProvider } from "./observerTree";
 import { REFRESH_NOTEBOOK_COMMAND, SETUP_NOTEBOOK_COMMAND } from "./proposalTree";
-import { backendUnavailableMessage, noFolderMessage, untrustedMessage } from "./strings";
+import { noFolderMessage, untrustedMessage } from "./strings";
 
 export const ObserverCommandIds = {
   on: OBSERVER_ON_COMMAND,
@@ -65,37 +66,17 @@ interface Dependencies {
 }
 
 export function registerObserverCommands({ backend, log, tree }: Dependencies): vscode.Disposable[] {
-  const showOutput = vscode.l10n.t("Show Output");
-  const manageTrust = vscode.l10n.t("Manage Workspace Trust");
   const setUpNotebook = vscode.l10n.t("Set Up Notebook…");
-
-  function report(error: unknown, commandId: string): void {
-    const failure = toDocketError(error, null);
-    log.warn(`${commandId} failed [${failure.code}]${failure.method === null ? "" : ` ${failure.method}`}: ${failure.message}`);
-    const message = failure.code === ClientErrorCodes.backendUnavailable ? backendUnavailableMessage(backend.state) : failure.message;
-    const actions =
-      failure.code === ErrorCodes.untrusted ? [manageTrust] : failure.code === ErrorCodes.notebookNotConfigured ? [setUpNotebook, showOutput] : [showOutput];
-    const show = WARNINGS.has(failure.code) ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
-    void show(message, ...actions).then((choice) => {
-      if (choice === showOutput) log.show(true);
-      else if (choice === manageTrust) void vscode.commands.executeCommand("workbench.trust.manage");
-      else if (choice === setUpNotebook) void vscode.commands.executeCommand(SETUP_NOTEBOOK_COMMAND);
-    });
-  }
-
-  function register<A extends unknown[], R>(id: string, handler: (...args: A) => Promise<R>): vscode.Disposable {
-    return vscode.commands.registerCommand(id, async (...args: A): Promise<R | undefined> => {
-      try {
-        return await handler(...args);
-      } catch (error) {
-        report(error, id);
-        return undefined;
-      } finally {
-        // Whatever happened, show what the backend holds now (a refusal may mean the view was stale).
-        if (id !== ObserverCommandIds.refresh) void tree.refreshObserver();
-      }
-    });
-  }
+  const { register } = createCommandRunner({
+    backend,
+    log,
+    warnings: WARNINGS,
+    extraAction: (failure) => (failure.code === ErrorCodes.notebookNotConfigured ? { label: setUpNotebook, command: SETUP_NOTEBOOK_COMMAND } : null),
+    // Whatever happened, show what the backend holds now (a refusal may mean the view was stale).
+    after: (id) => {
+      if (id !== ObserverCommandIds.refresh) void tree.refreshObserver();
+    },
+  });
 
   /** Every Observer change is recorded in the workspace's ledger: it needs a folder and trust. */
   function requireWritableWorkspace(): void {

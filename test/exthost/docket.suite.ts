@@ -30,6 +30,13 @@ const COMMANDS = [
   "docket.notebook.saveAll",
   "docket.notebook.discard",
   "docket.notebook.refresh",
+  "docket.observer.on",
+  "docket.observer.off",
+  "docket.observer.addHypothesis",
+  "docket.observer.reconcileMemo",
+  "docket.observer.reviewSave",
+  "docket.observer.reviewMaterial",
+  "docket.observer.refresh",
 ];
 
 interface LedgerLine {
