@@ -257,8 +257,7 @@ function observerRunBoundary(state: HookState, event: Exclude<HookEvent, "PreToo
     // reference enqueues the run's routine job at its end); otherwise they expire at Stop.
     if (event === "Stop") {
       if (readProcessingPolicy(state.workspaceFolder).policy.mode !== "local") endRun(state.workspaceFolder, input.dialect, input.sessionId);
-    }
-    else if (event === "UserPromptSubmit" && readCaptureMode(state.workspaceFolder).on) startRun(state.workspaceFolder, input.dialect, input.sessionId, run.now());
+    } else if (event === "UserPromptSubmit" && readCaptureMode(state.workspaceFolder).on) startRun(state.workspaceFolder, input.dialect, input.sessionId, run.now());
   } catch (error) {
     notes.push(`Observer's capture window could not be ${event === "Stop" ? "closed" : "opened"}: ${error instanceof Error ? error.message : String(error)}`);
   }
