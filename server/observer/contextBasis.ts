@@ -326,6 +326,49 @@ export interface InterpretationInput {
   readonly relatedInquiryIds: readonly string[];
 }
 
+const INPUT_KEYS = ["sourceReading", "inquiryContext", "relatedInquiryIds"];
+const READING_KEYS = ["readingId", "episodeId", "sourceId", "faithfulSummary", "claims"];
+const CLAIM_KEYS = ["text", "locator"];
+const INQUIRY_CONTEXT_KEYS = ["inquiryContextId", "readingId", "inquiryIds", "contextDigest"];
+
+/** A plain object with exactly these own keys (so its canonical JSON has exactly these fields). */
+function exactRecord(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.keys(value).length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+const isText = (value: unknown): value is string => typeof value === "string";
+const isTextArray = (value: unknown): value is string[] => Array.isArray(value) && (value as unknown[]).every(isText);
+
+/**
+ * The input's canonical JSON written field by field, when it has exactly the documented fields
+ * (as replay's inputs do); null sends anything else through the general admission and walk.
+ */
+function plainInputText(input: InterpretationInput): string | null {
+  const reading: unknown = input.sourceReading;
+  const context: unknown = input.inquiryContext;
+  if (!exactRecord(input, INPUT_KEYS) || !exactRecord(reading, READING_KEYS) || !isTextArray(input.relatedInquiryIds)) return null;
+  if (!isText(reading.readingId) || !isText(reading.episodeId) || !isText(reading.sourceId) || !isText(reading.faithfulSummary) || !Array.isArray(reading.claims)) return null;
+  const claims: string[] = [];
+  for (const claim of reading.claims as unknown[]) {
+    if (!exactRecord(claim, CLAIM_KEYS) || !isText(claim.text) || !(claim.locator === null || isText(claim.locator))) return null;
+    claims.push(collatedRecordText(CLAIM_KEYS, [JSON.stringify(claim.text), JSON.stringify(claim.locator)]));
+  }
+  let contextText = "null";
+  if (context !== null) {
+    if (!exactRecord(context, INQUIRY_CONTEXT_KEYS) || !isText(context.inquiryContextId) || !isText(context.readingId) || !isTextArray(context.inquiryIds) || !isText(context.contextDigest)) return null;
+    contextText = collatedRecordText(INQUIRY_CONTEXT_KEYS, [JSON.stringify(context.inquiryContextId), JSON.stringify(context.readingId), textsJson(context.inquiryIds), JSON.stringify(context.contextDigest)]);
+  }
+  const readingText = collatedRecordText(READING_KEYS, [
+    JSON.stringify(reading.readingId),
+    JSON.stringify(reading.episodeId),
+    JSON.stringify(reading.sourceId),
+    JSON.stringify(reading.faithfulSummary),
+    `[${claims.join(",")}]`,
+  ]);
+  return collatedRecordText(INPUT_KEYS, [readingText, contextText, textsJson(input.relatedInquiryIds)]);
+}
+
 export function interpretationInputSha256(input: InterpretationInput): string {
-  return sha256(collatedJson(jsonValueFromUnknown(input)));
+  return sha256(plainInputText(input) ?? collatedJson(jsonValueFromUnknown(input)));
 }
