@@ -248,7 +248,12 @@ function relationFields(relation: Relation): { keys: readonly string[]; values: 
   return { keys: RELATION_KEYS, values };
 }
 
-/** `canonicalJson(basisWire(basis))`, written straight from the basis: what `basis_sha256` hashes. */
+/**
+ * `canonicalJson(basisWire(basis))`, written straight from the basis: what `basis_sha256` hashes.
+ * Keep it in step with basisWire and relationWire: the builders seal a basis over the general
+ * canonical JSON of the wire (contextBasisBuilder.ts, memoOperations.ts), and decoding it here
+ * must give back the same digest.
+ */
 function basisCanonicalText(basis: Omit<ContextBasis, "basisSha256">): string {
   const coverage = basis.coverage;
   const applicability = coverage.needApplicability.map((item) => {
