@@ -17,6 +17,7 @@ import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOpe
 import { benchGuardHooks } from "./guard";
 import { runNotebookBench } from "./notebook";
 import { runObserverBench } from "./observer";
+import { benchObserverCapture } from "./observerCapture";
 import { runRouterBench } from "./router";
 
 const EVENTS = Number(process.env.DOCKET_BENCH_EVENTS ?? 100_000);
@@ -180,6 +181,8 @@ try {
     process.exit(process.exitCode ?? 0);
   }
   hookBench = benchHookLatency(directory, ledgerPath);
+  // A small Developer ledger ending with an open scope (an odd count ends on an opening).
+  benchObserverCapture(directory, workload(1_001).join(""), hookBench.runs);
 } catch (error) {
   fs.rmSync(directory, { recursive: true, force: true });
   throw error;

@@ -156,14 +156,13 @@ function keyOrderFree(value: unknown): string {
 
 type Applied = { readonly ok: true; readonly pass: PreparedMemoPass; readonly state: MemoWorkingState; readonly receipt: MemoReceipt } | { readonly ok: false };
 
-/** Decodes an applied entry and re-executes its pass against the current state. */
-function replayApplied(data: Readonly<Record<string, unknown>>, state: MemoWorkingState): Applied {
+/** Decodes an applied entry (its pass already decoded, as `pass`) and re-executes the pass against the current state. */
+function replayApplied(data: Readonly<Record<string, unknown>>, pass: PreparedMemoPass, state: MemoWorkingState): Applied {
   if (data.observer_memo_event !== APPLIED_MEMO_PROTOCOL || data.kind !== "applied" || !hasKeysExactly(data, ["observer_memo_event", "kind", "pass", "scope", "next_revision_id", "receipt"])) return { ok: false };
-  const pass = decodePreparedMemoPass(data.pass);
   const scope = decodeScope(data.scope);
   const nextRevisionId = prefixedUuid(data.next_revision_id, "memo-working-revision-");
   const receipt = decodeReceipt(data.receipt);
-  if (pass === null || scope === null || nextRevisionId === null || receipt === null) return { ok: false };
+  if (scope === null || nextRevisionId === null || receipt === null) return { ok: false };
   if (!scopeBasisMatches(state, scope)) return { ok: false };
   const replayed = reconcileMemoPass(state, scope, pass, { revisionId: nextRevisionId, receiptId: receipt.receiptId });
   if (!replayed.ok) return { ok: false };
@@ -179,7 +178,8 @@ export class MemoHistoryReplay {
   private lastReceiptValue: MemoReceipt | null = null;
   private pending: PendingAcknowledgement | null = null;
   private readonly acknowledged: AcknowledgedPass[] = [];
-  private readonly appliedSignatures = new Map<string, string>();
+  /** Each applied pass's entry data, by pass id; its key-order-free text is only needed when the id comes again. */
+  private readonly appliedData = new Map<string, Readonly<Record<string, unknown>>>();
   private problemCount = 0;
 
   /** The Memo working revision after the entries fed so far (null before any applied pass). */
@@ -273,17 +273,16 @@ export class MemoHistoryReplay {
       this.problemCount += 1;
       return;
     }
-    const signature = keyOrderFree(data);
-    const earlier = this.appliedSignatures.get(identity.passId);
+    const earlier = this.appliedData.get(identity.passId);
     if (earlier !== undefined) {
-      if (earlier !== signature) this.problemCount += 1;
+      if (keyOrderFree(earlier) !== keyOrderFree(data)) this.problemCount += 1;
       return;
     }
     if (this.prepared === null || this.prepared.passId !== identity.passId || this.prepared.digest !== identity.digest) {
       this.problemCount += 1;
       return;
     }
-    const applied = replayApplied(data, this.stateValue);
+    const applied = replayApplied(data, identity, this.stateValue);
     if (!applied.ok) {
       this.problemCount += 1;
       return;
@@ -298,6 +297,6 @@ export class MemoHistoryReplay {
       receiptId: applied.receipt.receiptId,
       summary: applied.receipt.summary,
     };
-    this.appliedSignatures.set(identity.passId, signature);
+    this.appliedData.set(identity.passId, data);
   }
 }

@@ -512,23 +512,31 @@ function sourceWire(source: WorkingSource): Record<string, JsonValue> {
   };
 }
 
-/** The normalised payload in its fixed key order, without `event_digest`. */
+/**
+ * The normalised payload in its fixed key order, without `event_digest`. Written out per kind
+ * (no spreads of a shared head): replay builds one for every event it reads.
+ */
 export function observationPayload(event: Draft<ObservationEvent>): Record<string, JsonValue> {
-  const head = { observer_observation: OBSERVATION_PROTOCOL, kind: event.kind, episode_id: event.episodeId };
   switch (event.kind) {
-    case "candidate-captured":
-      return {
-        ...head,
+    case "candidate-captured": {
+      const payload: Record<string, JsonValue> = {
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
         candidate_id: event.candidateId,
         origin: originWire(event.origin),
         text: event.text,
         content_hash: event.contentHash,
         captured_at: event.capturedAt,
-        ...(event.reviewRequestId === null ? {} : { one_shot_request_id: event.reviewRequestId }),
       };
-    case "source-read-recorded":
-      return {
-        ...head,
+      if (event.reviewRequestId !== null) payload.one_shot_request_id = event.reviewRequestId;
+      return payload;
+    }
+    case "source-read-recorded": {
+      const payload: Record<string, JsonValue> = {
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
         read_id: event.readId,
         candidate_ids: [...event.candidateIds],
         source: sourceWire(event.source),
@@ -537,11 +545,15 @@ export function observationPayload(event: Draft<ObservationEvent>): Record<strin
         candidate_digest: event.candidateDigest,
         index_digest: event.indexDigest,
         index_inquiry_ids: [...event.indexInquiryIds],
-        ...(event.reviewRequestId === null ? {} : { one_shot_request_id: event.reviewRequestId }),
       };
+      if (event.reviewRequestId !== null) payload.one_shot_request_id = event.reviewRequestId;
+      return payload;
+    }
     case "inquiry-hydrated":
       return {
-        ...head,
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
         hydration_id: event.hydrationId,
         read_id: event.readId,
         index_digest: event.indexDigest,
@@ -550,7 +562,9 @@ export function observationPayload(event: Draft<ObservationEvent>): Record<strin
       };
     case "semantic-observation-recorded":
       return {
-        ...head,
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
         observation_id: event.observationId,
         read_id: event.readId,
         hydration_id: event.hydrationId,
@@ -563,7 +577,9 @@ export function observationPayload(event: Draft<ObservationEvent>): Record<strin
       };
     case "user-hypothesis-recorded":
       return {
-        ...head,
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
         observation_id: event.observationId,
         candidate_id: event.candidateId,
         inquiry_id: event.inquiryId,
@@ -572,7 +588,9 @@ export function observationPayload(event: Draft<ObservationEvent>): Record<strin
       };
     case "hypothesis-context-reviewed":
       return {
-        ...head,
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
         hypothesis_observation_id: event.hypothesisObservationId,
         assessment: event.assessment,
         supporting_clues: [...event.supportingClues],
@@ -583,14 +601,22 @@ export function observationPayload(event: Draft<ObservationEvent>): Record<strin
       };
     case "memo-requested":
       return {
-        ...head,
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
         request_id: event.requestId,
         base_memo_revision_id: event.baseMemoRevisionId,
         observation_ids: [...event.observationIds],
         request_digest: event.requestDigest,
       };
     case "review-save-continuation-requested":
-      return { ...head, memo_request_id: event.memoRequestId, base_save_request_count: event.baseSaveRequestCount };
+      return {
+        observer_observation: OBSERVATION_PROTOCOL,
+        kind: event.kind,
+        episode_id: event.episodeId,
+        memo_request_id: event.memoRequestId,
+        base_save_request_count: event.baseSaveRequestCount,
+      };
   }
 }
 
@@ -615,6 +641,9 @@ export function decodeObservationEvent(data: unknown): ObservationDecoded {
   const digest = sha256OfText(payloadText);
   if (data.event_digest !== digest) return { ok: false, code: "observation-profile.digest", message: "event_digest is not the SHA-256 of the normalised event" };
   // The payload's text with `event_digest` appended as its last key: what JSON.stringify would print.
-  const event = { ...draft, digest, encoded: `${payloadText.slice(0, -1)},"event_digest":"${digest}"}` } as ObservationEvent;
-  return { ok: true, event };
+  // The draft is this call's own object: completing it in place keeps its key order (digest, encoded last).
+  const event = draft as Draft<ObservationEvent> & { digest: string; encoded: string };
+  event.digest = digest;
+  event.encoded = `${payloadText.slice(0, -1)},"event_digest":"${digest}"}`;
+  return { ok: true, event: event as ObservationEvent };
 }

@@ -5,7 +5,7 @@
 // Pure: text in, entries out.
 import { LEDGER_LINE_FORMAT } from "../ledger/ledgerLine";
 import { isRecord } from "../ledger/values";
-import { OBSERVER_STREAM, observerEntryProblem } from "./observerEntry";
+import { OBSERVER_CUSTOM_TYPES, OBSERVER_STREAM, observerEntryProblem } from "./observerEntry";
 import type { ObserverLogEntry } from "./observationSession";
 
 export interface LogProblem {
@@ -92,6 +92,18 @@ function piSession(parsed: readonly Parsed[], header: Parsed, lineCount: number)
   return { form: "pi-session", entries: branch.map((entry) => hostEntry(entry.value)), lines: branch.map((entry) => entry.line), problems: [], lineCount };
 }
 
+const observerCustomTypes: ReadonlySet<unknown> = new Set(OBSERVER_CUSTOM_TYPES);
+
+/**
+ * An entry the `observer/v1` schema certainly accepts (exactly `customType`, one of Observer's,
+ * and `data`), told without running the schema: nearly every line is one. Anything else goes to
+ * the schema, which accepts it or words the problem.
+ */
+function plainlyValidEntry(entry: unknown): boolean {
+  if (!isRecord(entry) || !Object.hasOwn(entry, "customType") || !Object.hasOwn(entry, "data")) return false;
+  return Object.keys(entry).length === 2 && observerCustomTypes.has(entry.customType) && entry.data !== undefined;
+}
+
 function ledger(parsed: readonly Parsed[], lineCount: number): ObserverLog {
   const entries: ObserverLogEntry[] = [];
   const lines: number[] = [];
@@ -108,7 +120,7 @@ function ledger(parsed: readonly Parsed[], lineCount: number): ObserverLog {
       entries.push({ custom: false });
       continue;
     }
-    const problem = observerEntryProblem(item.value.entry);
+    const problem = plainlyValidEntry(item.value.entry) ? null : observerEntryProblem(item.value.entry);
     if (problem !== null) {
       problems.push({ line: item.line, code: "observer-log.line", message: problem });
       entries.push({ custom: false });
