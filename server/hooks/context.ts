@@ -42,6 +42,11 @@ export function capturedContext(branchResultId: string, truncated: boolean, reda
   return `Docket captured this tool result as evidence ${branchResultId}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}; ${where.join("; ")}.`;
 }
 
+/** PostToolUse while only Observer captures: the result is captured and staged in the background. */
+export function observedContext(): string {
+  return "Observer is capturing this tool result for the current run: if you rely on it, nominate its tool call id in observer_commit before your turn ends.";
+}
+
 /** How a person extends the read-only allowlist: named in every denial of an unknown tool. */
 function allowlistAdvice(toolName: string): string {
   return `If ${toolName} only reads, the user can add it to Docket's read-only tools (the user setting docket.agents.readOnlyTools, or \`docket connect claude|codex --read-only-tool ${toolName}\`) and connect again.`;

@@ -7,11 +7,11 @@
 // Nothing here writes the ledger.
 import fs from "node:fs";
 import path from "node:path";
-import { blockedContext, capturedContext, stateContext } from "./context";
+import { blockedContext, capturedContext, observedContext, stateContext } from "./context";
 import { foreignDocketServer } from "./docketServer";
 import { RECENT_HANDLES, evidenceCapture, type RecentEvidence } from "./evidenceAdapter";
 import { readRecentCache } from "../evidence/recentCache";
-import { captureDetached } from "./promptCapture";
+import { CAPTURE_OBSERVED_TOOL_RESULT, captureDetached } from "./promptCapture";
 import { decideToolCall, undecided, type UndecidedProblem } from "./gateDecision";
 import { recordHookIntake, recordHookToolActivity } from "./guardHook";
 import { recordHeartbeat } from "./heartbeat";
@@ -193,8 +193,18 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
   const toolName = input.toolName ?? "";
   // Docket's and Observer's own tools are never evidence.
   if (classifyTool(input.dialect, toolName) === "docket") return { kind: "none" };
+  const occurredAt = run.now();
+  // Only Observer captures (no Developer scope): nothing here needs the handle now, so the
+  // capture and its staging run in a detached process and the host does not wait for redaction.
+  if (!scopeActive && observing && input.sessionId !== null && input.toolUseId !== null && input.toolUseId !== "" && run.captureInProcess !== true) {
+    const handedOver = captureDetached(
+      run.runtimeDir,
+      { workspaceFolder: state.workspaceFolder, host: input.dialect, sessionId: input.sessionId, toolCallId: input.toolUseId, toolName, toolInput: input.toolInput ?? null, toolResponse: input.toolResponse ?? null, occurredAt },
+      CAPTURE_OBSERVED_TOOL_RESULT,
+    );
+    if (handedOver) return { kind: "context", text: observedContext() };
+  }
   try {
-    const occurredAt = run.now();
     const captured = await withTimeout(
       evidenceCapture().captureToolResult(state.workspaceFolder, {
         host: input.dialect,

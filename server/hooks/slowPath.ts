@@ -5,15 +5,15 @@
 export { catchUpHookState, readGuardLines, replayHookState } from "./replayState";
 export { captureToolResult, captureUserDecision, recentEvidence } from "../evidence/evidenceStore";
 
-import { captureUserDecision } from "../evidence/evidenceStore";
-import { CAPTURE_USER_DECISION, type PromptCapture } from "./promptCapture";
-import { stageUserPrompt } from "../observer/captureWindow";
+import { captureToolResult, captureUserDecision } from "../evidence/evidenceStore";
+import { CAPTURE_OBSERVED_TOOL_RESULT, CAPTURE_USER_DECISION, type ObservedToolCapture, type PromptCapture } from "./promptCapture";
+import { stageObservedResult, stageUserPrompt } from "../observer/captureWindow";
 
 /** A prompt is at most the hook input's bound; anything larger is not a hook's handoff. */
 const MAX_HANDOFF_BYTES = 4 * 1024 * 1024 + 64 * 1024;
 
-/** `node docket-hook-slow.js --capture-user-decision`: one prompt from UserPromptSubmit, on stdin. */
-function captureFromStdin(): void {
+/** Reads one capture handed over on stdin (bounded), then runs `capture` and exits with its outcome. */
+function captureFromStdin<T>(capture: (value: T) => Promise<void>): void {
   const chunks: Buffer[] = [];
   let size = 0;
   process.stdin.on("data", (chunk: Buffer) => {
@@ -22,21 +22,39 @@ function captureFromStdin(): void {
     chunks.push(chunk);
   });
   process.stdin.on("end", () => {
-    let capture: PromptCapture;
+    let value: T;
     try {
-      capture = JSON.parse(Buffer.concat(chunks).toString("utf8")) as PromptCapture;
+      value = JSON.parse(Buffer.concat(chunks).toString("utf8")) as T;
     } catch {
       process.exit(1);
     }
-    // The store validates every field (and redacts the prompt) before anything is written.
-    captureUserDecision(capture.workspaceFolder, { host: capture.host, sessionId: capture.sessionId, prompt: capture.prompt, occurredAt: capture.occurredAt }).then(
-      (captured) => {
-        stageUserPrompt(capture.workspaceFolder, capture, captured.userEventId);
-        process.exit(0);
-      },
+    capture(value).then(
+      () => process.exit(0),
       () => process.exit(1),
     );
   });
 }
 
-if (require.main === module && process.argv[2] === CAPTURE_USER_DECISION) captureFromStdin();
+/** `node docket-hook-slow.js --capture-user-decision`: one prompt from UserPromptSubmit. */
+async function capturePrompt(capture: PromptCapture): Promise<void> {
+  // The store validates every field (and redacts the prompt) before anything is written.
+  const captured = await captureUserDecision(capture.workspaceFolder, { host: capture.host, sessionId: capture.sessionId, prompt: capture.prompt, occurredAt: capture.occurredAt });
+  stageUserPrompt(capture.workspaceFolder, capture, captured.userEventId);
+}
+
+/** `node docket-hook-slow.js --capture-observed-tool-result`: one tool result while only Observer captures. */
+async function captureObservedToolResult(capture: ObservedToolCapture): Promise<void> {
+  const captured = await captureToolResult(capture.workspaceFolder, {
+    host: capture.host,
+    sessionId: capture.sessionId,
+    toolCallId: capture.toolCallId,
+    toolName: capture.toolName,
+    toolInput: capture.toolInput,
+    toolResponse: capture.toolResponse,
+    occurredAt: capture.occurredAt,
+  });
+  stageObservedResult(capture.workspaceFolder, capture, captured.branchResultId, captured.isError);
+}
+
+if (require.main === module && process.argv[2] === CAPTURE_USER_DECISION) captureFromStdin(capturePrompt);
+if (require.main === module && process.argv[2] === CAPTURE_OBSERVED_TOOL_RESULT) captureFromStdin(captureObservedToolResult);

@@ -199,3 +199,14 @@ export function stageUserPrompt(workspaceFolder: string, capture: { readonly hos
     // Not staged: the agent cannot nominate this prompt.
   }
 }
+
+/** A tool result captured while only Observer captures (no Developer scope), staged if capture is still on. */
+export function stageObservedResult(
+  workspaceFolder: string,
+  capture: { readonly host: string; readonly sessionId: string; readonly toolCallId: string; readonly toolName: string; readonly occurredAt: string },
+  branchResultId: string,
+  isError: boolean,
+): void {
+  if (!readCaptureMode(workspaceFolder).on) return;
+  stageToolResult(workspaceFolder, capture.sessionId, { kind: "tool-result", toolCallId: capture.toolCallId, toolName: capture.toolName, host: capture.host, branchResultId, isError, occurredAt: capture.occurredAt });
+}

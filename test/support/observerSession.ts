@@ -118,7 +118,8 @@ export async function sessionUntilProposal(workspace: string = tempRepo({ files:
 async function agentRun(client: Client, workspace: string, notebook: string, episodeId: string): Promise<ObserverSessionAtProposal> {
   let current = await status(client);
   // The prompt is staged once the detached capture has redacted and stored it (a fraction of a second).
-  for (let attempt = 0; attempt < 50 && !current.overview.staged.some((item) => item.toolName === "user-input"); attempt += 1) {
+  // Without a Developer scope the tool results are captured in the background too.
+  for (let attempt = 0; attempt < 100 && current.overview.staged.length < 4; attempt += 1) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     current = await status(client);
   }
