@@ -153,7 +153,7 @@ describe("Docket in a real VS Code extension host", function () {
     // The same command line extension/mcpRegistration.ts announces: process.execPath (+ ELECTRON_RUN_AS_NODE).
     const cli = path.join(extension?.extensionPath ?? "", "dist", "docket.js");
     const names = await mcpToolNames(cli, workspaceRoot(), { ...process.env, ELECTRON_RUN_AS_NODE: "1" });
-    assert.deepEqual(names, ["status", "open_judgment", "open_context_sources", "conclude_judgment", "authorize_change", "record_landing", "plan", "review_report", "notebook", "propose_notebook_records", "review_open", "review_submit"]);
+    assert.deepEqual(names, ["status", "open_judgment", "open_context_sources", "conclude_judgment", "authorize_change", "record_landing", "plan", "review_report", "notebook", "propose_notebook_records", "review_open", "review_submit", "observer_status", "observer_commit"]);
   });
 
   it("docket.turnOn opens a work scope in <workspace>/.docket/ledger.jsonl", async () => {
