@@ -5,6 +5,7 @@
 import path from "node:path";
 import fs from "node:fs";
 import { UsageError, parseArgs, stringFlag, type ParsedArgs } from "../cli/args";
+import { readStdinText } from "../cli/stdin";
 import { toDocketError } from "../errors";
 import { readHookState } from "../hooks/hookState";
 import { resolveHookWorkspaces } from "../hooks/hookWorkspace";
@@ -28,32 +29,8 @@ export interface GuardIo {
 /** A request is a draft (≤ 256 KiB) plus claims and sources: 4 MiB is far beyond any honest one. */
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
-function readProcessStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    process.stdin.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
-        process.stdin.destroy();
-        reject(new UsageError(`the request on stdin is larger than ${MAX_REQUEST_BYTES} bytes`, "docket.input-unreadable"));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    process.stdin.on("end", () => {
-      try {
-        resolve(new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks)));
-      } catch {
-        reject(new UsageError("the request on stdin is not UTF-8", "docket.input-unreadable"));
-      }
-    });
-    process.stdin.on("error", (error) => reject(new UsageError(`stdin could not be read: ${error.message}`, "docket.input-unreadable")));
-  });
-}
-
 async function readRequest(io: GuardIo): Promise<unknown> {
-  const text = await (io.stdin ?? readProcessStdin)();
+  const text = await (io.stdin ?? (() => readStdinText(MAX_REQUEST_BYTES)))();
   if (Buffer.byteLength(text, "utf8") > MAX_REQUEST_BYTES) throw new UsageError(`the request on stdin is larger than ${MAX_REQUEST_BYTES} bytes`, "docket.input-unreadable");
   try {
     return JSON.parse(text) as unknown;

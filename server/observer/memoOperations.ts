@@ -5,9 +5,10 @@
 // memo-requested → memo-instruction → prepared-memo-pass → memo-pass → lifecycle memo-reconciled.
 // A reconciliation applies all-or-nothing: any refusal leaves nothing staged, and a staged batch
 // is proven by replaying it (observation replay and the Memo history) before it is returned.
+import { assessMemoContext } from "./contextBasisBuilder";
 import { compareCodeUnits } from "../ledger/canonicalJson";
-import { canonicalJson, compareText, jsonValueFromUnknown, sha256, type JsonValue } from "../judgment/json";
-import { decodeContextBasis, encodeContextBasis, type ContextBasis } from "./contextBasis";
+import type { JsonValue } from "../judgment/json";
+import { encodeContextBasis, type ContextBasis } from "./contextBasis";
 import type { EvidenceItem, HypothesisDraft, HypothesisOutcome, MemoDraft, MemoOutcome, PreparedMemoPass } from "./memoPass";
 import { PREPARED_MEMO_PASS_PROTOCOL } from "./memoPass";
 import { APPLIED_MEMO_ENTRY, APPLIED_MEMO_PROTOCOL, MEMO_SCOPE_PROTOCOL, PREPARED_MEMO_ENTRY } from "./memoHistory";
@@ -158,12 +159,7 @@ function receiptWire(receipt: MemoReceipt): JsonValue {
 
 // ---------------------------------------------------------------------------------------------
 // The `reconcile-memo-pass` context basis (§2.8): the scope and the pass the instruction binds,
-// sealed with Judgment canonical JSON exactly as the reference's assessment produces it.
-
-const MEMO_QUESTION = "reconcile-memo-pass";
-const MEMO_EVALUATOR = "observer-memo-reconciliation";
-const SCOPE_MEMBER = "memo-scope-evidence";
-const PASS_MEMBER = "memo-pass-evidence";
+// sealed by contextBasisBuilder.ts exactly as the reference's assessment produces it.
 
 /** What the `reconcile-memo-pass` question is asked about; its canonical hash is the basis's `input_sha256`. */
 export interface MemoContextInput {
@@ -177,50 +173,11 @@ export interface MemoContextInput {
   readonly dispositionCount: number;
 }
 
-const hashCanonical = (value: unknown): string => sha256(canonicalJson(jsonValueFromUnknown(value)));
-
-function domainRelation(needId: string, basisIds: readonly string[]) {
-  return { needId, basisIds: [...basisIds], assurance: "domain-verified" as const, evaluator: { id: MEMO_EVALUATOR, version: "1" }, evidenceIds: [...basisIds] };
-}
-
 /** The basis the reference's memo assessment yields for this input (it always covers every need). */
 export function memoContextBasis(input: MemoContextInput): ContextBasis {
-  const materials = [
-    { sourceId: SCOPE_MEMBER, value: { scopeId: input.scopeId, episodeId: input.episodeId, basisDigest: input.basisDigest, relatedInquiryIds: input.relatedInquiryIds, knownEvidenceIds: input.knownEvidenceIds } },
-    { sourceId: PASS_MEMBER, value: { passDigest: input.passDigest, outcomeCount: input.outcomeCount, dispositionCount: input.dispositionCount } },
-  ];
-  const members = materials
-    .map((material) => {
-      const content = canonicalJson(jsonValueFromUnknown(material.value));
-      return { sourceId: material.sourceId, contentSha256: sha256(content), content };
-    })
-    .sort((left, right) => compareText(left.sourceId, right.sourceId));
-  const sealedContextSha256 = hashCanonical({ questionId: MEMO_QUESTION, members });
-  const selectedSourceIds = materials.map((material) => material.sourceId).sort(compareText);
-  const needApplicability = [
-    { ...domainRelation("exact-memo-basis", [SCOPE_MEMBER]), status: "required" as const, rationale: "A parsed memo pass requires its exact scope basis." },
-    { ...domainRelation("evidence-closure", [PASS_MEMBER]), status: "required" as const, rationale: "A parsed memo pass requires exact evidence closure." },
-    { ...domainRelation("outcome-accounting", [PASS_MEMBER]), status: "required" as const, rationale: "A parsed memo pass requires exact outcome and disposition accounting." },
-    { needId: "user-owned-memo-policy", basisIds: [], assurance: "agent-asserted" as const, status: "not-required" as const, rationale: "The parsed pass contains no unresolved user-owned promotion policy." },
-  ].sort((left, right) => compareText(left.needId, right.needId));
-  const claims = [domainRelation("exact-memo-basis", [SCOPE_MEMBER]), domainRelation("evidence-closure", [SCOPE_MEMBER, PASS_MEMBER]), domainRelation("outcome-accounting", [PASS_MEMBER])].sort((left, right) =>
-    compareText(left.needId, right.needId),
-  );
-  const coverageSha256 = hashCanonical({ questionId: MEMO_QUESTION, sealedContextSha256, needApplicability, claims, missing: [], conflicts: [] });
-  const unsealed: ContextBasis = {
-    contractSha256: hashCanonical({ questionId: MEMO_QUESTION, rules: ["exact memo scope", "exact reconciliation pass", "complete outcome accounting", "no user policy forgery"] }),
-    questionId: MEMO_QUESTION,
-    selectionSha256: hashCanonical({ questionId: MEMO_QUESTION, selectedSourceIds, members: members.map((member) => ({ sourceId: member.sourceId, contentSha256: member.contentSha256 })) }),
-    inputSha256: hashCanonical(input),
-    selectedSourceIds,
-    coverage: { questionId: MEMO_QUESTION, sealedContextSha256, needApplicability, claims, missing: [], conflicts: [], coverageSha256 },
-    basisSha256: "",
-  };
-  // The basis hash covers the wire form without itself.
-  const { basis_sha256: _unset, ...wire } = encodeContextBasis(unsealed) as Record<string, JsonValue>;
-  const sealed = decodeContextBasis({ ...wire, basis_sha256: sha256(canonicalJson(wire)) });
-  if (sealed === null) throw new Error("the memo context basis does not decode (a defect in memoContextBasis)");
-  return sealed;
+  const assessed = assessMemoContext(input);
+  if (!assessed.ok) throw new Error(`the memo context assessment is incomplete (${assessed.message}); a defect, the pass was checked against its scope`);
+  return assessed.basis;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError, parseArgs, stringFlag } from "../cli/args";
+import { readStdinText } from "../cli/stdin";
 import { DocketError, toDocketError } from "../errors";
 import { publishProposal } from "../notebook/publication";
 import { discardProposal } from "../notebook/proposalStore";
@@ -28,24 +29,6 @@ export interface ObserverWorkIo {
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 export const OBSERVER_WORK_COMMANDS = ["on", "off", "status", "hypothesis", "memo", "save", "material", "cancel-material", "commit", "approve", "return", "processing"] as const;
-
-function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    process.stdin.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
-        process.stdin.destroy();
-        reject(new UsageError(`the request on stdin is larger than ${MAX_REQUEST_BYTES} bytes`, "docket.input-unreadable"));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    process.stdin.on("error", (error) => reject(new UsageError(`stdin could not be read: ${error.message}`, "docket.input-unreadable")));
-  });
-}
 
 function renderOverview(overview: ObserverOverview): string {
   const lines = [
@@ -152,7 +135,7 @@ export async function runObserverWorkCommand(sub: string, args: readonly string[
         return report(await cancelMaterialReview(ledger, workspaceFolder));
       case "commit": {
         expectArguments(0, "");
-        const text = await (io.stdin ?? readStdin)();
+        const text = await (io.stdin ?? (() => readStdinText(MAX_REQUEST_BYTES)))();
         let value: unknown;
         try {
           value = JSON.parse(text) as unknown;
