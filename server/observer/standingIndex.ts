@@ -6,7 +6,7 @@
 // derived from them, and records the SHA-256 of that context. Digests are SHA-256 of the JSON text
 // in the reference's fixed key order, sorted with localeCompare as the reference sorts.
 import { compareText } from "../judgment/json";
-import type { ObservationSnapshot } from "./observationSession";
+import type { ObservationSnapshot, PendingHypothesis } from "./observationSession";
 import { inquiryId as decodeInquiryId } from "./observationEvents";
 import { sha256OfText } from "./observerValues";
 
@@ -53,17 +53,8 @@ export interface StandingSources {
   readonly memo: MemoWorkingView;
 }
 
-/** A hypothesis recorded in an observation that no acknowledged Memo pass has consumed yet. */
-export interface PendingHypothesis {
-  readonly inquiryId: string;
-  readonly observationId: string;
-  readonly origin: "user" | "observer";
-  readonly original: string;
-  readonly current: string;
-  /** The user's context (with its review, once reviewed) or the Observer's rationale. */
-  readonly context: string;
-  readonly sourceReadId: string | null;
-}
+/** A hypothesis no acknowledged Memo pass has consumed yet: replay computes them (observationSession.ts). */
+export type { PendingHypothesis };
 
 export type StandingStatus = "open" | "dormant" | "working";
 export type StandingSource = "durable" | "memo" | "pending";
@@ -143,49 +134,6 @@ function relatedMemoIds(sources: StandingSources, inquiryId: string): string[] {
   return uniqueSorted([...durable, ...working]);
 }
 
-/**
- * The pending hypotheses of a replayed stream: unconsumed user hypotheses (their context carries
- * the context review once there is one) and unconsumed semantic observations that proposed an
- * Observer hypothesis, ordered by Inquiry id (stable: user hypotheses first on a tie).
- */
-export function pendingHypotheses(snapshot: ObservationSnapshot): PendingHypothesis[] {
-  const unconsumed = new Set(snapshot.unconsumedObservationIds);
-  const reviews = new Map(snapshot.hypothesisReviews.map((review) => [review.hypothesisObservationId, review]));
-  const listed = (items: readonly string[]): string => items.join(" | ") || "None";
-  const fromUsers = snapshot.userHypotheses.flatMap((hypothesis): PendingHypothesis[] => {
-    if (!unconsumed.has(hypothesis.observationId)) return [];
-    const review = reviews.get(hypothesis.observationId);
-    const context =
-      review === undefined
-        ? hypothesis.context
-        : [
-            `User context: ${hypothesis.context}`,
-            `Context review: ${review.assessment}`,
-            `Supporting clues: ${listed(review.supportingClues)}`,
-            `Challenging clues: ${listed(review.challengingClues)}`,
-            `Missing information: ${listed(review.missingInformation)}`,
-            `Interpretation boundary: ${review.interpretationBoundary}`,
-          ].join("\n");
-    return [{ inquiryId: hypothesis.inquiryId, observationId: hypothesis.observationId, origin: "user", original: hypothesis.original, current: hypothesis.original, context, sourceReadId: null }];
-  });
-  const fromObserver = snapshot.observations.flatMap((observation): PendingHypothesis[] =>
-    unconsumed.has(observation.observationId) && observation.observerHypothesis !== null
-      ? [
-          {
-            inquiryId: observation.observerHypothesis.inquiryId,
-            observationId: observation.observationId,
-            origin: "observer",
-            original: observation.observerHypothesis.original,
-            current: observation.observerHypothesis.original,
-            context: observation.rationale,
-            sourceReadId: observation.readId,
-          },
-        ]
-      : [],
-  );
-  return [...fromUsers, ...fromObserver].sort((left, right) => compareText(left.inquiryId, right.inquiryId));
-}
-
 /** Builds the index from the Notebook, the Memo working state and the pending hypotheses. */
 export function buildStandingIndex(sources: StandingSources, pending: readonly PendingHypothesis[]): StandingIndex {
   const byId = new Map<string, CompactStandingInquiry>();
@@ -228,7 +176,7 @@ export function buildStandingIndex(sources: StandingSources, pending: readonly P
 
 /** The index as it stands after a replayed stream. */
 export function standingIndexOf(snapshot: ObservationSnapshot, sources: StandingSources): StandingIndex {
-  return buildStandingIndex(sources, pendingHypotheses(snapshot));
+  return buildStandingIndex(sources, snapshot.pendingHypotheses);
 }
 
 function inquiryContext(index: StandingIndex, compact: CompactStandingInquiry, lang: "ko" | "en"): StandingInquiryContext | null {
