@@ -13,6 +13,10 @@ import { test } from "node:test";
 import { Requests, type ObserverOverview } from "../../server/protocol/messages";
 import { startBackend } from "../support/backendProcess";
 import { docket, sessionUntilProposal } from "../support/observerSession";
+import { publishProposal } from "../../server/notebook/publication";
+import { runObserverOperation } from "../../server/observer/observerRuntime";
+import { approveSave } from "../../server/observer/saveOperations";
+import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
 
 test("a scripted agent session: capture, nominate, observe, review, reconcile, Review & Save, approve, settle", { timeout: 240_000 }, async () => {
   const { workspace, notebook, proposalId } = await sessionUntilProposal();
@@ -71,4 +75,24 @@ test("Observer's proposal: a planted file is refused, a lost file is written aga
   const settled = JSON.parse(docket(workspace, ["observer", "status", "--json"]).stdout) as { overview: ObserverOverview };
   assert.equal(settled.overview.episode.status, "settled");
   assert.equal(docket(workspace, ["notebook", "validate", notebook]).status, 0);
+});
+
+test("a crash after publication but before save-committed: the next Observer command settles the Episode from the receipt, writing nothing again", { timeout: 240_000 }, async () => {
+  const { workspace, notebook, proposalId } = await sessionUntilProposal();
+  // What a process killed between the Notebook publication and the ledger's save-committed leaves:
+  // the approved attempt in the ledger, the records and the receipt on disk, the Episode under review.
+  const ledger = new WorkspaceLedger({ workspaceFolder: workspace, ledgerPath: path.join(workspace, ".docket", "ledger.jsonl"), trusted: true });
+  ledger.refresh();
+  await runObserverOperation(ledger, workspace, "approved", (context) => approveSave(context, { proposalId }));
+  const published = publishProposal({ workspace, proposalId, approved: true });
+  assert.ok(published.ok, JSON.stringify(published));
+  const before = JSON.parse(docket(workspace, ["observer", "status", "--json"]).stdout) as { overview: ObserverOverview };
+  assert.equal(before.overview.episode.status, "reviewing-save", "status only reads");
+  const records = fs.readdirSync(path.join(notebook, "records")).map((name) => [name, fs.statSync(path.join(notebook, "records", name)).mtimeMs]);
+  const memo = docket(workspace, ["observer", "memo"]);
+  assert.match(memo.stderr, /settled from its receipt/u);
+  const after = JSON.parse(docket(workspace, ["observer", "status", "--json"]).stdout) as { overview: ObserverOverview };
+  assert.equal(after.overview.episode.status, "settled");
+  assert.equal(after.overview.mode, "off");
+  assert.deepEqual(fs.readdirSync(path.join(notebook, "records")).map((name) => [name, fs.statSync(path.join(notebook, "records", name)).mtimeMs]), records, "nothing was published again");
 });
