@@ -193,7 +193,8 @@ export async function appendRecord<T extends EvidenceRecord>(workspaceFolder: st
         }
         return record;
       },
-      { timeoutMs: LOCK_TIMEOUT_MS, purpose: "capturing evidence" },
+      // Like the records themselves (appendWhole), the lock's owner record is not fsynced: every capture takes this lock.
+      { timeoutMs: LOCK_TIMEOUT_MS, purpose: "capturing evidence", durableOwner: false },
     );
   } catch (error) {
     if (error instanceof LockTimeoutError) throw new DocketError(ErrorCodes.ledgerLocked, `The evidence store is locked (${error.message}); nothing was captured.`);

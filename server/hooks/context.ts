@@ -39,12 +39,7 @@ export function policyDenial(toolName: string, reason: string): string {
 export function capturedContext(branchResultId: string, truncated: boolean, redactions: number, uses: { readonly judgment: boolean; readonly observer: boolean } = { judgment: true, observer: false }): string {
   const notes = [truncated ? "stored truncated" : null, redactions > 0 ? `${redactions} secret(s) redacted` : null].filter((note) => note !== null);
   const where = [uses.judgment ? "nominate it in conclude_judgment to cite it" : null, uses.observer ? "Observer staged it: nominate its tool call id in observer_commit if you rely on it" : null].filter((use) => use !== null);
-  return `Docket captured this tool result as evidence ${branchResultId}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}; ${where.join("; ")}.`;
-}
-
-/** PostToolUse while only Observer captures: the result is captured and staged in the background. */
-export function observedContext(): string {
-  return "Observer is capturing this tool result for the current run: if you rely on it, nominate its tool call id in observer_commit before your turn ends.";
+  return `Docket captured this tool result as evidence ${branchResultId}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}${where.length === 0 ? "" : `; ${where.join("; ")}`}.`;
 }
 
 /** How a person extends the read-only allowlist: named in every denial of an unknown tool. */

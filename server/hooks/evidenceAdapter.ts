@@ -31,7 +31,9 @@ export interface RecentEvidence {
 }
 
 export interface EvidenceCapture {
-  captureToolResult(workspaceFolder: string, input: ToolResultCapture): Promise<CapturedToolResult>;
+  /** `refreshRecent: false` leaves the recent-handles cache to a later `refreshRecentCache` (the capture helper answers first). */
+  captureToolResult(workspaceFolder: string, input: ToolResultCapture, options?: { readonly refreshRecent?: boolean }): Promise<CapturedToolResult>;
+  refreshRecentCache(workspaceFolder: string): void;
   captureUserDecision(workspaceFolder: string, input: { host: HookDialect; sessionId: string; prompt: string; occurredAt: string }): Promise<{ userEventId: string }>;
   recentEvidence(workspaceFolder: string, limit: number): readonly RecentEvidence[];
 }
@@ -41,13 +43,14 @@ export function evidenceCapture(): EvidenceCapture {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const store = require("../evidence/evidenceStore") as typeof import("../evidence/evidenceStore");
   return {
-    async captureToolResult(workspaceFolder, input) {
+    async captureToolResult(workspaceFolder, input, options) {
       const captured = await store.captureToolResult(workspaceFolder, input);
       // The prompt hooks name the newest handles from this cache, without loading the store.
-      writeRecentCache(workspaceFolder, store.recentEvidence(workspaceFolder, RECENT_HANDLES));
+      if (options?.refreshRecent !== false) writeRecentCache(workspaceFolder, store.recentEvidence(workspaceFolder, RECENT_HANDLES));
       const redactions = Object.values(captured.redactions).reduce<number>((sum, count) => sum + (count ?? 0), 0);
       return { branchResultId: captured.branchResultId, truncated: captured.truncated, redactions, isError: captured.isError };
     },
+    refreshRecentCache: (workspaceFolder) => writeRecentCache(workspaceFolder, store.recentEvidence(workspaceFolder, RECENT_HANDLES)),
     captureUserDecision: (workspaceFolder, input) => store.captureUserDecision(workspaceFolder, input),
     recentEvidence: (workspaceFolder, limit) => {
       const recent = store.recentEvidence(workspaceFolder, limit);

@@ -10,8 +10,6 @@ import path from "node:path";
 import type { HookDialect } from "./toolClassification";
 
 export const CAPTURE_USER_DECISION = "--capture-user-decision";
-/** Observer without a Developer scope: a tool result captured and staged off the host's path. */
-export const CAPTURE_OBSERVED_TOOL_RESULT = "--capture-observed-tool-result";
 
 export interface PromptCapture {
   readonly workspaceFolder: string;
@@ -21,6 +19,7 @@ export interface PromptCapture {
   readonly occurredAt: string;
 }
 
+/** A tool result Observer's capture helper stages while no Developer scope captures it (captureHelperProtocol.ts). */
 export interface ObservedToolCapture {
   readonly workspaceFolder: string;
   readonly host: HookDialect;
@@ -47,11 +46,11 @@ function slowBundle(runtimeDir: string | null | undefined): string | null {
  * Starts the capture in a detached process; false when it could not be started (the caller then
  * captures in-process). The pipe is written in full before this process exits.
  */
-export function captureDetached(runtimeDir: string | null | undefined, capture: PromptCapture | ObservedToolCapture, mode: typeof CAPTURE_USER_DECISION | typeof CAPTURE_OBSERVED_TOOL_RESULT = CAPTURE_USER_DECISION): boolean {
+export function captureDetached(runtimeDir: string | null | undefined, capture: PromptCapture): boolean {
   const bundle = slowBundle(runtimeDir);
   if (bundle === null) return false;
   try {
-    const child = spawn(process.execPath, [bundle, mode], { detached: true, stdio: ["pipe", "ignore", "ignore"], cwd: capture.workspaceFolder });
+    const child = spawn(process.execPath, [bundle, CAPTURE_USER_DECISION], { detached: true, stdio: ["pipe", "ignore", "ignore"], cwd: capture.workspaceFolder });
     child.on("error", () => undefined);
     child.stdin.on("error", () => undefined);
     child.stdin.end(JSON.stringify(capture));

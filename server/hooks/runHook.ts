@@ -7,11 +7,12 @@
 // Nothing here writes the ledger.
 import fs from "node:fs";
 import path from "node:path";
-import { blockedContext, capturedContext, observedContext, stateContext } from "./context";
+import { blockedContext, capturedContext, stateContext } from "./context";
 import { foreignDocketServer } from "./docketServer";
 import { RECENT_HANDLES, evidenceCapture, type RecentEvidence } from "./evidenceAdapter";
 import { readRecentCache } from "../evidence/recentCache";
-import { CAPTURE_OBSERVED_TOOL_RESULT, captureDetached } from "./promptCapture";
+import { captureDetached } from "./promptCapture";
+import { captureThroughHelper, startCaptureHelper } from "./captureHelperClient";
 import { decideToolCall, undecided, type UndecidedProblem } from "./gateDecision";
 import { recordHookIntake, recordHookToolActivity } from "./guardHook";
 import { recordHeartbeat } from "./heartbeat";
@@ -194,15 +195,25 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
   // Docket's and Observer's own tools are never evidence.
   if (classifyTool(input.dialect, toolName) === "docket") return { kind: "none" };
   const occurredAt = run.now();
-  // Only Observer captures (no Developer scope): nothing here needs the handle now, so the
-  // capture and its staging run in a detached process and the host does not wait for redaction.
+  // Only Observer captures (no Developer scope): the workspace's capture helper redacts, stores
+  // and stages the result (a socket round trip); without one, the hook captures in-process and
+  // starts one for the next call.
+  let startHelper = false;
   if (!scopeActive && observing && input.sessionId !== null && input.toolUseId !== null && input.toolUseId !== "" && run.captureInProcess !== true) {
-    const handedOver = captureDetached(
-      run.runtimeDir,
-      { workspaceFolder: state.workspaceFolder, host: input.dialect, sessionId: input.sessionId, toolCallId: input.toolUseId, toolName, toolInput: input.toolInput ?? null, toolResponse: input.toolResponse ?? null, occurredAt },
-      CAPTURE_OBSERVED_TOOL_RESULT,
-    );
-    if (handedOver) return { kind: "context", text: observedContext() };
+    const capture = { workspaceFolder: state.workspaceFolder, host: input.dialect, sessionId: input.sessionId, toolCallId: input.toolUseId, toolName, toolInput: input.toolInput ?? null, toolResponse: input.toolResponse ?? null, occurredAt };
+    const outcome = await captureThroughHelper(run.runtimeDir, state.workspaceFolder, { kind: "tool-result", capture }, run.captureTimeoutMs ?? 5_000);
+    if (outcome.kind === "unconfirmed") {
+      // Sent, but not known to be stored: capturing again could record the result twice.
+      notes.push(`the tool result may not have been captured: ${outcome.reason}`);
+      return { kind: "none" };
+    }
+    if (outcome.kind === "answered") {
+      const answer = outcome.answer;
+      if (answer.ok && answer.kind === "tool-result") return { kind: "context", text: capturedContext(answer.branchResultId, answer.truncated, answer.redactions, { judgment: false, observer: answer.staged }) };
+      if (!answer.ok && answer.code !== "capture-off") notes.push(`the tool result was not captured: ${answer.message}`);
+      return { kind: "none" };
+    }
+    startHelper = outcome.startHelper;
   }
   try {
     const captured = await withTimeout(
@@ -230,6 +241,8 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
   } catch (error) {
     notes.push(`the tool result was not captured: ${error instanceof Error ? error.message : String(error)}`);
     return { kind: "none" };
+  } finally {
+    if (startHelper) startCaptureHelper(run.runtimeDir, state.workspaceFolder);
   }
 }
 
@@ -244,9 +257,17 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
   if (scopeActive && !recordHookIntake(state, input.dialect, input.sessionId, event, input.prompt, run.now())) notes.push("the session's intake could not be recorded");
   if (event === "UserPromptSubmit" && input.prompt !== null) {
     const capture = { workspaceFolder: state.workspaceFolder, host: input.dialect, sessionId: input.sessionId ?? "unknown-session", prompt: input.prompt, occurredAt: run.now() };
-    if (run.captureInProcess === true || !captureDetached(run.runtimeDir, capture)) {
+    // A running capture helper stores and stages the prompt before the host goes on (so it is
+    // staged before the run's tool results); otherwise a detached process captures it.
+    const helper = run.captureInProcess === true ? null : await captureThroughHelper(run.runtimeDir, state.workspaceFolder, { kind: "user-prompt", capture }, run.captureTimeoutMs ?? 5_000);
+    if (helper !== null && helper.kind === "answered") {
+      if (!helper.answer.ok) notes.push(`the prompt was not captured: ${helper.answer.message}`);
+    } else if (helper !== null && helper.kind === "unconfirmed") {
+      notes.push(`the prompt may not have been captured: ${helper.reason}`);
+    } else if (run.captureInProcess === true || !captureDetached(run.runtimeDir, capture)) {
       try {
-        const captured = await withTimeout(evidenceCapture().captureUserDecision(capture.workspaceFolder, capture), run.captureTimeoutMs ?? 5_000);
+        const { workspaceFolder, ...decision } = capture;
+        const captured = await withTimeout(evidenceCapture().captureUserDecision(workspaceFolder, decision), run.captureTimeoutMs ?? 5_000);
         if (observing) stageUserPrompt(capture.workspaceFolder, capture, captured.userEventId);
       } catch (error) {
         notes.push(`the prompt was not captured: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,9 +5,11 @@
 export { catchUpHookState, readGuardLines, replayHookState } from "./replayState";
 export { captureToolResult, captureUserDecision, recentEvidence } from "../evidence/evidenceStore";
 
-import { captureToolResult, captureUserDecision } from "../evidence/evidenceStore";
-import { CAPTURE_OBSERVED_TOOL_RESULT, CAPTURE_USER_DECISION, type ObservedToolCapture, type PromptCapture } from "./promptCapture";
-import { stageObservedResult, stageUserPrompt } from "../observer/captureWindow";
+import { captureUserDecision } from "../evidence/evidenceStore";
+import { CAPTURE_USER_DECISION, type PromptCapture } from "./promptCapture";
+import { stageUserPrompt } from "../observer/captureWindow";
+import { CAPTURE_HELPER } from "./captureHelperProtocol";
+import { helperOptionsFromArgv, runCaptureHelper } from "./captureHelperServer";
 
 /** A prompt is at most the hook input's bound; anything larger is not a hook's handoff. */
 const MAX_HANDOFF_BYTES = 4 * 1024 * 1024 + 64 * 1024;
@@ -42,19 +44,9 @@ async function capturePrompt(capture: PromptCapture): Promise<void> {
   stageUserPrompt(capture.workspaceFolder, capture, captured.userEventId);
 }
 
-/** `node docket-hook-slow.js --capture-observed-tool-result`: one tool result while only Observer captures. */
-async function captureObservedToolResult(capture: ObservedToolCapture): Promise<void> {
-  const captured = await captureToolResult(capture.workspaceFolder, {
-    host: capture.host,
-    sessionId: capture.sessionId,
-    toolCallId: capture.toolCallId,
-    toolName: capture.toolName,
-    toolInput: capture.toolInput,
-    toolResponse: capture.toolResponse,
-    occurredAt: capture.occurredAt,
-  });
-  stageObservedResult(capture.workspaceFolder, capture, captured.branchResultId, captured.isError);
-}
-
 if (require.main === module && process.argv[2] === CAPTURE_USER_DECISION) captureFromStdin(capturePrompt);
-if (require.main === module && process.argv[2] === CAPTURE_OBSERVED_TOOL_RESULT) captureFromStdin(captureObservedToolResult);
+if (require.main === module && process.argv[2] === CAPTURE_HELPER) {
+  void runCaptureHelper(process.argv[3] ?? "", helperOptionsFromArgv(process.argv.slice(4))).then((started) => {
+    if (!started) process.exit(0);
+  });
+}

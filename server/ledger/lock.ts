@@ -40,6 +40,11 @@ export interface LockOptions {
   readonly purpose?: string;
   /** Age after which an owner file that cannot be read at all counts as abandoned. */
   readonly unreadableStaleMs?: number;
+  /**
+   * fsync the owner record (default). A lock on a hook's critical path may skip it: after a power
+   * loss an empty owner file is unreadable and counts as abandoned after `unreadableStaleMs`.
+   */
+  readonly durableOwner?: boolean;
 }
 
 /** A process's start time (Linux /proc ticks), to tell a reused pid from the process that wrote an owner file. */
@@ -114,7 +119,7 @@ function ageMs(path: string): number {
   }
 }
 
-function tryCreate(path: string, owner: LockOwner): boolean {
+function tryCreate(path: string, owner: LockOwner, durable = true): boolean {
   let fd: number;
   try {
     fd = fs.openSync(path, "wx", 0o644);
@@ -124,7 +129,7 @@ function tryCreate(path: string, owner: LockOwner): boolean {
   }
   try {
     fs.writeSync(fd, JSON.stringify(owner));
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -184,7 +189,7 @@ export async function withExclusiveLock<T>(lockPath: string, action: () => T | P
   const started = Date.now();
   let delay = 2;
   for (;;) {
-    if (tryCreate(lockPath, owner)) break;
+    if (tryCreate(lockPath, owner, options.durableOwner ?? true)) break;
     const current = readOwner(lockPath);
     const stale = current === null ? ageMs(lockPath) >= unreadableStaleMs : ownerIsDead(current);
     if (stale) {

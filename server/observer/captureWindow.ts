@@ -191,12 +191,14 @@ export function removeStaged(workspaceFolder: string, toolCallIds: readonly stri
  * result under its `user-event-…` id while capture is on, so the agent can read it into a
  * SourceRead. Best effort: a prompt that cannot be staged is simply not offered.
  */
-export function stageUserPrompt(workspaceFolder: string, capture: { readonly host: string; readonly sessionId: string; readonly occurredAt: string }, userEventId: string): void {
+export function stageUserPrompt(workspaceFolder: string, capture: { readonly host: string; readonly sessionId: string; readonly occurredAt: string }, userEventId: string): boolean {
   try {
-    if (!readCaptureMode(workspaceFolder).on) return;
+    if (!readCaptureMode(workspaceFolder).on) return false;
     stageToolResult(workspaceFolder, capture.sessionId, { kind: "user-input", toolCallId: userEventId, toolName: "user-input", host: capture.host, branchResultId: userEventId, isError: false, occurredAt: capture.occurredAt });
+    return true;
   } catch {
     // Not staged: the agent cannot nominate this prompt.
+    return false;
   }
 }
 
@@ -206,7 +208,8 @@ export function stageObservedResult(
   capture: { readonly host: string; readonly sessionId: string; readonly toolCallId: string; readonly toolName: string; readonly occurredAt: string },
   branchResultId: string,
   isError: boolean,
-): void {
-  if (!readCaptureMode(workspaceFolder).on) return;
+): boolean {
+  if (!readCaptureMode(workspaceFolder).on) return false;
   stageToolResult(workspaceFolder, capture.sessionId, { kind: "tool-result", toolCallId: capture.toolCallId, toolName: capture.toolName, host: capture.host, branchResultId, isError, occurredAt: capture.occurredAt });
+  return true;
 }
