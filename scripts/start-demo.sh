@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# `npm start`: build + package Docket, install the real-VS-Code toolchain (scripts/e2e/toolchain.sh), and serve a
-# demo workspace in code-server (VS Code in the browser) with the packaged extension installed.
+# `npm start`: build + package Docket, fetch VS Code's server from npm (scripts/e2e/toolchain.sh --no-browser: Node 24
+# and code-server, no apt, no root, no compiler), and serve a demo workspace in code-server (VS Code in the browser)
+# with the packaged extension installed. Needs only Node 20+, npm, and git for the demo repository.
 # Runs in the foreground until Ctrl-C; code-server and everything it forks are stopped together on exit.
 #
 # Environment: PORT (default 8080), DOCKET_E2E_CACHE (default ~/.cache/docket-e2e),
 #              DOCKET_DEMO_WORKSPACE (default $DOCKET_E2E_CACHE/demo-workspace),
+#              DOCKET_DEMO_PROFILE (default $DOCKET_E2E_CACHE/demo-profile: VS Code's settings and extensions),
 #              DOCKET_DEMO_SKIP_PACKAGE=1 (reuse docket-<version>.vsix), DOCKET_DEMO_VSIX=<file> (install that instead)
 set -euo pipefail
 
@@ -12,7 +14,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${DOCKET_E2E_CACHE:-$HOME/.cache/docket-e2e}
 PORT=${PORT:-8080}
 WORKSPACE=${DOCKET_DEMO_WORKSPACE:-$CACHE/demo-workspace}
-PROFILE=$CACHE/demo-profile
+PROFILE=${DOCKET_DEMO_PROFILE:-$CACHE/demo-profile}
 
 say() { printf '\033[1m[docket demo]\033[0m %s\n' "$*"; }
 die() { printf '[docket demo] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -33,62 +35,21 @@ else
 fi
 
 # ------------------------------------------------------------------------------------------ toolchain
-say "checking the toolchain (first run installs chromium/Node 24/code-server into $CACHE, ~1-2 min)"
-# --with-logs: compile @vscode/spdlog once so the Output view (Docket's log) works in the demo.
-DOCKET_E2E_CACHE=$CACHE bash "$ROOT/scripts/e2e/toolchain.sh" --with-logs || die "toolchain install failed (see above)"
+say "checking VS Code's server (the first run downloads Node 24 and code-server from npm into $CACHE, ~1 min)"
+DOCKET_E2E_CACHE=$CACHE bash "$ROOT/scripts/e2e/toolchain.sh" --no-browser || die "toolchain install failed (see above)"
 # shellcheck source=/dev/null
 . "$CACHE/env.sh"
 
 # ------------------------------------------------------------------------------------ demo workspace
-if [ ! -d "$WORKSPACE/.git" ]; then
+if [ ! -e "$WORKSPACE" ]; then
   say "creating the demo workspace $WORKSPACE"
-  mkdir -p "$WORKSPACE/src"
-  cat > "$WORKSPACE/README.md" <<'EOF'
-# Docket demo workspace
-
-A small git repository to try Docket in. Docket keeps AI coding agents' work decided, gated, audited and
-verified: every step is an event in an append-only ledger, `.docket/ledger.jsonl` in this folder.
-
-## Things to try
-
-1. Click the **Docket** icon in the activity bar (left). You get the **Work** tree and the **Receipts** view.
-2. Press `F1` and run **Docket: Turn On**. A work scope opens: the Work tree shows it and Receipts gets a
-   `work-scope-opened` receipt. Click a receipt to see its fields and full hashes.
-3. Run **Docket: Show Status** for the current phase, and **Docket: Verify Ledger** to re-check every hash in
-   the ledger.
-4. Open `.docket/ledger.jsonl` in the Explorer: one JSON object per line, each with a `developer/v8` envelope.
-5. Run **Docket: Turn Off**: the scope closes (`work-scope-closed`).
-6. Edit `src/greet.ts` while Docket is on, or point an agent (Claude Code, Codex, Copilot) at this folder and
-   watch its work show up as receipts.
-7. Run **Docket: Explain Plan for Task…** with, say, `make greet.ts trim the name without touching the README`:
-   the plan says which skills run in what order, the checks and the review board, each with its reason.
-8. The **Observer** view shows the Notebook in `notes/` and a proposal of one record waiting for review. Click
-   the record to see it in the diff editor, then **Save All Records** (or **Discard Proposal**) in the editor
-   title. Agents propose records the same way with the MCP tool `propose_notebook_records`; only you save them.
-
-This folder lives in Docket's demo cache; delete it to start over (`npm start` recreates it).
-EOF
-  cat > "$WORKSPACE/src/greet.ts" <<'EOF'
-export function greet(name: string): string {
-  return `Hello, ${name}!`;
-}
-EOF
-  printf 'node_modules/\n' > "$WORKSPACE/.gitignore"
-  # A Notebook with one record waiting for review, so the Observer view has something to approve.
-  mkdir -p "$WORKSPACE/.vscode"
-  printf '{\n  "docket.notebookPath": "notes"\n}\n' > "$WORKSPACE/.vscode/settings.json"
-  { node "$ROOT/dist/docket.js" notebook setup "$WORKSPACE/notes" --language en --yes \
-      && node "$ROOT/dist/docket.js" notebook propose "$ROOT/scripts/demo/notebook-proposal.json" \
-        --notebook "$WORKSPACE/notes" --workspace "$WORKSPACE"; } >/dev/null \
-    || say "warning: could not prepare the demo Notebook (the rest of the demo works without it)"
-  (
-    cd "$WORKSPACE"
-    export GIT_AUTHOR_NAME="Docket Demo" GIT_AUTHOR_EMAIL="demo@example.invalid"
-    export GIT_COMMITTER_NAME="Docket Demo" GIT_COMMITTER_EMAIL="demo@example.invalid"
-    git init -q -b main && git add -A && git commit -q -m "Demo workspace"
-  ) || say "warning: could not make $WORKSPACE a git repository (is git installed?)"
+  bash "$ROOT/scripts/demo/create-workspace.sh" "$WORKSPACE" || die "could not create the demo workspace"
 else
   say "using the demo workspace $WORKSPACE"
+  # Workspaces made before the demo ignored .docket/ committed a Notebook proposal and turn dirty once Docket is on.
+  if git -C "$WORKSPACE" ls-files --error-unmatch .docket >/dev/null 2>&1; then
+    say "note: this demo workspace was made by an older npm start; delete it for the current one: rm -rf '$WORKSPACE'"
+  fi
 fi
 
 # ------------------------------------------------------------------------------------ demo profile

