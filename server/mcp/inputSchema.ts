@@ -66,7 +66,7 @@ function mergeRootUnion(variants: readonly unknown[]): ToolInputSchema | null {
   });
   return {
     type: "object",
-    description: `Exactly one of: ${variantsText.join(" | ")}.`,
+    description: `Exactly one of: ${variantsText.join(" | ")}. A key the chosen variant does not use is null or left out.`,
     properties,
     required: requiredByAll,
     additionalProperties: false,
@@ -74,12 +74,25 @@ function mergeRootUnion(variants: readonly unknown[]): ToolInputSchema | null {
 }
 
 /**
+ * zod's own conversion of what a schema accepts (the input side: defaults make a key optional),
+ * unions and all, without the `$schema` key.
+ */
+export function derivedJsonSchema(schema: z.ZodType): JsonObject {
+  const converted = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12", unrepresentable: "throw" }) as JsonObject;
+  const { $schema: _dialect, ...rest } = converted;
+  return rest;
+}
+
+/**
  * The JSON Schema (2020-12 dialect, the MCP default, so no `$schema` key) of what a tool accepts:
  * zod's own conversion of the input side (defaults make a key optional), root unions merged.
  */
 export function toolInputSchema(schema: z.ZodType): ToolInputSchema {
-  const converted = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12", unrepresentable: "throw" }) as JsonObject;
-  const { $schema: _dialect, ...rest } = converted;
+  return rootObjectSchema(derivedJsonSchema(schema));
+}
+
+/** A derived schema (`derivedJsonSchema`) as one object schema, a root union merged. */
+export function rootObjectSchema(rest: JsonObject): ToolInputSchema {
   const union = Array.isArray(rest.oneOf) ? rest.oneOf : Array.isArray(rest.anyOf) ? rest.anyOf : null;
   if (union !== null) {
     const merged = mergeRootUnion(union);

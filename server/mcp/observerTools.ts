@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { commitObserverWork, observerAgentStatus } from "../observer/observerAgentWork";
 import { ObserverCommitRequest } from "../observer/observerCommit";
+import { PreparedRecord } from "../notebook/proposal";
 import { defineTool, type DocketTool } from "./toolDefinition";
 
 const observerStatus = defineTool({
@@ -23,11 +24,19 @@ const observerStatus = defineTool({
   },
 });
 
+// The commit leaves save.records opaque (Review & Save checks them with its own codes); clients are
+// shown the record shape those checks expect, so a strict client can write one.
+const saveRequest = ObserverCommitRequest.shape.save.unwrap().unwrap();
+const ObserverCommitPublished = ObserverCommitRequest.extend({
+  save: saveRequest.extend({ records: z.array(PreparedRecord).max(1000) }).nullable().default(null),
+});
+
 const observerCommit = defineTool({
   name: "observer_commit",
   title: "Record what you observed (one atomic Observer batch)",
   readOnly: false,
   params: ObserverCommitRequest,
+  publishedAs: ObserverCommitPublished,
   description: [
     "Record, in one call at the end of your work, the evidence you relied on and how you interpret it. All or nothing: any failed member, or any Observer change since observer_status (fingerprint), writes nothing.",
     "episode_id and fingerprint: from observer_status. observations (≤4), each one SourceRead: nominations [{tool_call_id (a staged result), reason (why it matters)}] and/or candidate_ids (existing candidates, e.g. the user's input); source {kind:\"external-material\", title, lang, uri, revision, content_hash, retrieval_context} (at least one of the last four non-null) or {kind:\"direct-observation\", title, lang, observed_at (ISO), observed_by, fact, conditions, interpretation_boundary}; faithful_summary (what the source says, not your opinion); claims [{text, locator|null}] (what it states, with where); related_inquiry_ids (standing hypotheses it bears on, may be empty); stance supports|challenges|refines|boundary|uncertain; record {kind:\"observation\", movement, rationale} or {kind:\"new-hypothesis\", rationale, observer_hypothesis} (your own new hypothesis).",

@@ -1,11 +1,14 @@
 // How a Docket MCP tool is defined: its model-facing description, the input schema derived from
-// the zod schema it validates with, and a handler that only ever sees validated arguments.
+// the zod schema it validates with (published in the shape strict clients accept), and a handler
+// that only ever sees validated arguments.
 import type * as z from "zod";
 import { DocketError } from "../errors";
 import { ErrorCodes, type WriteResult } from "../protocol/messages";
 import type { WorkspaceLedger } from "../workspace/workspaceLedger";
 import type { AgentState } from "./guidance";
-import { describeIssues, toolInputSchema, type ToolInputSchema } from "./inputSchema";
+import { withoutAbsentNulls } from "./absentNulls";
+import { derivedJsonSchema, describeIssues, rootObjectSchema, type ToolInputSchema } from "./inputSchema";
+import { strictInputSchema } from "./strictInputSchema";
 
 /** What a call knows about its session: plain data, so a tool that needs only this can run in a worker thread. */
 export interface ToolSession {
@@ -70,8 +73,12 @@ function argumentsObject(toolName: string, args: unknown): object {
   return args;
 }
 
-function validated<S extends z.ZodType>(name: string, params: S, args: unknown): z.output<S> {
-  const parsed = params.safeParse(argumentsObject(name, args));
+/**
+ * Validates with the zod schema itself; first, a null that a strict client wrote for an optional key
+ * (the published schema makes every key required) is read as the key left out.
+ */
+function validated<S extends z.ZodType>(name: string, params: S, derived: Record<string, unknown>, args: unknown): z.output<S> {
+  const parsed = params.safeParse(withoutAbsentNulls(derived, argumentsObject(name, args)));
   if (!parsed.success) throw new DocketError(ErrorCodes.invalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
   return parsed.data;
 }
@@ -81,20 +88,28 @@ interface ToolText {
   readonly title: string;
   readonly description: string;
   readonly readOnly: boolean;
+  /**
+   * What `tools/list` describes when `params` leaves a part opaque (`z.unknown()`, checked later by
+   * its owner with its own codes) that a strict client cannot express: the same arguments with that
+   * part spelled out. Calls are still validated with `params`.
+   */
+  readonly publishedAs?: z.ZodType;
 }
 
-/** What `tools/list` shows of a tool, the same for both kinds. */
-function listed(definition: ToolText & { readonly params: z.ZodType }) {
-  return { name: definition.name, title: definition.title, description: definition.description, inputSchema: toolInputSchema(definition.params), readOnly: definition.readOnly };
+/** What `tools/list` shows of a tool, the same for both kinds: the schema in the shape strict clients accept. */
+function listed(definition: ToolText, derived: Record<string, unknown>) {
+  const inputSchema = strictInputSchema(rootObjectSchema(derived));
+  return { name: definition.name, title: definition.title, description: definition.description, inputSchema, readOnly: definition.readOnly };
 }
 
 export function defineTool<S extends z.ZodType>(
   definition: ToolText & { readonly params: S; readonly run: (context: ToolContext, params: z.output<S>) => Promise<ToolOutcome> },
 ): DocketTool {
+  const derived = derivedJsonSchema(definition.publishedAs ?? definition.params);
   return Object.freeze({
-    ...listed(definition),
+    ...listed(definition, derived),
     offThread: false,
-    invoke: async (context: ToolContext, args: unknown) => definition.run(context, validated(definition.name, definition.params, args)),
+    invoke: async (context: ToolContext, args: unknown) => definition.run(context, validated(definition.name, definition.params, derived, args)),
   });
 }
 
@@ -102,9 +117,10 @@ export function defineTool<S extends z.ZodType>(
 export function defineSessionTool<S extends z.ZodType>(
   definition: ToolText & { readonly params: S; readonly run: (session: ToolSession, params: z.output<S>) => Promise<ToolOutcome> },
 ): SessionTool {
+  const derived = derivedJsonSchema(definition.publishedAs ?? definition.params);
   return Object.freeze({
-    ...listed(definition),
+    ...listed(definition, derived),
     offThread: true as const,
-    invoke: async (session: ToolSession, args: unknown) => definition.run(session, validated(definition.name, definition.params, args)),
+    invoke: async (session: ToolSession, args: unknown) => definition.run(session, validated(definition.name, definition.params, derived, args)),
   });
 }

@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AuthorizeChangeParams, OpenJudgmentParams, RecordLandingParams } from "../../server/protocol/messages";
 import { toolInputSchema } from "../../server/mcp/inputSchema";
+import { strictInputSchema } from "../../server/mcp/strictInputSchema";
 import { captureToolResult } from "../../server/evidence/evidenceStore";
 import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
 import { callTool, callToolOk, connectMcp, DOCKET_CLI, structuredField, type ToolAnswer } from "../support/mcpClient";
@@ -156,13 +157,14 @@ test("listTools: status, the five operations, the Router's and the Notebook's to
       for (const keyword of ["oneOf", "anyOf", "allOf", "$schema"]) assert.equal(keyword in tool.inputSchema, false, `${tool.name} root has ${keyword}`);
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    assert.deepEqual(byName.get("open_judgment")?.inputSchema, JSON.parse(JSON.stringify(toolInputSchema(OpenJudgmentParams))));
-    assert.deepEqual(byName.get("authorize_change")?.inputSchema, JSON.parse(JSON.stringify(toolInputSchema(AuthorizeChangeParams))));
-    assert.deepEqual(byName.get("record_landing")?.inputSchema.required, ["result"]);
-    assert.deepEqual(byName.get("record_landing")?.inputSchema, JSON.parse(JSON.stringify(toolInputSchema(RecordLandingParams))));
+    // Published in the shape strict clients accept (test/unit/mcpStrictSchemas.test.ts holds it to both dialects).
+    assert.deepEqual(byName.get("open_judgment")?.inputSchema, JSON.parse(JSON.stringify(strictInputSchema(toolInputSchema(OpenJudgmentParams)))));
+    assert.deepEqual(byName.get("authorize_change")?.inputSchema, JSON.parse(JSON.stringify(strictInputSchema(toolInputSchema(AuthorizeChangeParams)))));
+    assert.deepEqual(byName.get("record_landing")?.inputSchema.required, ["changedPaths", "result", "verification"]);
+    assert.deepEqual(byName.get("record_landing")?.inputSchema, JSON.parse(JSON.stringify(strictInputSchema(toolInputSchema(RecordLandingParams)))));
     const conclude = byName.get("conclude_judgment")?.inputSchema as { properties: Record<string, { enum?: string[] }>; required: string[] };
     assert.deepEqual(conclude.properties.disposition?.enum, ["not-applicable", "judgment"]);
-    assert.deepEqual(conclude.required, ["disposition"]);
+    assert.deepEqual(conclude.required, Object.keys(conclude.properties));
     assert.equal(byName.get("status")?.annotations?.readOnlyHint, true);
     assert.match(byName.get("conclude_judgment")?.description ?? "", /branch-result-/u);
     assert.match(byName.get("record_landing")?.description ?? "", /Git/u);

@@ -255,7 +255,7 @@ test("the MCP tools plan and review_report have object schemas derived from the 
   const planTool = tools.find((tool) => tool.name === "plan");
   const reportTool = tools.find((tool) => tool.name === "review_report");
   assert.deepEqual(Object.keys(planTool?.inputSchema.properties ?? {}).sort(), ["mode", "task"]);
-  assert.deepEqual(planTool?.inputSchema.required, ["task"]);
+  assert.deepEqual(planTool?.inputSchema.required, ["task", "mode"]);
   assert.deepEqual(Object.keys(reportTool?.inputSchema.properties ?? {}).sort(), ["basisSha256", "failure", "findings", "mode", "outcome", "reviewer", "task"]);
   assert.equal(reportTool?.annotations?.readOnlyHint, false);
 });
