@@ -70,7 +70,10 @@ const WARNINGS = new Set<string>([
 
 export function registerCommands({ backend, log, receipts, extensionUri, notebook }: Dependencies): vscode.Disposable[] {
   const showOutput = vscode.l10n.t("Show Output");
-  const { register } = createCommandRunner({ backend, log, informational: INFORMATIONAL, warnings: WARNINGS });
+  // A refusal because of the phase offers the operation that is legal instead.
+  const nextStepAction = (failure: DocketError): { label: string; command: string } | null =>
+    failure.code === ErrorCodes.operationNotLegal ? { label: vscode.l10n.t("Next Step…"), command: "docket.nextStep" } : null;
+  const { register } = createCommandRunner({ backend, log, informational: INFORMATIONAL, warnings: WARNINGS, extraAction: nextStepAction });
 
   /** The sentence a user sees for a failure. */
   function userMessage(failure: DocketError): string {

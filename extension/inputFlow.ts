@@ -17,7 +17,12 @@ export const MAX_TEXT_LENGTH = 4000;
 export interface Step {
   readonly title: string;
   readonly step: number;
+  /** 0 for a preliminary choice that decides how many steps follow (shown without a count). */
   readonly totalSteps: number;
+}
+
+function stepTitle(step: Step): string {
+  return step.totalSteps === 0 ? step.title : `${step.title} (${step.step}/${step.totalSteps})`;
 }
 
 function validateText(value: string, required: boolean): string | undefined {
@@ -29,7 +34,7 @@ function validateText(value: string, required: boolean): string | undefined {
 
 export async function askText(step: Step, prompt: string, options: { placeHolder?: string; value?: string } = {}): Promise<string> {
   const answer = await vscode.window.showInputBox({
-    title: `${step.title} (${step.step}/${step.totalSteps})`,
+    title: stepTitle(step),
     prompt,
     placeHolder: options.placeHolder,
     value: options.value,
@@ -44,12 +49,14 @@ export async function askText(step: Step, prompt: string, options: { placeHolder
  * Collects a list one entry per box: each box adds an entry, an empty box finishes once `min`
  * entries exist. Entries are kept verbatim (trimmed), so they may contain any punctuation.
  */
-export async function askList(step: Step, prompt: string, options: { min: number; max: number; placeHolder?: string }): Promise<string[]> {
+export async function askList(step: Step, prompt: string, options: { min: number; max: number; placeHolder?: string; initial?: readonly string[] }): Promise<string[]> {
   const entries: string[] = [];
   while (entries.length < options.max) {
     const finishing = entries.length >= options.min;
     const answer = await vscode.window.showInputBox({
-      title: `${step.title} (${step.step}/${step.totalSteps})`,
+      title: stepTitle(step),
+      // Entries typed before a refusal come back one per box, to confirm or change.
+      value: options.initial?.[entries.length],
       prompt: finishing
         ? vscode.l10n.t("{0} — entry {1}. Leave empty and press Enter to finish.", prompt, entries.length + 1)
         : vscode.l10n.t("{0} — entry {1}.", prompt, entries.length + 1),
@@ -71,7 +78,7 @@ export async function askList(step: Step, prompt: string, options: { min: number
 
 export async function pickOne<T extends vscode.QuickPickItem>(step: Step, placeHolder: string, items: readonly T[]): Promise<T> {
   const picked = await vscode.window.showQuickPick(items, {
-    title: `${step.title} (${step.step}/${step.totalSteps})`,
+    title: stepTitle(step),
     placeHolder,
     ignoreFocusOut: true,
     // Labels and descriptions only: details are long sentences that would match almost any word.

@@ -14,14 +14,15 @@ import {
   type SkillsResult,
   type RecordLandingParams,
   type WorkFrame,
+  type ProtocolOperationName,
   type WorkState,
   type WriteResult,
 } from "../server/protocol/messages";
-import { ROUTE_CATALOGUE } from "../server/developer/routes";
 import type { Backend } from "./backend";
 import { DocketError } from "./errors";
 import { askList, askText, InputCancelled, pickOne, type Step } from "./inputFlow";
 import { phaseLabel } from "./strings";
+import { nextSentence, notLegalMessage, obligationsOpened, routeItems, VERIFICATION_ROUTE_ID } from "./operationGuidance";
 
 export const OperationCommandIds = {
   openJudgment: "docket.openJudgment",
@@ -32,9 +33,6 @@ export const OperationCommandIds = {
   openLandingDiff: "docket.openLandingDiff",
   openContextSources: "docket.openContextSources",
 } as const;
-
-/** The backend's verification route: a verification judgment is opened on it and nothing else. */
-const VERIFICATION_ROUTE_ID = "route:claim-evidence-assessment";
 
 /** The backend opens at most this many context sources per call (developer/v8 §3.3 b). */
 const MAX_CONTEXT_SOURCES = 4;
@@ -73,68 +71,90 @@ function openFrame(state: WorkState): WorkFrame | undefined {
   return state.frames.find((frame) => frame.status === "open");
 }
 
-/** "next: …" in words, for result messages. */
-function nextSentence(result: WriteResult): string {
-  switch (result.nextAction) {
-    case "open_judgment":
-      return result.runtime.reroutePending
-        ? vscode.l10n.t("Next: open the reroute judgment.")
-        : result.runtime.verificationPending
-          ? vscode.l10n.t("Next: open the verification judgment.")
-          : vscode.l10n.t("Next: open a judgment.");
-    case "open_context_sources":
-    case "conclude_judgment":
-      return vscode.l10n.t("Next: conclude the judgment.");
-    case "authorize_change":
-      return vscode.l10n.t("Next: authorize the change, or open another judgment.");
-    case "record_landing":
-      return vscode.l10n.t("Next: edit the files, then record the landing.");
-    default:
-      return vscode.l10n.t("Nothing else is due.");
-  }
-}
-
 export function registerOperationCommands({ backend, log, register, requireWritableWorkspace, refreshStatus }: Dependencies): vscode.Disposable[] {
   async function workState(): Promise<WorkState> {
     return backend.request(Requests.workState, {});
   }
 
-  function announce(summary: string, result: WriteResult): void {
+  async function announce(summary: string, result: WriteResult): Promise<void> {
     log.info(`${summary}; events: ${result.eventIds.join(", ") || "(none)"}; next: ${result.nextAction ?? "(none)"}`);
-    void vscode.window.showInformationMessage(`${summary} ${nextSentence(result)}`);
+    const phase = (await workState()).phase;
+    void vscode.window.showInformationMessage(`${summary} ${nextSentence(result, phase)}`);
+  }
+
+  /**
+   * The state, once the backend says `operation` is legal in it; otherwise the refusal, before a
+   * single prompt is shown (the runner offers Next Step… beside it).
+   */
+  async function requireLegal(operation: ProtocolOperationName): Promise<WorkState> {
+    const state = await workState();
+    if (!state.legalOperations.includes(operation)) throw new DocketError(ErrorCodes.operationNotLegal, notLegalMessage(operation, state));
+    return state;
+  }
+
+  /**
+   * What a person typed for a command the backend then refused, offered again next time so a
+   * refusal never costs the typing; cleared when the command succeeds.
+   */
+  const drafts = new Map<string, Record<string, unknown>>();
+  function draftOf(commandId: string): Record<string, unknown> {
+    return drafts.get(commandId) ?? {};
+  }
+  async function sendKeepingDraft<T>(commandId: string, params: object, send: () => PromiseLike<T>): Promise<T> {
+    try {
+      const result = await send();
+      drafts.delete(commandId);
+      return result;
+    } catch (error) {
+      drafts.set(commandId, { ...params });
+      throw error;
+    }
+  }
+  function draftText(commandId: string, key: string): string | undefined {
+    const value = draftOf(commandId)[key];
+    return typeof value === "string" ? value : undefined;
   }
 
   async function skills(): Promise<SkillsResult["skills"]> {
     return (await backend.request(Requests.skills, {})).skills;
   }
 
-  async function openJudgmentInputs(): Promise<OpenJudgmentParams> {
-    const state = await workState();
-    const title = vscode.l10n.t("Docket: Open Judgment — {0}", purposeLabel(state.purpose));
+  async function openJudgmentInputs(state: WorkState): Promise<OpenJudgmentParams> {
+    const id = OperationCommandIds.openJudgment;
+    const draft = draftOf(id);
     const verification = state.purpose === "verification-decision";
-    // Steps: [route] owner question obligations [subquestion expected-contribution]; the total
-    // grows once an owner is picked.
-    let total = verification ? 3 : 4;
+    const reroute = state.purpose === "reroute-decision";
+    // A verification judgment always takes the claim–evidence route: the title says so instead of asking.
+    const title = verification
+      ? vscode.l10n.t("Docket: Open Judgment — {0} (claim–evidence route)", purposeLabel(state.purpose))
+      : vscode.l10n.t("Docket: Open Judgment — {0}", purposeLabel(state.purpose));
+    // The owner is chosen first (uncounted): it decides how many steps follow, so the count never changes.
+    const owner = await pickOne({ title, step: 0, totalSteps: 0 }, vscode.l10n.t("Does a bundled Skill own this judgment? (most judgments: no)"), [
+      { label: `$(circle-slash) ${vscode.l10n.t("No owning Skill")}`, description: vscode.l10n.t("Recommended"), detail: vscode.l10n.t("Docket records the judgment itself (no routing, assignment or invocation)."), skillName: null },
+      ...(await skills()).map((skill) => ({ label: `$(tools) ${skill.skillName}`, detail: skill.description, skillName: skill.skillName })),
+    ]);
+    const total = (verification ? 0 : 1) + 2 + (owner.skillName === null ? 0 : 2);
     let step = 1;
     const next = (): Step => ({ title, step: step++, totalSteps: total });
     let routeDefinitionId = VERIFICATION_ROUTE_ID;
     if (!verification) {
-      const route = await pickOne(
-        next(),
-        vscode.l10n.t("Which kind of judgment is this? (route)"),
-        ROUTE_CATALOGUE.map((entry) => ({ label: entry.sign, description: entry.routeDefinitionId, detail: entry.sense, routeDefinitionId: entry.routeDefinitionId })),
-      );
+      const route = await pickOne(next(), reroute ? vscode.l10n.t("Which kind of judgment is the reroute? (the recommended route is first)") : vscode.l10n.t("Which kind of judgment is this?"), routeItems(state.purpose));
       routeDefinitionId = route.routeDefinitionId;
     }
-    const owner = await pickOne(next(), vscode.l10n.t("Which bundled Skill owns this judgment?"), [
-      { label: `$(circle-slash) ${vscode.l10n.t("No owning Skill")}`, detail: vscode.l10n.t("Docket records the judgment itself (no routing, assignment or invocation)."), skillName: null },
-      ...(await skills()).map((skill) => ({ label: `$(tools) ${skill.skillName}`, detail: skill.description, skillName: skill.skillName })),
-    ]);
-    if (owner.skillName !== null) total += 2;
-    const question = await askText(next(), vscode.l10n.t("The exact question this judgment must answer"), {
-      placeHolder: verification ? vscode.l10n.t("e.g. Does the landed change do what was authorized?") : vscode.l10n.t("e.g. Should the parser accept trailing commas?"),
+    const landing = state.landings.at(-1);
+    const questionExample = verification
+      ? vscode.l10n.t("e.g. Does the landed change do what was authorized: {0}?", landing?.result ?? vscode.l10n.t("the last landing"))
+      : reroute
+        ? vscode.l10n.t("e.g. After “{0}”, does the work need to change course?", landing?.result ?? vscode.l10n.t("the last landing"))
+        : vscode.l10n.t("e.g. Should the parser accept trailing commas?");
+    const question = await askText(next(), vscode.l10n.t("The exact question this judgment must answer"), { placeHolder: questionExample, value: draftText(id, "question") });
+    const previousObligations = Array.isArray(draft.obligations) ? (draft.obligations as Array<{ statement: string }>).map((obligation) => obligation.statement) : undefined;
+    const statements = await askList(next(), vscode.l10n.t("What must be settled before concluding (an obligation), in your words"), {
+      min: 1,
+      max: 100,
+      placeHolder: vscode.l10n.t("e.g. The answer is backed by a test or an observed result"),
+      initial: previousObligations,
     });
-    const statements = await askList(next(), vscode.l10n.t("What must be settled before concluding (an obligation)"), { min: 1, max: 100 });
     const params: OpenJudgmentParams = {
       purpose: state.purpose ?? undefined,
       routeDefinitionId,
@@ -142,8 +162,12 @@ export function registerOperationCommands({ backend, log, register, requireWrita
       obligations: statements.map((statement, index) => ({ obligationId: `obligation-${String(index + 1).padStart(3, "0")}`, statement })),
     };
     if (owner.skillName === null) return params;
-    const subquestion = await askText(next(), vscode.l10n.t("What {0} is asked to answer (subquestion)", owner.skillName));
-    const expectedContribution = await askText(next(), vscode.l10n.t("What {0} should contribute", owner.skillName));
+    const subquestion = await askText(next(), vscode.l10n.t("What {0} is asked to answer (subquestion, free text)", owner.skillName), {
+      placeHolder: vscode.l10n.t("e.g. For “{0}”: which option does the method favour, and why?", question),
+    });
+    const expectedContribution = await askText(next(), vscode.l10n.t("What {0} should contribute (free text)", owner.skillName), {
+      placeHolder: vscode.l10n.t("e.g. A recommendation with the evidence it rests on"),
+    });
     return { ...params, ownerSkill: { skillName: owner.skillName, subquestion, expectedContribution } };
   }
 
@@ -180,13 +204,15 @@ export function registerOperationCommands({ backend, log, register, requireWrita
     });
   }
 
-  async function concludeInputs(): Promise<ConcludeJudgmentParams> {
-    const state = await workState();
+  async function concludeInputs(state: WorkState): Promise<ConcludeJudgmentParams> {
+    const id = OperationCommandIds.concludeJudgment;
     const frame = openFrame(state);
     const title = frame === undefined ? vscode.l10n.t("Docket: Conclude Judgment") : vscode.l10n.t("Docket: Conclude “{0}”", frame.question);
-    const disposition = await pickOne({ title, step: 1, totalSteps: 4 }, vscode.l10n.t("How does this judgment end?"), [
+    // The ending is chosen first (uncounted): each ending has its own fixed number of steps.
+    const disposition = await pickOne({ title, step: 0, totalSteps: 0 }, vscode.l10n.t("How does this judgment end?"), [
       {
         label: `$(pass) ${vscode.l10n.t("Contextual judgment")}`,
+        description: vscode.l10n.t("Recommended when you have an answer"),
         detail: vscode.l10n.t("The obligations are settled: state the conclusion, why it applies and the evidence that stopped the search."),
         outcome: "contextual-judgment" as const,
       },
@@ -201,35 +227,51 @@ export function registerOperationCommands({ backend, log, register, requireWrita
         outcome: "needs-evidence" as const,
       },
     ]);
+    const evidenceHint = vscode.l10n.t("e.g. test “greet trims names” passes, or an evidence handle such as branch-result-…");
     if (disposition.outcome === "not-applicable") {
-      const reason = await askText({ title, step: 2, totalSteps: 3 }, vscode.l10n.t("Why the question does not apply"));
-      const basis = await askList({ title, step: 3, totalSteps: 3 }, vscode.l10n.t("What shows it does not apply (basis)"), { min: 1, max: 32 });
+      const reason = await askText({ title, step: 1, totalSteps: 2 }, vscode.l10n.t("Why the question does not apply"), { value: draftText(id, "reason") });
+      const basis = await askList({ title, step: 2, totalSteps: 2 }, vscode.l10n.t("What shows it does not apply (basis: free text or an evidence handle)"), { min: 1, max: 32, placeHolder: evidenceHint });
       return { disposition: "not-applicable", reason, basis };
     }
     if (disposition.outcome === "needs-evidence") {
-      const evidenceNeeded = await askList({ title, step: 2, totalSteps: 3 }, vscode.l10n.t("Evidence that is still needed"), { min: 1, max: 32 });
-      const resolutionOwner = await askText({ title, step: 3, totalSteps: 3 }, vscode.l10n.t("Who will provide it"), { placeHolder: vscode.l10n.t("e.g. user") });
+      const evidenceNeeded = await askList({ title, step: 1, totalSteps: 2 }, vscode.l10n.t("Evidence that is still needed"), { min: 1, max: 32, placeHolder: vscode.l10n.t("e.g. the output of the failing test") });
+      const resolutionOwner = await askText({ title, step: 2, totalSteps: 2 }, vscode.l10n.t("Who will provide it"), { placeHolder: vscode.l10n.t("e.g. user") });
       return { disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded, resolutionOwner } };
     }
-    const artifact = await askText({ title, step: 2, totalSteps: 4 }, vscode.l10n.t("The conclusion (what was decided)"));
-    const rationale = await askText({ title, step: 3, totalSteps: 4 }, vscode.l10n.t("Why it applies to this frame (rationale)"));
-    const stopEvidence = await askList({ title, step: 4, totalSteps: 4 }, vscode.l10n.t("Evidence that settles it (stop evidence)"), { min: 1, max: 32 });
+    const question = frame?.question ?? "";
+    const artifact = await askText({ title, step: 1, totalSteps: 3 }, vscode.l10n.t("The conclusion (what was decided)"), {
+      placeHolder: vscode.l10n.t("e.g. the answer to “{0}” in one sentence", question),
+      value: draftText(id, "artifact"),
+    });
+    const rationale = await askText({ title, step: 2, totalSteps: 3 }, vscode.l10n.t("Why it applies to this frame (rationale)"), { value: draftText(id, "rationale") });
+    const stopEvidence = await askList({ title, step: 3, totalSteps: 3 }, vscode.l10n.t("Evidence that settles it (stop evidence: free text or an evidence handle)"), { min: 1, max: 32, placeHolder: evidenceHint });
     return { disposition: "judgment", outcome: { kind: "contextual-judgment", rationale, artifact, stopEvidence } };
   }
 
   async function authorizeInputs(): Promise<AuthorizeChangeParams> {
     const title = vscode.l10n.t("Docket: Authorize Change");
     const step = (n: number): Step => ({ title, step: n, totalSteps: 3 });
-    const movement = await askText(step(1), vscode.l10n.t("The change that is authorized (movement)"), { placeHolder: vscode.l10n.t("e.g. Accept trailing commas in the config parser") });
-    const stableLanding = await askText(step(2), vscode.l10n.t("What the workspace looks like when the change has landed"));
-    const verificationTarget = await askText(step(3), vscode.l10n.t("How the landing will be verified"));
+    const id = OperationCommandIds.authorizeChange;
+    const movement = await askText(step(1), vscode.l10n.t("The change that is authorized (movement)"), { placeHolder: vscode.l10n.t("e.g. Accept trailing commas in the config parser"), value: draftText(id, "movement") });
+    const stableLanding = await askText(step(2), vscode.l10n.t("What the workspace looks like when the change has landed"), {
+      placeHolder: vscode.l10n.t("e.g. src/config.ts accepts trailing commas; nothing else changed"),
+      value: draftText(id, "stableLanding"),
+    });
+    const verificationTarget = await askText(step(3), vscode.l10n.t("How the landing will be verified"), { placeHolder: vscode.l10n.t("e.g. npm test passes, including a new trailing-comma test"), value: draftText(id, "verificationTarget") });
     return { movement, stableLanding, verificationTarget };
   }
 
   async function landingInputs(): Promise<RecordLandingParams> {
     const title = vscode.l10n.t("Docket: Record Landing");
-    const result = await askText({ title, step: 1, totalSteps: 2 }, vscode.l10n.t("What changed (result)"));
-    const verification = await askList({ title, step: 2, totalSteps: 2 }, vscode.l10n.t("Checks you ran (optional)"), { min: 0, max: 100 });
+    const id = OperationCommandIds.recordLanding;
+    const result = await askText({ title, step: 1, totalSteps: 2 }, vscode.l10n.t("What changed (result)"), { placeHolder: vscode.l10n.t("e.g. greet.ts now trims the name"), value: draftText(id, "result") });
+    const previous = draftOf(id).verification;
+    const verification = await askList({ title, step: 2, totalSteps: 2 }, vscode.l10n.t("Checks you ran (optional)"), {
+      min: 0,
+      max: 100,
+      placeHolder: vscode.l10n.t("e.g. npm test: 12 passing"),
+      initial: Array.isArray(previous) ? (previous as string[]) : undefined,
+    });
     return { result, verification };
   }
 
@@ -241,21 +283,23 @@ export function registerOperationCommands({ backend, log, register, requireWrita
   const commands: vscode.Disposable[] = [
     register(OperationCommandIds.openJudgment, async (...args: unknown[]) => {
       requireWritableWorkspace();
-      const params = given<OpenJudgmentParams>(args) ?? (await openJudgmentInputs());
-      const result = await backend.request(Requests.openJudgment, params);
+      const params = given<OpenJudgmentParams>(args) ?? (await openJudgmentInputs(await requireLegal("open_judgment")));
+      const result = await sendKeepingDraft(OperationCommandIds.openJudgment, params, () => backend.request(Requests.openJudgment, params));
       await refreshStatus();
-      announce(vscode.l10n.t("Judgment opened with {0} obligation(s).", params.obligations.length), result);
+      await announce(obligationsOpened(params.obligations.length), result);
       offerMethod(result);
       return result;
     }),
 
     register(OperationCommandIds.openContextSources, async (...args: unknown[]) => {
       requireWritableWorkspace();
-      const params = given<OpenContextSourcesParams>(args) ?? (await contextSourceInputs());
+      const ready = given<OpenContextSourcesParams>(args);
+      if (ready === undefined) await requireLegal("open_context_sources");
+      const params = ready ?? (await contextSourceInputs());
       const result = await backend.request(Requests.openContextSources, params);
       await refreshStatus();
       const opened = result.opened.map((entry) => entry.skillName).join(", ");
-      announce(
+      await announce(
         result.opened.length === 0 ? vscode.l10n.t("Context is already available; nothing was written.") : vscode.l10n.t("Opened as context: {0}", opened),
         result,
       );
@@ -264,11 +308,11 @@ export function registerOperationCommands({ backend, log, register, requireWrita
 
     register(OperationCommandIds.concludeJudgment, async (...args: unknown[]) => {
       requireWritableWorkspace();
-      const params = given<ConcludeJudgmentParams>(args) ?? (await concludeInputs());
-      const result = await backend.request(Requests.concludeJudgment, params);
+      const params = given<ConcludeJudgmentParams>(args) ?? (await concludeInputs(await requireLegal("conclude_judgment")));
+      const result = await sendKeepingDraft(OperationCommandIds.concludeJudgment, params, () => backend.request(Requests.concludeJudgment, params));
       await refreshStatus();
       // An unresolved outcome is recorded but leaves the frame open.
-      announce(
+      await announce(
         result.runtime.state === "frame"
           ? vscode.l10n.t("Recorded; the judgment is not concluded yet and its frame stays open.")
           : vscode.l10n.t("Judgment concluded."),
@@ -279,24 +323,27 @@ export function registerOperationCommands({ backend, log, register, requireWrita
 
     register(OperationCommandIds.authorizeChange, async (...args: unknown[]) => {
       requireWritableWorkspace();
-      const params = given<AuthorizeChangeParams>(args) ?? (await authorizeInputs());
-      const result = await backend.request(Requests.authorizeChange, params);
+      const ready = given<AuthorizeChangeParams>(args);
+      if (ready === undefined) await requireLegal("authorize_change");
+      const params = ready ?? (await authorizeInputs());
+      const result = await sendKeepingDraft(OperationCommandIds.authorizeChange, params, () => backend.request(Requests.authorizeChange, params));
       await refreshStatus();
-      announce(vscode.l10n.t("Change authorized: {0}", params.movement), result);
+      await announce(vscode.l10n.t("Change authorized: {0}", params.movement), result);
       return result;
     }),
 
     register(OperationCommandIds.recordLanding, async (...args: unknown[]) => {
       requireWritableWorkspace();
-      const params = given<RecordLandingParams>(args) ?? (await landingInputs());
-      const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Reconciling the landing with Git…") },
-        () => backend.request(Requests.recordLanding, params),
+      const ready = given<RecordLandingParams>(args);
+      if (ready === undefined) await requireLegal("record_landing");
+      const params = ready ?? (await landingInputs());
+      const result = await sendKeepingDraft(OperationCommandIds.recordLanding, params, () =>
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Reconciling the landing with Git…") }, () => backend.request(Requests.recordLanding, params)),
       );
       await refreshStatus();
       const landing = (await workState()).landings.at(-1);
       const paths = landing === undefined ? "" : landing.changedPaths.join(", ");
-      announce(vscode.l10n.t("Landing recorded: {0}", paths), result);
+      await announce(vscode.l10n.t("Landing recorded: {0}", paths), result);
       return result;
     }),
 

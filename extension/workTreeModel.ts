@@ -71,14 +71,24 @@ function operationLabel(operation: WorkState["nextAction"], state: WorkState): s
   }
 }
 
+/** "1 unresolved conclusion" / "2 unresolved conclusions", through the locale's plural rules. */
+function unresolvedRecorded(count: number): string {
+  return new Intl.PluralRules(vscode.env.language).select(count) === "one"
+    ? vscode.l10n.t("{0} unresolved conclusion recorded", count)
+    : vscode.l10n.t("{0} unresolved conclusions recorded", count);
+}
+
 function nextStepNode(state: WorkState): WorkNode {
   const label = operationLabel(state.nextAction, state);
   return {
     id: "active/next",
     // After a verified landing the cycle is complete; authorizing again (from the verification
     // frame) or opening a new judgment are both legal, so say that instead of "next".
-    label: state.phase === "done" ? vscode.l10n.t("Cycle complete — you may: {0}", label) : vscode.l10n.t("Next: {0}", label),
-    tooltip: vscode.l10n.t("Run the next legal operation. Legal now: {0}", state.legalOperations.join(", ") || vscode.l10n.t("none")),
+    label: state.phase === "done" ? vscode.l10n.t("Cycle complete: the landing is verified") : vscode.l10n.t("Next: {0}", label),
+    tooltip:
+      state.phase === "done"
+        ? vscode.l10n.t("Nothing is due. You may authorize another change, open a new judgment, or turn Docket off.")
+        : vscode.l10n.t("Run the next legal operation. Legal now: {0}", state.legalOperations.join(", ") || vscode.l10n.t("none")),
     icon: state.nextAction === null ? "check-all" : "arrow-right",
     context: WorkItemContext.nextStep,
     children: [],
@@ -161,7 +171,7 @@ function frameNode(frame: WorkFrame): WorkNode {
   }
   if (frame.unresolvedAttempts > 0) {
     children.push({
-      ...leaf(`${base}/unresolved`, vscode.l10n.t("Waiting on evidence"), vscode.l10n.t("{0} unresolved conclusion(s) recorded", frame.unresolvedAttempts), "question"),
+      ...leaf(`${base}/unresolved`, vscode.l10n.t("Waiting on evidence"), unresolvedRecorded(frame.unresolvedAttempts), "question"),
       iconColor: "problemsWarningIcon.foreground",
     });
   }

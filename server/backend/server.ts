@@ -464,6 +464,7 @@ export class Backend {
         receiptCount: 0,
         projectionSha256: "9c336f04305dfbbc460eef0adc28f05bda06d3c9b86ecaf0c295f70d433d7475",
         source: { kind: "workspace" },
+        legalOperations: [],
       };
     }
     this.ledger.refresh();

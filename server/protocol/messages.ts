@@ -73,6 +73,10 @@ export const StatusSource = z.discriminatedUnion("kind", [
 ]);
 export type StatusSource = z.infer<typeof StatusSource>;
 
+/** The developer/v8 operations (§9.1), as the protocol names them. */
+const ProtocolOperation = z.enum(["open_judgment", "open_context_sources", "conclude_judgment", "authorize_change", "record_landing"]);
+export type ProtocolOperationName = z.infer<typeof ProtocolOperation>;
+
 export const Status = z.strictObject({
   /** Absolute workspace folder, or null when the window has no folder. */
   workspaceFolder: z.string().nullable(),
@@ -89,6 +93,8 @@ export const Status = z.strictObject({
   projectionSha256: sha256,
   /** Where the shown history comes from: the workspace ledger, or a Pi session opened read-only. */
   source: StatusSource,
+  /** The operations legal right now (§9.1), in order; the first is the next step. Empty when none is. */
+  legalOperations: z.array(ProtocolOperation),
 });
 export type Status = z.infer<typeof Status>;
 
@@ -398,8 +404,6 @@ export const VerifyResult = z.strictObject({
   }),
 });
 export type VerifyResult = z.infer<typeof VerifyResult>;
-
-const ProtocolOperation = z.enum(["open_judgment", "open_context_sources", "conclude_judgment", "authorize_change", "record_landing"]);
 
 export const ToolPolicyResult = z.strictObject({
   governing: z.boolean(),

@@ -6,7 +6,7 @@ import { phaseOf, runtimeFacts } from "../developer/history";
 import type { ReceiptProjection } from "../developer/receipts";
 import { readReceiptsPage, type ReceiptPageQuery } from "./receiptQueries";
 import type { ScopeState } from "../developer/scopeState";
-import { computeToolPolicy } from "../developer/toolPolicy";
+import { computeToolPolicy, legalOperations } from "../developer/toolPolicy";
 import {
   type LedgerHealth,
   type ReceiptsPage,
@@ -52,6 +52,7 @@ export function historyStatus(input: HistoryStatusInput): Status {
     receiptCount: input.projection.count,
     projectionSha256: input.projection.projectionSha256,
     source: input.source,
+    legalOperations: legalOperations(runtimeFacts(history)),
   };
 }
 

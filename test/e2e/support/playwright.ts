@@ -22,6 +22,8 @@ export interface Locator {
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   isVisible(): Promise<boolean>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
+  /** The current value of an input. */
+  inputValue(options?: { timeout?: number }): Promise<string>;
   hover(options?: { timeout?: number }): Promise<void>;
   selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
   focus(options?: { timeout?: number }): Promise<void>;
