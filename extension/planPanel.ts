@@ -56,6 +56,8 @@ export function planStrings(): PlanStrings {
     signals: vscode.l10n.t("Signals"),
     risk: vscode.l10n.t("Risk"),
     candidates: vscode.l10n.t("Candidates"),
+    noSkillFits: vscode.l10n.t("No skill fits well"),
+    setAside: vscode.l10n.t("Set aside (matched poorly, not planned)"),
     excluded: vscode.l10n.t("Excluded"),
     unavailable: vscode.l10n.t("Unavailable"),
     executable: vscode.l10n.t("Executable"),
@@ -184,7 +186,7 @@ class PlanPanel implements vscode.Disposable {
   }
 
   private async openSkill(skill: string): Promise<void> {
-    const candidate = this.plan.routing.candidates.find((entry) => entry.skill === skill);
+    const candidate = this.plan.routing.candidates.find((entry) => entry.skill === skill) ?? this.plan.routing.setAside.find((entry) => entry.skill === skill);
     const version = this.plan.contextPack.versions.skills.find((entry) => entry.skill === skill);
     const source = candidate?.source ?? version?.source ?? "bundled";
     if (source === "workspace") {

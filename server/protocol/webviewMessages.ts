@@ -309,6 +309,8 @@ export const PlanStrings = z.strictObject({
   signals: z.string(),
   risk: z.string(),
   candidates: z.string(),
+  noSkillFits: z.string(),
+  setAside: z.string(),
   excluded: z.string(),
   unavailable: z.string(),
   executable: z.string(),

@@ -22,6 +22,7 @@ import {
   NEGATIVE_LEXICON,
   NO_IDIOMS,
   NOT_NAMES,
+  OBJECT_NAMES_DOMAIN,
   PLAN_FIRST_WORD,
   PLAN_ONLY_LEXICON,
   SECURITY_PATH_SEGMENTS,
@@ -46,6 +47,7 @@ import type {
   WorkspaceSnapshot,
 } from "./planSchema";
 import { isAtom, isHangulWord } from "./tokens";
+import { commandVerb } from "./wordRole";
 
 // ── Shared helpers ───────────────────────────────────────────────────────────────────────────
 
@@ -478,8 +480,52 @@ function deriveDomain(context: Context, negatives: readonly Signal[], entities: 
       if (better) best = { span, value: entry.value };
     }
   }
-  if (best === null) return { value: "unspecified", reasons: [{ kind: "router-rule", rule: "no domain word from the lexicon appears in the task" }] };
+  if (best === null) {
+    // Docket rule: "make greet.ts trim the name" names no domain verb, but a behaviour verb in
+    // command position says the task changes what the code does.
+    const verb = commandVerb(context.task, blocked);
+    if (verb !== null) return { value: "change", reasons: [{ kind: "task-span", span: verb, note: `"${verb.text}" says what the code should do: a behaviour change` }] };
+    return { value: "unspecified", reasons: [{ kind: "router-rule", rule: "no domain word from the lexicon appears in the task" }] };
+  }
+  const object = OBJECT_NAMES_DOMAIN.has(best.value) ? objectDomain(context, best.span, blocked) : null;
+  if (object !== null) {
+    return { value: object.value, reasons: [{ kind: "task-span", span: object.span, note: `"${object.span.text}" is what "${best.span.text}" acts on: a ${object.value} task` }] };
+  }
   return { value: best.value, reasons: [{ kind: "task-span", span: best.span, note: `"${best.span.text}" is a ${best.value} word (the first domain word in the task)` }] };
+}
+
+/** Test and documentation words name the work when an add/change verb acts on them. */
+const OBJECT_DOMAINS: readonly { phrase: string; value: "test" | "document" }[] = [
+  ...DOMAIN_LEXICON.filter((entry) => entry.value === "test" || entry.value === "document").map((entry) => ({ phrase: entry.phrase, value: entry.value as "test" | "document" })),
+  ...SIGNAL_LEXICON.filter((entry) => entry.value === "testing" || entry.value === "documentation").map((entry) => ({
+    phrase: entry.phrase,
+    value: entry.value === "testing" ? ("test" as const) : ("document" as const),
+  })),
+];
+
+/**
+ * "add a unit test for greet.ts", "update the README": the verb's object (after determiners) is a
+ * test or documentation word, so that is the kind of work. Null when the object is anything else.
+ */
+function objectDomain(context: Context, verb: TaskSpan, blocked: readonly TaskSpan[]): { span: TaskSpan; value: "test" | "document" } | null {
+  let index = firstUnitFrom(context, verb.end);
+  let cursor = verb.end;
+  for (; index < context.units.length; index += 1) {
+    const unit = context.units[index] as Token;
+    if (!TARGET_GAP.test(context.task.text.slice(cursor, unit.start))) return null;
+    if (!DETERMINERS.has(fold(unit.text))) break;
+    cursor = unit.end;
+  }
+  const object = context.units[index];
+  if (object === undefined || !TARGET_GAP.test(context.task.text.slice(cursor, object.start))) return null;
+  let found: { span: TaskSpan; value: "test" | "document" } | null = null;
+  for (const entry of OBJECT_DOMAINS) {
+    for (const span of findPhrase(context.task, entry.phrase, { anyCase: true })) {
+      if (span.start !== object.start || blocked.some((item) => overlaps(item, span))) continue;
+      if (found === null || span.end > found.span.end) found = { span, value: entry.value };
+    }
+  }
+  return found;
 }
 
 function planOnlySpans(context: Context): TaskSpan[] {

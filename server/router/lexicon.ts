@@ -745,3 +745,120 @@ export const SECURITY_PATH_SEGMENTS: ReadonlySet<string> = new Set([
 
 /** Grounded files, folders and modules at or above this count make a wide change. */
 export const MANY_ENTITIES = 5;
+
+// ── Word roles (Docket rule, router.md "Word roles and fit") ─────────────────────────────────
+
+/**
+ * Verbs that say what the code should *do* (trim, validate, print …), as opposed to the domain
+ * verbs above, which say what the person wants done *to the code*. A noun such a verb acts on is
+ * data the code handles ("trim the name"), not a subject a skill judges. None of these is a domain
+ * word or a bundled skill's signal (a test checks), so the two lists never disagree.
+ */
+export const BEHAVIOUR_VERBS: ReadonlySet<string> = new Set([
+  ...forms("trim", { double: true }),
+  ...forms("strip", { double: true }),
+  ...forms("pad", { double: true }),
+  ...forms("validate"),
+  ...forms("check"),
+  ...forms("parse"),
+  ...forms("format", { double: true }),
+  ...forms("print"),
+  ...forms("log", { double: true }),
+  ...forms("display"),
+  ...forms("show"),
+  "shown",
+  ...forms("render"),
+  ...forms("return"),
+  ...forms("accept"),
+  ...forms("reject"),
+  ...forms("handle"),
+  ...forms("escape"),
+  ...forms("encode"),
+  ...forms("decode"),
+  ...forms("normalize"),
+  ...forms("normalise"),
+  ...forms("lowercase"),
+  ...forms("uppercase"),
+  ...forms("capitalize"),
+  ...forms("capitalise"),
+  ...forms("sort"),
+  ...forms("filter"),
+  ...forms("truncate"),
+  ...forms("store"),
+  ...forms("save"),
+  ...forms("load"),
+  ...forms("send"),
+  "sent",
+  ...forms("fetch"),
+  ...forms("compute"),
+  ...forms("calculate"),
+  ...forms("count"),
+  ...forms("compare"),
+  ...forms("hash"),
+  ...forms("include"),
+  ...forms("append"),
+  ...forms("prepend"),
+  ...forms("emit", { double: true }),
+  ...forms("convert"),
+  ...forms("serialize"),
+  ...forms("greet"),
+  ...forms("limit"),
+  ...forms("round"),
+  ...forms("reverse"),
+  ...forms("ignore"),
+  ...forms("allow"),
+  ...forms("throw"),
+  "threw",
+  "thrown",
+  ...forms("warn"),
+  "split",
+  "splits",
+  "splitting",
+  "read",
+  "reads",
+  "reading",
+]);
+
+/**
+ * Korean behaviour-verb stems (다듬다 trim, 검증하다 validate, 출력하다 print …). They count only
+ * with a verb ending attached ("다듬어", "출력하게"), never with a noun particle ("출력을").
+ */
+export const KOREAN_BEHAVIOUR_STEMS: readonly string[] = [
+  "다듬",
+  "잘라",
+  "자르",
+  "검증",
+  "출력",
+  "표시",
+  "반환",
+  "정렬",
+  "저장",
+  "변환",
+  "파싱",
+  "처리",
+  "검사",
+  "무시",
+  "허용",
+  "거부",
+  "보여",
+  "보내",
+  "전송",
+];
+
+/**
+ * Words right before an imperative behaviour verb ("should trim", "to trim", "please trim"). The
+ * task's first word and "make/let/have X <verb>" ("make greet.ts trim the name") count too.
+ */
+export const COMMAND_LEADS: ReadonlySet<string> = new Set(["please", "should", "shall", "must", "will", "would", "to", "also", "always", "now", "not", "never", "can"]);
+/** Causative verbs: "make greet.ts trim the name" asks greet.ts to behave differently. */
+export const CAUSATIVE_VERBS: ReadonlySet<string> = new Set(["make", "makes", "let", "lets", "have", "has", "get", "gets"]);
+/** How many words a causative verb's object may span before the behaviour verb ("make the greeting trim"). */
+export const MAX_CAUSATIVE_OBJECT_WORDS = 3;
+/** How many words may stand before a lead or causative ("can you make …", "greet.ts should …"). */
+export const MAX_SUBJECT_WORDS = 4;
+/** How many words back from a signal word its governing verb may stand ("trim whitespace from the name"). */
+export const MAX_GOVERNING_DISTANCE = 5;
+/** Domains whose verb names what it acts on rather than the work ("add a unit test" is a test task). */
+export const OBJECT_NAMES_DOMAIN: ReadonlySet<string> = new Set(["add", "change"]);
+/** Korean object particles: "이름을 다듬어" — the noun before them is what the verb acts on. */
+export const KOREAN_OBJECT_PARTICLES: readonly string[] = ["을", "를"];

@@ -342,9 +342,27 @@ export const Candidate = z.strictObject({
 });
 export type Candidate = z.infer<typeof Candidate>;
 
+/** A skill whose words matched but that does not fit the task (router.md "Word roles and fit"). */
+export const SetAside = z.strictObject({
+  ...Candidate.shape,
+  /** Why it does not fit: the word roles and fit rules that set it aside. */
+  because: z.array(Reason).min(1),
+});
+export type SetAside = z.infer<typeof SetAside>;
+
+/** Whether any skill fits the task well; "no-skill-fits" plans the work without a skill step. */
+export const RoutingFit = z.strictObject({
+  outcome: z.enum(["fits", "no-skill-fits"]),
+  reasons: z.array(Reason).min(1),
+});
+export type RoutingFit = z.infer<typeof RoutingFit>;
+
 export const RoutingStage = z.strictObject({
   /** Sorted by score descending, then skill name. */
   candidates: z.array(Candidate),
+  /** Skills that matched only poorly (an object noun, a passing mention, the domain alone), sorted by name. */
+  setAside: z.array(SetAside),
+  fit: RoutingFit,
   /** Skills a negative signal excluded, with the signal. */
   excluded: z.array(z.strictObject({ skill: z.string(), reasons: z.array(Reason).min(1) })),
   /** Catalogue entries that could not be considered, and why. */

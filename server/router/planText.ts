@@ -94,10 +94,14 @@ export function renderPlanText(plan: Plan): string {
   for (const risk of intent.risk) lines.push(`    ${risk.level} ${risk.rule}`, ...reasonLines(risk.reasons, "      "));
 
   heading(lines, 3, "SKILL ROUTING");
-  none(lines, "  ", routing.candidates);
+  if (routing.fit.outcome === "no-skill-fits") lines.push("  no skill fits well", ...reasonLines(routing.fit.reasons, "    "));
   for (const candidate of routing.candidates) {
     lines.push(`  ${candidate.skill} (${candidate.source}, ${candidate.role}, ${candidate.strength}, score ${candidate.score}) ${candidate.path}`);
     lines.push(...reasonLines(candidate.reasons, "    "));
+  }
+  for (const aside of routing.setAside) {
+    lines.push(`  set aside ${aside.skill} (${aside.source}, ${aside.role}, ${aside.strength}, score ${aside.score}) ${aside.path}`);
+    lines.push(...reasonLines(aside.reasons, "    "), ...aside.because.map((reason) => `    set aside because ${reasonText(reason)}`));
   }
   for (const excluded of routing.excluded) lines.push(`  excluded ${excluded.skill}`, ...reasonLines(excluded.reasons, "    "));
   for (const entry of routing.unavailable) lines.push(`  unavailable ${entry.skill} (${entry.path}): ${entry.code}: ${entry.message}`);
@@ -111,7 +115,7 @@ export function renderPlanText(plan: Plan): string {
       lines.push(`    gate (${gate.kind}): ${gate.description}`);
     }
   });
-  if (composition.groups.length === 0) lines.push("  (no steps)");
+  if (composition.groups.length === 0) lines.push(routing.fit.outcome === "no-skill-fits" && composition.issues.length === 0 ? "  (no steps: no skill fits well)" : "  (no steps)");
   for (const step of composition.steps) {
     if (step.after.length > 0) lines.push(`  ${step.skill} after ${step.after.join(", ")}`);
   }

@@ -77,7 +77,7 @@ test("the bundled catalogue has no cycle, conflict or missing requirement when e
     score: 1,
     reasons: [{ kind: "router-rule" as const, rule: "every bundled skill" }],
   }));
-  const composition = CompositionStage.parse(compose({ candidates, excluded: [], unavailable: [] }, catalogue, { mode: "implement" }));
+  const composition = CompositionStage.parse(compose({ candidates, setAside: [], fit: { outcome: "fits", reasons: [{ kind: "router-rule", rule: "test" }] }, excluded: [], unavailable: [] }, catalogue, { mode: "implement" }));
   assert.deepEqual(composition.issues, []);
   assert.ok(composition.executable);
   assert.equal(composition.steps.length, 15);

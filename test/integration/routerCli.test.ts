@@ -172,3 +172,30 @@ test("docket mcp: plan, then review_report on its basis re-evaluates the board; 
     repo.dispose();
   }
 });
+
+test("docket plan says when no skill fits well, and which skills it set aside and why (issue 15's showcase)", () => {
+  const repo = tempRepo({});
+  try {
+    repo.write("README.md", "# Docket demo workspace\n");
+    repo.write("src/greet.ts", "export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n");
+    repo.commitAll("init");
+    const showcase = docket(["plan", "make greet.ts trim the name without touching the README", "--workspace", repo.root]);
+    assert.equal(showcase.status, 0, showcase.stderr);
+    assert.match(showcase.stdout, /^ {2}specify \(bundled, work, declared, score \d+\)/mu);
+    assert.match(showcase.stdout, /^ {2}set aside naming-judgment \(bundled, work, declared, score 1\) skills\/naming-judgment\/SKILL\.md$/mu);
+    assert.match(showcase.stdout, /"name" is what "trim" acts on/u);
+    assert.match(showcase.stdout, /^ {4}set aside because router rule: a word the task acts on with a behaviour verb does not select a skill on its own$/mu);
+    assert.doesNotMatch(showcase.stdout, /no skill fits well/u);
+
+    const docs = docket(["plan", "update the README with the steps to run the demo", "--workspace", repo.root]);
+    assert.equal(docs.status, 0, docs.stderr);
+    assert.match(docs.stdout, /^3\. SKILL ROUTING\n {2}no skill fits well\n {4}because router rule: no skill fits well: /mu);
+    assert.match(docs.stdout, /^ {2}\(no steps: no skill fits well\)$/mu);
+    const json = Plan.parse(JSON.parse(docket(["plan", "update the README with the steps to run the demo", "--json", "--workspace", repo.root]).stdout));
+    assert.equal(json.routing.fit.outcome, "no-skill-fits");
+    assert.deepEqual(json.routing.candidates, []);
+    assert.deepEqual(json.composition.steps, []);
+  } finally {
+    repo.dispose();
+  }
+});

@@ -67,7 +67,7 @@ function intentOf(partial: Partial<IntentStage> = {}): IntentStage {
 
 const webhookEntity = { kind: "file" as const, value: "src/payments/webhook.ts", span: span("webhook.ts"), path: "src/payments/webhook.ts" };
 
-const emptyRouting: RoutingStage = { candidates: [], excluded: [], unavailable: [] };
+const emptyRouting: RoutingStage = { candidates: [], setAside: [], fit: { outcome: "no-skill-fits", reasons: [{ kind: "router-rule", rule: "test" }] }, excluded: [], unavailable: [] };
 
 function compositionOf(partial: Partial<CompositionStage> = {}): CompositionStage {
   return CompositionStage.parse({ steps: [], groups: [], edges: [], gates: [], issues: [], executable: true, blockedBecause: [], ...partial });

@@ -23,7 +23,7 @@ function candidate(skill: string, role: SkillRole = "work", path = `.claude/skil
 }
 
 function routing(candidates: Candidate[], excluded: string[] = []): RoutingStage {
-  return { candidates, excluded: excluded.map((skill) => ({ skill, reasons: [{ kind: "router-rule", rule: "test excludes" }] })), unavailable: [] };
+  return { candidates, setAside: [], fit: { outcome: candidates.length > 0 ? "fits" : "no-skill-fits", reasons: [{ kind: "router-rule", rule: "test" }] }, excluded: excluded.map((skill) => ({ skill, reasons: [{ kind: "router-rule", rule: "test excludes" }] })), unavailable: [] };
 }
 
 /** Composes the selected skills as routing would offer them (each with its declared role). */

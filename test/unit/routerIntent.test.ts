@@ -295,6 +295,34 @@ test("domain: the first domain word wins, with inflections, synonyms and Korean"
   assert.deepEqual(reasons, [{ kind: "task-span", span: { start: 7, end: 10, text: "fix" }, note: '"fix" is a fix word (the first domain word in the task)' }]);
 });
 
+test("domain (Docket rule): a behaviour verb in command position is a change; an add/change verb acting on a test or doc names that work", () => {
+  const domain = (text: string): string => intent(text).domain.value;
+  assert.equal(domain("make webhook.ts trim the name"), "change");
+  assert.equal(domain("can you make the greeting trim the name"), "change");
+  assert.equal(domain("trim the name in webhook.ts"), "change");
+  assert.equal(domain("webhook.ts should validate the signature"), "change");
+  assert.equal(domain("I want the handler to reject empty bodies"), "change");
+  // Nouns and verbs of a relative clause are not the command.
+  assert.equal(domain("the log shows nothing"), "unspecified");
+  assert.equal(domain("list the edge cases the parser must handle"), "unspecified");
+  assert.equal(domain("make the greeting friendlier"), "unspecified");
+  // A written domain word wins over a behaviour verb.
+  assert.equal(domain("validate the input and fix the crash"), "fix");
+  assert.equal(domain("add a unit test for webhook.ts"), "test");
+  assert.equal(domain("update the README"), "document");
+  assert.equal(domain("add the docs for the CLI"), "document");
+  assert.equal(domain("add a retry to the webhook"), "add");
+  assert.equal(domain("fix the flaky test"), "fix");
+  // Korean: a behaviour stem with a verb ending, never with a noun particle.
+  assert.equal(domain("이름을 다듬어줘"), "change");
+  assert.equal(domain("이름을 출력하게 해줘"), "change");
+  assert.equal(domain("출력을 확인해줘"), "unspecified");
+  assert.deepEqual(intent("make webhook.ts trim the name").domain.reasons, [
+    { kind: "task-span", span: { start: 16, end: 20, text: "trim" }, note: '"trim" says what the code should do: a behaviour change' },
+  ]);
+  assert.deepEqual(intent("add a unit test").domain.reasons, [{ kind: "task-span", span: { start: 6, end: 15, text: "unit test" }, note: '"unit test" is what "add" acts on: a test task' }]);
+});
+
 test("execution mode: a forced mode wins; else plan wording, review, investigate, implement", () => {
   const mode = (text: string, forced: ExecutionMode | null = null): IntentStage["executionMode"] => intent(text, forced).executionMode;
   assert.deepEqual(mode("fix webhook.ts", "review"), { value: "review", reasons: [{ kind: "execution-mode", mode: "review" }] });

@@ -59,7 +59,13 @@ function route(text: string, catalogue: Catalogue, parts: IntentParts = {}): Rou
 }
 
 test("an empty catalogue routes nothing and does not crash", () => {
-  assert.deepEqual(route("fix the webhook", { entries: [] }, { domain: "fix", domainWord: "fix" }), { candidates: [], excluded: [], unavailable: [] });
+  assert.deepEqual(route("fix the webhook", { entries: [] }, { domain: "fix", domainWord: "fix" }), {
+    candidates: [],
+    setAside: [],
+    fit: { outcome: "no-skill-fits", reasons: [{ kind: "router-rule", rule: "no skill fits well: the catalogue has no available skill" }] },
+    excluded: [],
+    unavailable: [],
+  });
 });
 
 test("declared fields give catalogue-field reasons with the documented weights", () => {
@@ -195,4 +201,69 @@ test("unavailable entries are listed with their problem and never routed", () =>
     ["bad", ".github/skills/bad/SKILL.md", "skill-not-utf8"],
     ["broken", ".claude/skills/broken/SKILL.md", "skill-routing-invalid"],
   ]);
+});
+
+test("word roles: a one-word signal a behaviour verb acts on is an object (1 point, never an anchor); phrases and other uses select", () => {
+  const catalogue = catalogueFromSources([skill("namer", "{ signals: [name] }"), skill("caser", "{ signals: [edge cases] }"), skill("plain", null, "Chooses names for things.")]);
+  const trimmed = route("make greet.ts trim the name", catalogue, { domain: "change", domainWord: "trim" });
+  assert.deepEqual(trimmed.candidates, []);
+  assert.deepEqual(trimmed.setAside.map((item) => [item.skill, item.strength, item.score]), [["namer", "declared", ROUTING_WEIGHTS.objectSignal]]);
+  const namer = trimmed.setAside[0];
+  assert.ok(namer?.reasons.some((reason) => reason.kind === "task-span" && reason.span.text === "trim" && reason.note.startsWith('"name" is what "trim" acts on')));
+  assert.deepEqual(namer?.because, [{ kind: "router-rule", rule: "a word the task acts on with a behaviour verb does not select a skill on its own" }]);
+  assert.equal(trimmed.fit.outcome, "no-skill-fits");
+  // Across a preposition and determiners, and a description word the same way.
+  const described = route("strip whitespace from the user's names", catalogue);
+  assert.deepEqual(described.setAside.map((item) => [item.skill, item.strength]), [["plain", "description"]]);
+  assert.deepEqual(described.candidates, []);
+  // Not governed by a behaviour verb: the word is the task's subject.
+  assert.deepEqual(route("choose a better name", catalogue).candidates.map((item) => item.skill), ["namer"]);
+  assert.deepEqual(route("the log name", catalogue).candidates.map((item) => item.skill), ["namer"]);
+  // One use that is not an object is enough.
+  assert.deepEqual(route("trim the name, then suggest a clearer name", catalogue).candidates.map((item) => item.skill), ["namer"]);
+  // A phrase is specific wherever it stands.
+  assert.deepEqual(route("handle the edge cases", catalogue).candidates.map((item) => item.skill), ["caser"]);
+});
+
+test("fit: a passing mention in a task of another domain is set aside; a domain word that is a skill's signal, or acts on one, makes it the owner", () => {
+  const catalogue = catalogueFromSources([
+    skill("namer", "{ signals: [name, rename] }"),
+    skill("fixer", "{ domains: [fix] }"),
+    skill("shaper", "{ domains: [refactor, change] }"),
+    skill("checker", "{ role: review, domains: [fix], signals: [crash] }"),
+  ]);
+  const fix = route("fix the crash when the name is empty", catalogue, { domain: "fix", domainWord: "fix" });
+  assert.deepEqual(fix.candidates.map((item) => item.skill), ["checker", "fixer"]);
+  assert.deepEqual(fix.setAside.map((item) => item.skill), ["namer"]);
+  assert.deepEqual(fix.setAside[0]?.because, [
+    { kind: "router-rule", rule: "the task's domain is fix and namer declares no domain: a word the task only mentions in passing does not make it fit" },
+  ]);
+  const rename = route("rename greet", catalogue, { domain: "refactor", domainWord: "rename" });
+  assert.deepEqual(rename.candidates.map((item) => item.skill), ["namer"]);
+  assert.deepEqual(rename.setAside.map((item) => [item.skill, item.because]), [
+    ["shaper", [{ kind: "router-rule", rule: '"rename" is namer\'s own signal, so namer owns this refactor task; shaper matched the domain alone' }]],
+  ]);
+  const change = route("change the name of greet", catalogue, { domain: "change", domainWord: "change" });
+  assert.deepEqual(change.candidates.map((item) => item.skill), ["namer"]);
+  assert.deepEqual(change.setAside.map((item) => item.skill), ["shaper"]);
+  // Not directly the verb's object: no owner, both fit.
+  const indirect = route("change the greeting so the name is clearer", catalogue, { domain: "change", domainWord: "change" });
+  assert.deepEqual(indirect.candidates.map((item) => item.skill), ["shaper"]);
+  // No domain: nothing to conflict with.
+  assert.deepEqual(route("the name is wrong", catalogue).candidates.map((item) => item.skill), ["namer"]);
+  assert.equal(route("the name is wrong", catalogue).fit.outcome, "fits");
+});
+
+test("fit: no skill fits well, said with the reason, when nothing matches or only poor matches remain", () => {
+  const catalogue = catalogueFromSources([skill("namer", "{ signals: [name] }")]);
+  const nothing = route("paint it blue", catalogue);
+  assert.deepEqual(nothing.fit, {
+    outcome: "no-skill-fits",
+    reasons: [{ kind: "router-rule", rule: "no skill fits well: no skill's routing metadata or description matches the task; do the work without a skill step, under the review board" }],
+  });
+  const poor = route("print the name", catalogue, { domain: "change", domainWord: "print" });
+  assert.equal(poor.fit.outcome, "no-skill-fits");
+  assert.match((poor.fit.reasons[0] as { rule: string }).rule, /^no skill fits well: namer matched only poorly and is set aside/u);
+  const review = route("review greet.ts", catalogue, { domain: "review", domainWord: "review", mode: "review" });
+  assert.deepEqual(review.fit.reasons, [{ kind: "router-rule", rule: "no work skill fits a review task: the review board's seats review it" }]);
 });

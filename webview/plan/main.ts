@@ -11,6 +11,8 @@
 //                                  a <button> (data-path) when the snapshot has a path for it
 //   [data-testid="unmatched"]      a name that matched nothing
 //   [data-testid="candidate"]      a routing candidate: data-skill, data-strength
+//   [data-testid="no-skill-fits"]  shown when no skill fits the task well, with the reasons
+//   [data-testid="set-aside"]      a skill that matched only poorly: data-skill
 //   [data-testid="reason"]         one reason: data-kind; <button> when it links somewhere
 //                                  (data-action = highlight | open-file | open-skill, data-path)
 //   [data-testid="blocked-because"] each reason a blocked plan gives (composition)
@@ -282,6 +284,9 @@ function intentStage(plan: Plan): HTMLElement {
 function routingStage(plan: Plan): HTMLElement {
   const routing = plan.routing;
   return section("routing", 3, strings.stageRouting, [
+    routing.fit.outcome === "no-skill-fits"
+      ? item([badge(strings.noSkillFits, "warning")], routing.fit.reasons, [], { testId: "no-skill-fits" })
+      : null,
     sub(
       strings.candidates,
       routing.candidates.map((candidate) =>
@@ -299,6 +304,19 @@ function routingStage(plan: Plan): HTMLElement {
         ),
       ),
     ),
+    routing.setAside.length === 0
+      ? null
+      : sub(
+          strings.setAside,
+          routing.setAside.map((entry) =>
+            item(
+              [skillLink(entry.skill, [el("s", {}, [entry.skill])], "set-aside", null), el("span", { className: "muted" }, [format(strings.score, entry.score)])],
+              [...entry.reasons, ...entry.because],
+              [],
+              { testId: "set-aside", data: { skill: entry.skill } },
+            ),
+          ),
+        ),
     routing.excluded.length === 0 ? null : sub(strings.excluded, routing.excluded.map((entry) => item([el("s", {}, [entry.skill])], entry.reasons, [], { testId: "excluded", data: { skill: entry.skill } }))),
     routing.unavailable.length === 0
       ? null

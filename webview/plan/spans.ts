@@ -29,6 +29,8 @@ export function allReasons(plan: Plan): Reason[] {
   reasons.push(...intent.domain.reasons, ...intent.executionMode.reasons);
   for (const risk of intent.risk) reasons.push(...risk.reasons);
   for (const candidate of routing.candidates) reasons.push(...candidate.reasons);
+  reasons.push(...routing.fit.reasons);
+  for (const aside of routing.setAside) reasons.push(...aside.reasons, ...aside.because);
   for (const excluded of routing.excluded) reasons.push(...excluded.reasons);
   for (const fact of contextPack.facts) reasons.push(...fact.reasons);
   for (const file of contextPack.files) reasons.push(...file.reasons);
