@@ -42,7 +42,7 @@ test("full developer cycle from the command palette in real VS Code (code-server
 
     // Work judgment on a route picked from the catalogue, owned by Docket itself.
     await runCommand(p, "Docket: Open Judgment");
-    await answerQuickInput(p, /Does a bundled Skill own this judgment/u, "No owning Skill");
+    await answerQuickInput(p, /Open Judgment[\s\S]*No owning Skill/u, "No owning Skill");
     await answerQuickInput(p, /\(1\/3\)/u, "meaning settlement");
     await answerQuickInput(p, /\(2\/3\)/u, "Should the greeting end with an exclamation mark?");
     await answerList(p, /\(3\/3\)/u, ["Decide the greeting's punctuation"]);
@@ -65,7 +65,7 @@ test("full developer cycle from the command palette in real VS Code (code-server
     await p.locator(".notifications-toasts", { hasText: /Opened as context: doctor/u }).first().waitFor({ timeout: 20_000 });
 
     await runCommand(p, "Docket: Conclude Judgment");
-    await answerQuickInput(p, /How does this judgment end/u, "Contextual judgment");
+    await answerQuickInput(p, /Conclude[\s\S]*Contextual judgment/u, "Contextual judgment");
     await answerQuickInput(p, /\(1\/3\)/u, "End the greeting with an exclamation mark");
     await answerQuickInput(p, /\(2\/3\)/u, "The product copy guide asks for excited greetings");
     await answerList(p, /\(3\/3\)/u, ["Copy guide section 2"]);
@@ -95,13 +95,13 @@ test("full developer cycle from the command palette in real VS Code (code-server
 
     // Reroute judgment: does the landing change the plan? Not applicable here.
     await runCommand(p, "Docket: Open Judgment");
-    await answerQuickInput(p, /reroute decision[\s\S]*Does a bundled Skill own this judgment/u, "No owning Skill");
+    await answerQuickInput(p, /reroute decision[\s\S]*No owning Skill/u, "No owning Skill");
     await answerQuickInput(p, /reroute decision[\s\S]*\(1\/3\)/u, "change timing");
     await answerQuickInput(p, /\(2\/3\)/u, "Does the landing call for a different route?");
     await answerList(p, /\(3\/3\)/u, ["Check whether the plan still holds"]);
     await treeRow(p, "Does the landing call for a different route?");
     await runCommand(p, "Docket: Conclude Judgment");
-    await answerQuickInput(p, /How does this judgment end/u, "Not applicable");
+    await answerQuickInput(p, /Conclude[\s\S]*Contextual judgment/u, "Not applicable");
     await answerQuickInput(p, /\(1\/2\)/u, "The landing did exactly what was decided");
     await answerList(p, /\(2\/2\)/u, ["The diff touches only src/hello.ts"]);
     await statusBarSays(p, /Docket: Verifying/);
@@ -110,7 +110,7 @@ test("full developer cycle from the command palette in real VS Code (code-server
     // Verification judgment: its route is fixed; the bundled verify skill owns it (routing, assignment and
     // invocation are recorded, and the conclusion settles the invocation).
     await runCommand(p, "Docket: Open Judgment");
-    await answerQuickInput(p, /verification decision[\s\S]*Does a bundled Skill own this judgment/u, "verify");
+    await answerQuickInput(p, /verification decision[\s\S]*No owning Skill/u, "verify");
     await answerQuickInput(p, /\(1\/4\)/u, "Does hello() end with an exclamation mark now?");
     await answerList(p, /\(2\/4\)/u, ["Confirm the landed behaviour"]);
     await answerQuickInput(p, /\(3\/4\)/u, "Does src/hello.ts return the greeting with an exclamation mark?");
@@ -119,7 +119,7 @@ test("full developer cycle from the command palette in real VS Code (code-server
     await treeRow(p, /Owning Skill/);
     await shot("04-verification-owned-by-verify");
     await runCommand(p, "Docket: Conclude Judgment");
-    await answerQuickInput(p, /How does this judgment end/u, "Contextual judgment");
+    await answerQuickInput(p, /Conclude[\s\S]*Contextual judgment/u, "Contextual judgment");
     await answerQuickInput(p, /\(1\/3\)/u, "hello() ends with an exclamation mark");
     await answerQuickInput(p, /\(2\/3\)/u, "The landed file shows the new template literal");
     await answerList(p, /\(3\/3\)/u, ["src/hello.ts line 1"]);

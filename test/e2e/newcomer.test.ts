@@ -43,6 +43,13 @@ async function acceptPrefilled(page: Page, expect: RegExp, value: string): Promi
   await page.keyboard.press("Enter");
 }
 
+/** The example the box at `expect` offers (its placeholder), once it is visible. */
+async function exampleOf(page: Page, expect: RegExp): Promise<string> {
+  const widget = page.locator(".quick-input-widget", { hasText: expect }).first();
+  await widget.waitFor({ state: "visible", timeout: 20_000 });
+  return (await widget.locator("input").first().getAttribute("placeholder")) ?? "";
+}
+
 async function answerList(page: Page, step: RegExp, entries: readonly string[]): Promise<void> {
   for (const [index, entry] of entries.entries()) await answerQuickInput(page, new RegExp(`${step.source}[\\s\\S]*entry ${index + 1}\\.`, "u"), entry);
   await answerQuickInput(page, new RegExp(`${step.source}[\\s\\S]*entry ${entries.length + 1}\\.`, "u"), "");
@@ -76,20 +83,21 @@ test("a newcomer's cycle through Next Step and the recommended items, in real VS
 
     // Work judgment: the owner first (uncounted), then a stable count of three steps.
     await runCommand(p, NEXT_STEP);
-    const owners = await acceptFirst(p, /Does a bundled Skill own this judgment/u);
+    const owners = await acceptFirst(p, /Open Judgment[\s\S]*No owning Skill/u);
     assert.match(owners[0] ?? "", /No owning Skill[\s\S]*Recommended/u);
-    const routes = p.locator(".quick-input-widget", { hasText: /\(1\/3\)[\s\S]*Which kind of judgment is this/u }).first();
+    const routes = p.locator(".quick-input-widget", { hasText: /\(1\/3\)[\s\S]*meaning settlement/u }).first();
     await routes.waitFor({ state: "visible", timeout: 20_000 });
     await shot("02-routes-in-plain-words");
     const routeTexts = await acceptFirst(p, /\(1\/3\)/u);
     assert.match(routeTexts[0] ?? "", /meaning settlement[\s\S]*Decide what the product should mean/u);
-    await answerQuickInput(p, /\(2\/3\)[\s\S]*e\.g\./u, "Should greet() trim the name?");
+    assert.match(await exampleOf(p, /\(2\/3\)/u), /^e\.g\. /u);
+    await answerQuickInput(p, /\(2\/3\)/u, "Should greet() trim the name?");
     await answerList(p, /\(3\/3\)/u, ["Decide whether surrounding spaces are part of a name"]);
     await treeRow(p, "Should greet() trim the name?");
 
     await runCommand(p, NEXT_STEP);
-    await acceptFirst(p, /How does this judgment end/u);
-    await answerQuickInput(p, /\(1\/3\)[\s\S]*Should greet\(\) trim the name\?/u, "greet() trims the name");
+    await acceptFirst(p, /Conclude[\s\S]*Contextual judgment/u);
+    await answerQuickInput(p, /Should greet\(\) trim the name\?[\s\S]*\(1\/3\)/u, "greet() trims the name");
     await answerQuickInput(p, /\(2\/3\)/u, "Names typed with stray spaces should greet the same person");
     await answerList(p, /\(3\/3\)/u, ["The support ticket shows ' Ada ' greeted with spaces"]);
     await treeRow(p, /Next: Authorize the change/);
@@ -115,27 +123,29 @@ test("a newcomer's cycle through Next Step and the recommended items, in real VS
 
     // The reroute judgment recommends its route first.
     await runCommand(p, NEXT_STEP);
-    await acceptFirst(p, /Does a bundled Skill own this judgment/u);
+    await acceptFirst(p, /Open Judgment[\s\S]*No owning Skill/u);
     const rerouteRoutes = p.locator(".quick-input-widget", { hasText: /reroute decision[\s\S]*\(1\/3\)/u }).first();
     await rerouteRoutes.waitFor({ state: "visible", timeout: 20_000 });
     await shot("04-reroute-route-recommended");
     const rerouteTexts = await acceptFirst(p, /reroute decision[\s\S]*\(1\/3\)/u);
     assert.match(rerouteTexts[0] ?? "", /change timing[\s\S]*Recommended for a reroute judgment/u);
-    await answerQuickInput(p, /\(2\/3\)[\s\S]*greet\(\) now trims the name/u, "Does the trimmed greeting change the plan?");
+    assert.match(await exampleOf(p, /reroute decision[\s\S]*\(2\/3\)/u), /greet\(\) now trims the name/u, "the example quotes the landing");
+    await answerQuickInput(p, /reroute decision[\s\S]*\(2\/3\)/u, "Does the trimmed greeting change the plan?");
     await answerList(p, /\(3\/3\)/u, ["Check whether other callers pass padded names"]);
     await runCommand(p, NEXT_STEP);
-    await acceptFirst(p, /How does this judgment end/u);
+    await acceptFirst(p, /Conclude[\s\S]*Contextual judgment/u);
     await answerQuickInput(p, /\(1\/3\)/u, "The plan holds");
     await answerQuickInput(p, /\(2\/3\)/u, "Only greet() handles names");
     await answerList(p, /\(3\/3\)/u, ["src/greet.ts is the only caller of trim"]);
 
     // Verification: its route is fixed and the title says so instead of asking.
     await runCommand(p, NEXT_STEP);
-    await acceptFirst(p, /claim–evidence route[\s\S]*Does a bundled Skill own this judgment/u);
-    await answerQuickInput(p, /\(1\/2\)[\s\S]*e\.g\. Does the landed change do what was authorized/u, "Does greet() trim the name now?");
+    await acceptFirst(p, /claim–evidence route[\s\S]*No owning Skill/u);
+    assert.match(await exampleOf(p, /claim–evidence route[\s\S]*\(1\/2\)/u), /Does the landed change do what was authorized: greet\(\) now trims the name/u);
+    await answerQuickInput(p, /claim–evidence route[\s\S]*\(1\/2\)/u, "Does greet() trim the name now?");
     await answerList(p, /\(2\/2\)/u, ["Confirm the landed behaviour"]);
     await runCommand(p, NEXT_STEP);
-    await acceptFirst(p, /How does this judgment end/u);
+    await acceptFirst(p, /Conclude[\s\S]*Contextual judgment/u);
     await answerQuickInput(p, /\(1\/3\)/u, "greet() trims the name");
     await answerQuickInput(p, /\(2\/3\)/u, "The landed file calls name.trim()");
     await answerList(p, /\(3\/3\)/u, ["src/greet.ts line 1"]);
