@@ -46,7 +46,7 @@ import type {
   Unmatched,
   WorkspaceSnapshot,
 } from "./planSchema";
-import { isAtom, isHangulWord } from "./tokens";
+import { isAtom, isHangulWord, topLevelUnits } from "./tokens";
 import { commandVerb } from "./wordRole";
 
 // ── Shared helpers ───────────────────────────────────────────────────────────────────────────
@@ -82,16 +82,6 @@ interface Context {
   readonly pathCompounds: readonly Token[];
 }
 
-function topLevelUnits(task: TaskStage): Token[] {
-  const units: Token[] = [];
-  let end = 0;
-  for (const token of task.tokens) {
-    if (token.start < end) continue;
-    units.push(token);
-    end = token.end;
-  }
-  return units;
-}
 
 /** Index of the first unit starting at or after `offset` (units are sorted and do not overlap). */
 function firstUnitFrom(context: Context, offset: number): number {

@@ -169,3 +169,15 @@ export function tokenize(text: string): Token[] {
   for (const url of urls) tokens.push({ text: text.slice(url.start, url.end), start: url.start, end: url.end, pathLike: false });
   return tokens.sort(compareTokens);
 }
+
+/** Tokens not inside another token (a compound such as `greet.ts` is one unit: words, whole compounds, URLs), in order. */
+export function topLevelUnits(task: TaskStage): Token[] {
+  const units: Token[] = [];
+  let end = 0;
+  for (const token of task.tokens) {
+    if (token.start < end) continue;
+    units.push(token);
+    end = token.end;
+  }
+  return units;
+}

@@ -25,7 +25,7 @@ import {
   MAX_SUBJECT_WORDS,
 } from "./lexicon";
 import type { TaskSpan, TaskStage, Token } from "./planSchema";
-import { isHangulWord } from "./tokens";
+import { isHangulWord, topLevelUnits } from "./tokens";
 
 /** Gaps a clause continues across: spaces, quotes, backticks, emphasis (other punctuation ends it). */
 const CLAUSE_GAP = /^[\s"'`*_\u201C\u201D\u2018\u2019]*$/u;
@@ -40,13 +40,7 @@ const unitCache = new WeakMap<TaskStage, readonly Token[]>();
 function unitsOf(task: TaskStage): readonly Token[] {
   const cached = unitCache.get(task);
   if (cached !== undefined) return cached;
-  const units: Token[] = [];
-  let end = 0;
-  for (const token of task.tokens) {
-    if (token.start < end) continue;
-    units.push(token);
-    end = token.end;
-  }
+  const units = topLevelUnits(task);
   unitCache.set(task, units);
   return units;
 }
