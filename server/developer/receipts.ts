@@ -384,7 +384,9 @@ export class ReceiptProjection {
     let start: number;
     if (containing !== null) start = this.startContaining(containing, view, pageSize);
     else if (cursor !== null) start = this.startFromCursor(cursor, view, kinds);
-    else start = from === "end" ? Math.max(0, view.length - pageSize) : 0;
+    // Pages partition the history from its first receipt: the end is the last such page (possibly
+    // short), so Previous from it never repeats a receipt.
+    else start = from === "end" && view.length > 0 ? Math.floor((view.length - 1) / pageSize) * pageSize : 0;
     const end = Math.min(start + pageSize, view.length);
     const projectionSha256 = this.projectionSha256;
     const entries: ReceiptPageEntry[] = [];

@@ -66,17 +66,22 @@ test("the same events give the same projection; a cursor from another projection
   assert.throws(() => a.page("garbage", 100), (error: unknown) => error instanceof ReceiptCursorError && error.code === "invalid-cursor");
 });
 
-test("a page can be taken from the newest end; its previous cursor walks back to the start", () => {
+test("a page can be taken from the newest end; pages partition the history, so walking back repeats nothing", () => {
   const projection = projectionOf(cycles(251));
   const newest = projection.page(null, 100, "end");
-  assert.equal(newest.startOrdinal, 151);
-  assert.equal(newest.entries.length, 100);
+  // The last page of the partition from the first receipt: 200–250, short.
+  assert.equal(newest.startOrdinal, 200);
+  assert.equal(newest.entries.length, 51);
   assert.equal(newest.nextCursor, null);
   const before = projection.page(newest.previousCursor, 100);
-  assert.equal(before.startOrdinal, 51);
+  assert.equal(before.startOrdinal, 100);
   const oldest = projection.page(before.previousCursor, 100);
   assert.equal(oldest.startOrdinal, 0);
-  assert.equal(oldest.entries.length, 100);
+  assert.equal(oldest.previousCursor, null);
+  const seen = [oldest, before, newest].flatMap((page) => page.entries.map((entry) => entry.ordinal));
+  assert.deepEqual(seen, Array.from({ length: 251 }, (_, index) => index), "every receipt exactly once");
+  // A history that fills its last page exactly ends on a full page.
+  assert.equal(projectionOf(cycles(200)).page(null, 100, "end").startOrdinal, 100);
   assert.equal(projectionOf([]).page(null, 100, "end").entries.length, 0);
 });
 
@@ -115,7 +120,7 @@ test("a kind filter pages only matching receipts; its cursors are bound to the f
   // A filtered page hash differs from the unfiltered one over the same entries.
   assert.notEqual(both.pageSha256, unfiltered.pageSha256);
   const newest = projection.page(null, 10, "end", { kinds: ["work-scope-closed"] });
-  assert.equal(newest.startPosition, 115);
+  assert.equal(newest.startPosition, 120);
   assert.equal(newest.entries.at(-1)?.ordinal, 249);
   const none = projection.page(null, 10, "start", { kinds: ["route-frame-opened"] });
   assert.equal(none.entries.length, 0);

@@ -9,7 +9,7 @@
 //                                         (click or Enter/Space selects; Escape closes the detail)
 //   [data-testid="kind-filter"]           <select>: value "" = all kinds, else one kind; options
 //                                         list the kinds present (data-kind on each option)
-//   [data-testid="page-info"]             "Showing n of m receipts" text
+//   [data-testid="page-info"]             "Showing a–b of m receipts" text
 //   [data-testid="nav-first"|"nav-previous"|"nav-next"]   paging buttons
 //   [data-testid="verify-ledger"]         Verify Ledger button; result in [data-testid="verify-status"]
 //                                         (class "ok" or "failed")
@@ -732,8 +732,8 @@ function render(current: Model): void {
   pageInfo.textContent = !hasRows
     ? ""
     : filtered
-      ? format(strings.pageInfoFiltered, page.receipts.length, page.matchingCount, page.receiptCount)
-      : format(strings.pageInfo, page.receipts.length, page.receiptCount);
+      ? format(strings.pageInfoFiltered, page.startPosition + 1, page.startPosition + page.receipts.length, page.matchingCount, page.receiptCount)
+      : format(strings.pageInfo, page.startPosition + 1, page.startPosition + page.receipts.length, page.receiptCount);
   document.body.classList.toggle("busy", current.pending !== null);
   renderRows(hasRows ? page : null, current.selected);
   renderDetail(current);
