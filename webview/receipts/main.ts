@@ -301,6 +301,9 @@ function renderRows(page: ReceiptsPage | null, selected: string | null): void {
     const again = tbody.querySelector<HTMLTableRowElement>(`tr.receipt[data-ordinal="${CSS.escape(focused)}"]`);
     again?.focus();
   }
+  // The selected receipt stays in view after a click, a causal jump or a page change, even when
+  // the detail pane takes most of the height.
+  tbody.querySelector<HTMLTableRowElement>("tr.receipt.selected")?.scrollIntoView({ block: "nearest" });
 }
 
 let renderedFilterKey = "";
