@@ -1,7 +1,7 @@
 // The Work view. It renders what the backend says (Status for the scope list, WorkState for the
-// active scope's frames, authorization and landings, the guard overview for the Reviews section)
-// and re-asks for the work state whenever the status revision moves; a reply older than the
-// latest request is dropped, never shown.
+// active scope's frames, authorization and landings and for the closed scopes' history, the guard
+// overview for the Reviews section) and re-asks for the work state whenever the status revision
+// moves; a reply older than the latest request is dropped, never shown.
 import * as vscode from "vscode";
 import type { GuardOverview, Status, WorkState } from "../server/protocol/messages";
 import { buildWorkTree, type WorkNode } from "./workTreeModel";
@@ -23,7 +23,9 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
 
   setStatus(status: Status | null): void {
     this.status = status;
-    if (status === null || status.activeScope === null) {
+    // Closed scopes' frames and landings come with the work state too, so it is asked for while
+    // Docket is off as long as there is a history to show.
+    if (status === null || (status.activeScope === null && !status.scopes.some((scope) => scope.status === "closed"))) {
       this.work = null;
       this.requested = null;
     } else if (status.revision !== this.requested) {
