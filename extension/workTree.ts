@@ -4,6 +4,7 @@
 // moves; a reply older than the latest request is dropped, never shown.
 import * as vscode from "vscode";
 import type { GuardOverview, Status, WorkState } from "../server/protocol/messages";
+import { needsWorkState } from "./workHistory";
 import { buildWorkTree, type WorkNode } from "./workTreeModel";
 
 export { isBlocked, WorkItemContext, type WorkNode } from "./workTreeModel";
@@ -23,12 +24,10 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
 
   setStatus(status: Status | null): void {
     this.status = status;
-    // Closed scopes' frames and landings come with the work state too, so it is asked for while
-    // Docket is off as long as there is a history to show.
-    if (status === null || (status.activeScope === null && !status.scopes.some((scope) => scope.status === "closed"))) {
+    if (!needsWorkState(status)) {
       this.work = null;
       this.requested = null;
-    } else if (status.revision !== this.requested) {
+    } else if (status !== null && status.revision !== this.requested) {
       this.requested = status.revision;
       void this.fetch();
     }

@@ -9,6 +9,7 @@ import type { GuardOverview, ScopeSummary, Status, WorkFrame, WorkLanding, WorkS
 import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
 import { buildGuardSection, type GuardNode, type TreeNodeFields } from "./guardTreeModel";
 import { contributionText, mergeContributions, obligationText } from "./workFrameModel";
+import { closedScopes } from "./workHistory";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
 import { formatTime, phaseLabel } from "./strings";
 
@@ -442,7 +443,7 @@ export function buildWorkTree(status: Status | null, work: WorkState | null, gua
       children: [],
     });
   }
-  const closed = status.scopes.filter((scope) => scope.status === "closed");
+  const closed = closedScopes(status);
   // Off with nothing to report: leave the view empty so its welcome content (Turn On) shows.
   if (status.phase === "off" && nodes.length === 0 && closed.length === 0) return [];
   // Off with a history: the welcome content no longer shows, so the tree offers Turn On itself.

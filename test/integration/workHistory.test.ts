@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Requests } from "../../server/protocol/messages";
+import { needsWorkState } from "../../extension/workHistory";
 import { startBackend } from "../support/backendProcess";
 
 const obligations = [{ obligationId: "obligation:a", statement: "A is settled." }];
@@ -17,6 +18,8 @@ test("closed scopes' frames reach the Work view while off, before and after a ba
     const first = await startBackend({ workspaceFolder: workspace });
     let closedScopeId: string | null = null;
     try {
+      // Off with no history: nothing to ask for, the view's welcome content shows.
+      assert.equal(needsWorkState(await first.request(Requests.status, {})), false);
       const on = await first.request(Requests.turnOn, {});
       closedScopeId = on.workScopeId;
       await first.request(Requests.openJudgment, { routeDefinitionId: "route:meaning-settlement", question: "What changes?", obligations });
@@ -40,6 +43,8 @@ test("closed scopes' frames reach the Work view while off, before and after a ba
       assert.equal(status.phase, "off");
       assert.equal(status.activeScope, null);
       assert.deepEqual(status.scopes.map((scope) => [scope.workScopeId, scope.status]), [[closedScopeId, "closed"]]);
+      // The Work view asks for the work state although no scope is active, so the History shows while off.
+      assert.equal(needsWorkState(status), true);
       const work = await second.request(Requests.workState, {});
       assert.deepEqual(work.history.map((scope) => scope.workScopeId), [closedScopeId]);
       const obligation = work.history[0]?.frames[0]?.obligations[0];
@@ -56,6 +61,7 @@ test("closed scopes' frames reach the Work view while off, before and after a ba
 test("a window with no folder gets an empty history", async () => {
   const backend = await startBackend({ workspaceFolder: null });
   try {
+    assert.equal(needsWorkState(await backend.request(Requests.status, {})), false, "nothing to ask for without a folder");
     const work = await backend.request(Requests.workState, {});
     assert.equal(work.phase, "off");
     assert.deepEqual(work.history, []);
