@@ -1,9 +1,10 @@
 // The Work view. It renders what the backend says (Status for the scope list, WorkState for the
-// active scope's frames, authorization and landings, the guard overview for the Reviews section)
-// and re-asks for the work state whenever the status revision moves; a reply older than the
-// latest request is dropped, never shown.
+// active scope's frames, authorization and landings and for the closed scopes' history, the guard
+// overview for the Reviews section) and re-asks for the work state whenever the status revision
+// moves; a reply older than the latest request is dropped, never shown.
 import * as vscode from "vscode";
 import type { GuardOverview, Status, WorkState } from "../server/protocol/messages";
+import { needsWorkState } from "./workHistory";
 import { buildWorkTree, type WorkNode } from "./workTreeModel";
 
 export { isBlocked, WorkItemContext, type WorkNode } from "./workTreeModel";
@@ -23,10 +24,10 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
 
   setStatus(status: Status | null): void {
     this.status = status;
-    if (status === null || status.activeScope === null) {
+    if (!needsWorkState(status)) {
       this.work = null;
       this.requested = null;
-    } else if (status.revision !== this.requested) {
+    } else if (status !== null && status.revision !== this.requested) {
       this.requested = status.revision;
       void this.fetch();
     }

@@ -8,6 +8,8 @@ import * as vscode from "vscode";
 import type { GuardOverview, ScopeSummary, Status, WorkFrame, WorkLanding, WorkState } from "../server/protocol/messages";
 import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
 import { buildGuardSection, type GuardNode, type TreeNodeFields } from "./guardTreeModel";
+import { contributionText, mergeContributions, obligationText } from "./workFrameModel";
+import { closedScopes } from "./workHistory";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
 import { formatTime, phaseLabel } from "./strings";
 
@@ -29,6 +31,7 @@ export const WorkItemContext = {
   landedPath: "docket.landedPath",
   piSession: "docket.piSession",
   debt: "docket.debt",
+  off: "docket.off",
 } as const;
 
 export interface WorkNode extends TreeNodeFields {
@@ -132,42 +135,62 @@ function drivenByNode(base: string, actor: NonNullable<WorkFrame["drivenBy"]>): 
   return leaf(`${base}/driven-by`, vscode.l10n.t("Driven by"), value, actor.kind === "vscode" ? "person" : actor.kind === "terminal" ? "terminal" : "hubot");
 }
 
-function obligationNode(base: string, obligation: WorkFrame["obligations"][number]): WorkNode {
-  const state =
+function obligationNode(base: string, frame: WorkFrame, obligation: WorkFrame["obligations"][number]): WorkNode {
+  const look =
     obligation.state === "discharged"
-      ? { icon: "pass", color: "testing.iconPassed", text: vscode.l10n.t("discharged") }
+      ? { icon: "pass", color: "testing.iconPassed" }
       : obligation.state === "blocked"
-        ? { icon: "error", color: "testing.iconFailed", text: vscode.l10n.t("blocked") }
-        : { icon: "circle-large-outline", color: undefined, text: vscode.l10n.t("open") };
+        ? { icon: "error", color: "testing.iconFailed" }
+        : { icon: "circle-large-outline", color: undefined };
+  const text = obligationText(obligation, frame, vscode.l10n);
   return {
     id: `${base}/obligation/${obligation.obligationId}`,
     label: obligation.statement,
-    description: state.text,
-    tooltip: `${obligation.obligationId}: ${obligation.statement}\n${state.text}`,
-    icon: state.icon,
-    iconColor: state.color,
+    description: text.description,
+    tooltip: text.tooltip,
+    icon: look.icon,
+    iconColor: look.color,
     context: WorkItemContext.obligation,
     children: [],
   };
 }
 
-function frameNode(frame: WorkFrame): WorkNode {
+/** The owning Skill with the subquestion and expected contribution it was given when the frame opened. */
+function ownerNode(base: string, owner: NonNullable<WorkFrame["owner"]>): WorkNode {
+  const id = `${base}/owner`;
+  return {
+    ...leaf(id, vscode.l10n.t("Owning Skill"), `${owner.skillName} (${owner.status})`, "tools"),
+    expanded: true,
+    children: [
+      leaf(`${id}/subquestion`, vscode.l10n.t("Subquestion"), owner.subquestion, "question"),
+      leaf(`${id}/expected`, vscode.l10n.t("Expected contribution"), owner.expectedContribution, "target"),
+    ],
+  };
+}
+
+/** @param prefix keeps ids unique when a closed scope's frames are shown under History. */
+function frameNode(frame: WorkFrame, prefix = ""): WorkNode {
   // The status is part of the id so a frame that concludes starts collapsed (VS Code remembers
   // expansion per id).
-  const base = `frame/${frame.status}/${frame.frameId}`;
+  const base = `${prefix}frame/${frame.status}/${frame.frameId}`;
   const route = frame.routeSign ?? frame.routeDefinitionId;
   const children: WorkNode[] = [leaf(`${base}/route`, vscode.l10n.t("Route"), route, "compass")];
   if (frame.drivenBy !== null) children.push(drivenByNode(base, frame.drivenBy));
-  if (frame.owner !== null) children.push(leaf(`${base}/owner`, vscode.l10n.t("Owning Skill"), `${frame.owner.skillName} (${frame.owner.status})`, "tools"));
-  children.push(...frame.obligations.map((obligation) => obligationNode(base, obligation)));
+  if (frame.owner !== null) children.push(ownerNode(base, frame.owner));
+  children.push(...frame.obligations.map((obligation) => obligationNode(base, frame, obligation)));
   for (const blocker of frame.blockers) {
     children.push({
       ...leaf(`${base}/blocker/${blocker.blockerId}`, vscode.l10n.t("Blocker"), `${blocker.kind} → ${blocker.targetObligationIds.join(", ")}`, "circle-slash"),
       iconColor: "testing.iconFailed",
     });
   }
-  for (const contribution of frame.contributions) {
-    children.push(leaf(`${base}/contribution/${contribution.contributionId}`, vscode.l10n.t("Contribution"), `${contribution.claim} (${contribution.sourceKind})`, "note"));
+  // The owner Skill's return and the judgment result restating it are one claim: one entry, both sources in its tooltip.
+  for (const contribution of mergeContributions(frame.contributions)) {
+    const text = contributionText(contribution, vscode.l10n);
+    children.push({
+      ...leaf(`${base}/contribution/${contribution.sources[0].contributionId}`, vscode.l10n.t("Contribution"), text.description, "note"),
+      tooltip: text.tooltip,
+    });
   }
   if (frame.unresolvedAttempts > 0) {
     children.push({
@@ -216,8 +239,8 @@ function authorizationNode(authorization: NonNullable<WorkState["authorization"]
 }
 
 /** @param workspaceFolder null when the history is not this workspace's (no files to compare). */
-function landingNode(landing: WorkLanding, workspaceFolder: string | null): WorkNode {
-  const base = `landing/${landing.landingId}`;
+function landingNode(landing: WorkLanding, workspaceFolder: string | null, prefix = ""): WorkNode {
+  const base = `${prefix}landing/${landing.landingId}`;
   const paths: WorkNode[] = landing.changedPaths.map((changed) => ({
     id: `${base}/path/${changed}`,
     label: changed,
@@ -262,7 +285,7 @@ function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | 
     // landings (newest first) and the concluded judgments folded away in opening order.
     // A Pi session is read-only: there is no next step to take from here.
     if (status.source.kind === "workspace") children.push(nextStepNode(current));
-    children.push(...current.frames.filter((frame) => frame.status === "open").map(frameNode));
+    children.push(...current.frames.filter((frame) => frame.status === "open").map((frame) => frameNode(frame)));
     if (current.authorization !== null) children.push(authorizationNode(current.authorization));
     const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
     children.push(...[...current.landings].reverse().map((landing) => landingNode(landing, files)));
@@ -274,7 +297,7 @@ function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | 
         description: String(concluded.length),
         icon: "checklist",
         context: WorkItemContext.detail,
-        children: concluded.map(frameNode),
+        children: concluded.map((frame) => frameNode(frame)),
       });
     }
   }
@@ -307,13 +330,27 @@ function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | 
   };
 }
 
-function historyNode(scopes: readonly ScopeSummary[]): WorkNode {
+/** A closed scope's landings (newest first) and judgments, all collapsed, above its details. */
+function closedScopeChildren(scope: ScopeSummary, recorded: WorkState["history"][number] | undefined, workspaceFolder: string | null): WorkNode[] {
+  const base = `closed/${scope.workScopeId}`;
+  const details = scopeDetails(base, scope);
+  if (recorded === undefined) return details;
+  const prefix = `${base}/`;
+  const landings = [...recorded.landings].reverse().map((landing) => ({ ...landingNode(landing, workspaceFolder, prefix), expanded: false }));
+  const frames = recorded.frames.map((frame) => ({ ...frameNode(frame, prefix), expanded: false }));
+  return [...landings, ...frames, ...details];
+}
+
+function historyNode(scopes: readonly ScopeSummary[], status: Status, work: WorkState | null): WorkNode {
+  const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
   return {
     id: "history",
     label: vscode.l10n.t("History"),
     description: scopes.length === 1 ? vscode.l10n.t("1 closed scope") : vscode.l10n.t("{0} closed scopes", scopes.length),
     icon: "history",
     context: WorkItemContext.history,
+    // While off the History is all there is to see, so it starts open (its scopes stay folded).
+    expanded: status.phase === "off",
     children: scopes.map((scope) => ({
       id: `closed/${scope.workScopeId}`,
       label: scope.workScopeId,
@@ -326,7 +363,11 @@ function historyNode(scopes: readonly ScopeSummary[]): WorkNode {
       ].join("\n"),
       icon: "archive",
       context: WorkItemContext.closedScope,
-      children: scopeDetails(`closed/${scope.workScopeId}`, scope),
+      children: closedScopeChildren(
+        scope,
+        work?.history.find((entry) => entry.workScopeId === scope.workScopeId),
+        files,
+      ),
     })),
   };
 }
@@ -342,6 +383,19 @@ function piSessionNode(source: Extract<Status["source"], { kind: "pi-session" }>
     context: WorkItemContext.piSession,
     children: [],
     resourceUri: vscode.Uri.file(source.path),
+  };
+}
+
+function offNode(): WorkNode {
+  return {
+    id: "off",
+    label: vscode.l10n.t("Docket is off"),
+    description: vscode.l10n.t("Turn On"),
+    tooltip: vscode.l10n.t("Docket is off. Turn it on to open a work scope; the History below shows what earlier scopes decided and landed."),
+    icon: "debug-start",
+    context: WorkItemContext.off,
+    children: [],
+    command: { command: "docket.turnOn", title: vscode.l10n.t("Turn On") },
   };
 }
 
@@ -389,14 +443,16 @@ export function buildWorkTree(status: Status | null, work: WorkState | null, gua
       children: [],
     });
   }
+  const closed = closedScopes(status);
   // Off with nothing to report: leave the view empty so its welcome content (Turn On) shows.
-  if (status.phase === "off" && nodes.length === 0) return [];
+  if (status.phase === "off" && nodes.length === 0 && closed.length === 0) return [];
+  // Off with a history: the welcome content no longer shows, so the tree offers Turn On itself.
+  if (status.phase === "off" && status.source.kind === "workspace" && !isBlocked(status)) nodes.push(offNode());
   if (status.activeScope !== null) nodes.push(activeScopeNode(status.activeScope, status, work));
   // Reviews belong to this workspace's ledger: not shown over a Pi session's history.
   if (guard !== null && status.source.kind === "workspace") {
     nodes.push(guardWorkNode(buildGuardSection(guard, { l10n: vscode.l10n, time: formatTime }), status.workspaceFolder));
   }
-  const closed = status.scopes.filter((scope) => scope.status === "closed");
-  if (closed.length > 0) nodes.push(historyNode(closed));
+  if (closed.length > 0) nodes.push(historyNode(closed, status, work));
   return nodes;
 }

@@ -473,7 +473,7 @@ export class Backend {
 
   workState(): WorkState {
     if (this.ledger === null) {
-      return { phase: "off", workScopeId: null, purpose: null, legalOperations: [], nextAction: null, frames: [], authorization: null, landings: [] };
+      return { phase: "off", workScopeId: null, purpose: null, legalOperations: [], nextAction: null, frames: [], authorization: null, landings: [], history: [] };
     }
     this.ledger.refresh();
     return this.ledger.workState();

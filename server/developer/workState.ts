@@ -26,14 +26,19 @@ function ownerOf(scope: ScopeState, frameId: string): WorkFrame["owner"] {
   if (assignment === undefined) return null;
   const capability = assignment.assignment.skillCapabilityId;
   const skillName = capability.startsWith(SKILL_CAPABILITY_PREFIX) ? capability.slice(SKILL_CAPABILITY_PREFIX.length) : capability;
-  return { skillName, status: assignment.status };
+  return {
+    skillName,
+    status: assignment.status,
+    subquestion: assignment.assignment.subquestion,
+    expectedContribution: assignment.assignment.expectedContribution,
+  };
 }
 
 /** Who opened a frame (from Docket's provenance records), or null when unknown. */
 export type FrameActor = (frameId: string) => Actor | null;
 
 function describeFrame(scope: ScopeState, state: FrameState, drivenBy: FrameActor): WorkFrame {
-  const discharged = new Set(state.discharges.map((entry) => entry.obligationId));
+  const discharges = new Map(state.discharges.map((entry) => [entry.obligationId, entry]));
   const blocked = new Set(state.blockers.flatMap((entry) => entry.targetObligationIds));
   const frame = state.frame;
   return {
@@ -44,11 +49,20 @@ function describeFrame(scope: ScopeState, state: FrameState, drivenBy: FrameActo
     routeSign: findRouteDefinition(frame.routeDefinitionId)?.sign ?? null,
     question: frame.exactQuestion,
     status: state.conclusion === null ? "open" : "concluded",
-    obligations: state.obligations.map((obligation) => ({
-      obligationId: obligation.obligationId,
-      statement: obligation.statement,
-      state: discharged.has(obligation.obligationId) ? "discharged" : blocked.has(obligation.obligationId) ? "blocked" : "open",
-    })),
+    obligations: state.obligations.map((obligation) => {
+      const discharge = discharges.get(obligation.obligationId);
+      return {
+        obligationId: obligation.obligationId,
+        statement: obligation.statement,
+        state: discharge !== undefined ? "discharged" : blocked.has(obligation.obligationId) ? "blocked" : "open",
+        // A conclusion requires every obligation discharged (§5.1), so on a concluded frame each
+        // discharge is part of what the conclusion settled; the view says so instead of a bare "discharged".
+        settledBy:
+          discharge === undefined
+            ? null
+            : { contributionIds: [...discharge.contributionIds], stopEvidence: [...discharge.stopEvidence], withConclusion: state.conclusion !== null },
+      };
+    }),
     blockers: state.blockers.map((blocker) => ({
       blockerId: blocker.blockerId,
       kind: blocker.kind,
@@ -90,10 +104,26 @@ function describeLandings(scope: ScopeState): WorkLanding[] {
   });
 }
 
+/** Closed scopes (by scope id, as replay lists them), so the History shows what each scope decided and landed even while off. */
+function describeClosedScopes(history: HistoryView, drivenBy: FrameActor): WorkState["history"] {
+  return history.scopes
+    .filter((scope) => scope.root.status === "closed")
+    .map((scope) => ({
+      workScopeId: scope.workScopeId,
+      frames: scope.frames.map((state) => describeFrame(scope, state, drivenBy)),
+      landings: describeLandings(scope),
+    }));
+}
+
 export function describeWorkState(history: HistoryView, drivenBy: FrameActor = () => null): WorkState {
   const policy = computeToolPolicy(runtimeFacts(history));
   const scope = history.activeScope;
-  const base = { phase: phaseOf(history), legalOperations: [...policy.legalOperations], nextAction: policy.nextAction };
+  const base = {
+    phase: phaseOf(history),
+    legalOperations: [...policy.legalOperations],
+    nextAction: policy.nextAction,
+    history: describeClosedScopes(history, drivenBy),
+  };
   if (scope === null) {
     return { ...base, workScopeId: null, purpose: null, frames: [], authorization: null, landings: [] };
   }

@@ -425,6 +425,14 @@ export const WorkObligation = z.strictObject({
   obligationId: z.string(),
   statement: z.string(),
   state: z.enum(["discharged", "blocked", "open"]),
+  /**
+   * What settled a discharged obligation (null otherwise): the admitted contributions its discharge
+   * cites and its stop evidence; `withConclusion` when the frame's conclusion recorded it (the
+   * conclude operation discharges every obligation in the same batch as the conclusion).
+   */
+  settledBy: z
+    .strictObject({ contributionIds: z.array(z.string()), stopEvidence: z.array(z.string()), withConclusion: z.boolean() })
+    .nullable(),
 });
 
 export const WorkFrame = z.strictObject({
@@ -441,7 +449,15 @@ export const WorkFrame = z.strictObject({
   blockers: z.array(z.strictObject({ blockerId: z.string(), kind: z.string(), targetObligationIds: z.array(z.string()) })),
   contributions: z.array(z.strictObject({ contributionId: z.string(), sourceKind: z.string(), sourceId: z.string(), claim: z.string() })),
   /** The owning Skill when routing assigned one. */
-  owner: z.strictObject({ skillName: z.string(), status: z.enum(["ready", "active", "settled"]) }).nullable(),
+  owner: z
+    .strictObject({
+      skillName: z.string(),
+      status: z.enum(["ready", "active", "settled"]),
+      /** The subquestion and expected contribution the assignment gave the Skill (as typed when the frame was opened). */
+      subquestion: z.string(),
+      expectedContribution: z.string(),
+    })
+    .nullable(),
   conclusion: z.strictObject({ text: z.string(), eventSha256: sha256 }).nullable(),
   /** Conclusions recorded without resolving anything (needs evidence, emergent question) and no owner to settle. */
   unresolvedAttempts: nonNegativeInt,
@@ -483,6 +499,8 @@ export const WorkState = z.strictObject({
     })
     .nullable(),
   landings: z.array(WorkLanding),
+  /** Closed scopes (by scope id, as replay lists them) with their frames and landings: the Work view's History, shown while off too. */
+  history: z.array(z.strictObject({ workScopeId: z.string(), frames: z.array(WorkFrame), landings: z.array(WorkLanding) })),
 });
 export type WorkState = z.infer<typeof WorkState>;
 

@@ -9,6 +9,7 @@ import { authorizeChangeBatch, recordLandingBatch } from "../../server/developer
 import { openContextSourcesBatch, skillInventoryId } from "../../server/developer/operations/contextSources";
 import { loadSkillCatalog } from "../../server/developer/operations/skillCatalog";
 import { WorkState } from "../../server/protocol/messages";
+import { turnOffBatch } from "../../server/developer/scopeOperations";
 import { AT, OperationHarness } from "../support/operationHarness";
 import { repoRoot } from "../support/repoRoot";
 
@@ -29,6 +30,7 @@ test("off: no scope, no frames, nothing legal", () => {
   assert.equal(work.purpose, null);
   assert.deepEqual(work.legalOperations, []);
   assert.deepEqual(work.frames, []);
+  assert.deepEqual(work.history, []);
 });
 
 test("a zero-owner cycle as the Work view sees it: frame, conclusion, authorization, landing, debts by role", () => {
@@ -53,6 +55,7 @@ test("a zero-owner cycle as the Work view sees it: frame, conclusion, authorizat
     ],
   );
   assert.equal(frame?.owner, null);
+  assert.ok(frame?.obligations.every((entry) => entry.settledBy === null));
 
   // An unresolved zero-owner outcome is counted under the frame and leaves it open.
   harness.apply(concludeJudgmentBatch(harness.history(), { disposition: "judgment", outcome: { kind: "needs-evidence", evidenceNeeded: ["A log."], resolutionOwner: "user" } }, AT).drafts);
@@ -66,6 +69,15 @@ test("a zero-owner cycle as the Work view sees it: frame, conclusion, authorizat
   assert.equal(work.frames[0]?.conclusion?.text, "Nothing to decide.");
   assert.ok(work.frames[0]?.obligations.every((entry) => entry.state === "discharged"));
   assert.equal(work.frames[0]?.contributions.length, 1);
+  // Each discharge says what settled it: the conclusion's batch and the contribution it cites.
+  const contributionId = work.frames[0]?.contributions[0]?.contributionId ?? "";
+  assert.deepEqual(
+    work.frames[0]?.obligations.map((entry) => entry.settledBy),
+    [
+      { contributionIds: [contributionId], stopEvidence: ["Seen."], withConclusion: true },
+      { contributionIds: [contributionId], stopEvidence: ["Seen."], withConclusion: true },
+    ],
+  );
   assert.deepEqual(work.legalOperations, ["authorize_change", "open_judgment"]);
 
   harness.apply(authorizeChangeBatch(harness.history(), { movement: "Rename a.", stableLanding: "a is renamed.", verificationTarget: "Types check." }, AT).drafts);
@@ -107,7 +119,8 @@ test("an owned frame shows its owner; the skills listing marks owner, opened and
   assert.ok(describeSkills(harness.history(), catalog).skills.every((skill) => skill.role === "available"));
   const ownerSkill = { skillName: "sketch", subquestion: "What shape?", expectedContribution: "A sketch." };
   harness.apply(openJudgmentBatch(harness.history(), { routeDefinitionId: "route:implementation-shaping", question: "Shape?", obligations, ownerSkill }, AT, catalog).drafts);
-  assert.deepEqual(state(harness).frames[0]?.owner, { skillName: "sketch", status: "active" });
+  // The subquestion and expected contribution the user typed are shown with the owner.
+  assert.deepEqual(state(harness).frames[0]?.owner, { skillName: "sketch", status: "active", subquestion: "What shape?", expectedContribution: "A sketch." });
 
   const doctor = catalog.skills.find((skill) => skill.name === "doctor");
   assert.ok(doctor !== undefined);
@@ -119,5 +132,38 @@ test("an owned frame shows its owner; the skills listing marks owner, opened and
   assert.equal(Object.keys(roles).length, 10);
 
   harness.apply(concludeJudgmentBatch(harness.history(), { disposition: "not-applicable", reason: "No.", basis: ["Seen."] }, AT, { catalog }).drafts);
-  assert.deepEqual(state(harness).frames[0]?.owner, { skillName: "sketch", status: "settled" });
+  assert.deepEqual(state(harness).frames[0]?.owner, { skillName: "sketch", status: "settled", subquestion: "What shape?", expectedContribution: "A sketch." });
+});
+
+test("closed scopes keep their frames and landings in the history while Docket is off", () => {
+  const harness = new OperationHarness();
+  harness.turnOn();
+  harness.apply(openJudgmentBatch(harness.history(), { routeDefinitionId: "route:meaning-settlement", question: "First?", obligations }, AT).drafts);
+  harness.apply(concludeJudgmentBatch(harness.history(), { disposition: "not-applicable", reason: "No.", basis: ["Seen."] }, AT).drafts);
+  harness.apply(authorizeChangeBatch(harness.history(), { movement: "Rename a.", stableLanding: "a is renamed.", verificationTarget: "Types check." }, AT).drafts);
+  harness.apply(recordLandingBatch(harness.history(), { changedPaths: ["src/a.ts"], result: "Renamed.", verification: ["tsc"] }, AT).drafts);
+  const first = state(harness).workScopeId;
+  harness.apply(turnOffBatch(harness.history(), undefined, AT).drafts);
+
+  let work = state(harness);
+  assert.equal(work.phase, "off");
+  assert.equal(work.workScopeId, null);
+  assert.deepEqual(work.frames, []);
+  assert.deepEqual(
+    work.history.map((scope) => [scope.workScopeId, scope.frames.map((frame) => [frame.question, frame.status]), scope.landings.map((landing) => landing.changedPaths)]),
+    [[first, [["First?", "concluded"]], [["src/a.ts"]]]],
+  );
+
+  // A second scope: while it is active the first stays in the history; once closed both are there.
+  harness.turnOn();
+  harness.apply(openJudgmentBatch(harness.history(), { routeDefinitionId: "route:meaning-settlement", question: "Second?", obligations }, AT).drafts);
+  work = state(harness);
+  const second = work.workScopeId;
+  assert.deepEqual(work.history.map((scope) => scope.workScopeId), [first]);
+  assert.equal(work.frames[0]?.question, "Second?");
+  harness.apply(turnOffBatch(harness.history(), undefined, AT).drafts);
+  work = state(harness);
+  // Listed by scope id, as replay lists scopes.
+  assert.deepEqual(work.history.map((scope) => scope.workScopeId), [first, second].sort());
+  assert.deepEqual(work.history.find((scope) => scope.workScopeId === second)?.frames.map((frame) => frame.status), ["open"]);
 });
