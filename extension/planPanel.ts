@@ -96,6 +96,23 @@ export function planStrings(): PlanStrings {
     stateReported: vscode.l10n.t("reported"),
     stateFailed: vscode.l10n.t("failed"),
     stateUnavailable: vscode.l10n.t("unavailable"),
+    verdictGo: vscode.l10n.t("Ready to go"),
+    verdictFixRequired: vscode.l10n.t("Fixes needed before it can go"),
+    verdictBlocked: vscode.l10n.t("Blocked: cannot go as planned"),
+    yes: vscode.l10n.t("yes"),
+    no: vscode.l10n.t("no"),
+    resolved: vscode.l10n.t("resolved"),
+    modePlanOnly: vscode.l10n.t("plan only, no changes"),
+    modeImplement: vscode.l10n.t("implement: changes the workspace"),
+    modeReview: vscode.l10n.t("review"),
+    modeInvestigate: vscode.l10n.t("investigate"),
+    riskHigh: vscode.l10n.t("high risk"),
+    riskMedium: vscode.l10n.t("medium risk"),
+    riskLow: vscode.l10n.t("low risk"),
+    severityBlocking: vscode.l10n.t("blocking"),
+    severityMajor: vscode.l10n.t("major"),
+    severityMinor: vscode.l10n.t("minor"),
+    severityInfo: vscode.l10n.t("info"),
   };
 }
 

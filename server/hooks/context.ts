@@ -1,6 +1,7 @@
 // The short state notes hooks add to the model's context (developer/v8 §9.3): phase, the decision
 // purpose the next open_judgment must echo, the legal operations, and recent evidence handles.
 // Kept to a few lines: it is injected on every prompt.
+import { countOf } from "../plural";
 import { computeToolPolicy } from "../developer/toolPolicy";
 import type { CheckpointState } from "./checkpoint";
 import type { RecentEvidence } from "./evidenceAdapter";
@@ -37,7 +38,7 @@ export function policyDenial(toolName: string, reason: string): string {
 }
 
 export function capturedContext(branchResultId: string, truncated: boolean, redactions: number, uses: { readonly judgment: boolean; readonly observer: boolean } = { judgment: true, observer: false }): string {
-  const notes = [truncated ? "stored truncated" : null, redactions > 0 ? `${redactions} secret(s) redacted` : null].filter((note) => note !== null);
+  const notes = [truncated ? "stored truncated" : null, redactions > 0 ? `${countOf(redactions, "secret")} redacted` : null].filter((note) => note !== null);
   const where = [uses.judgment ? "nominate it in conclude_judgment to cite it" : null, uses.observer ? "Observer staged it: nominate its tool call id in observer_commit if you rely on it" : null].filter((use) => use !== null);
   return `Docket captured this tool result as evidence ${branchResultId}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}${where.length === 0 ? "" : `; ${where.join("; ")}`}.`;
 }

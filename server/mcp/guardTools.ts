@@ -2,6 +2,7 @@
 // that turn a final answer's claims into a recorded review. The descriptions teach the flow: seal
 // the draft and its original sources, judge each claim against them, judge the whole response,
 // and append the completion control marker only when Docket returns one.
+import { countOf } from "../plural";
 import { ReviewOpenRequest, ReviewSubmitRequest } from "../guard/guardSchema";
 import { openReview, submitReview } from "../guard/reviews";
 import { defineTool, type DocketTool } from "./toolDefinition";
@@ -21,7 +22,7 @@ const reviewOpen = defineTool({
   run: async (context, params) => {
     const result = await openReview(context.ledger, params);
     return {
-      summary: `Opened ${result.reviewId} with ${result.claims.length} claim(s) and ${result.sources.length} sealed source(s). Judge each claim against its sources, then call review_submit.`,
+      summary: `Opened ${result.reviewId} with ${countOf(result.claims.length, "claim")} and ${countOf(result.sources.length, "sealed source")}. Judge each claim against its sources, then call review_submit.`,
       fields: { review: result },
       result: null,
     };

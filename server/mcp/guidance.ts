@@ -59,7 +59,7 @@ export function errorRemedy(code: string, state: AgentState, tool: string): stri
   const legal = state.legalOperations.length === 0 ? "none" : state.legalOperations.join(", ");
   switch (code) {
     case ErrorCodes.invalidParams:
-      return `Fix the named field(s) and call ${tool} again; the exact input schema is in tools/list.`;
+      return `Fix the named fields and call ${tool} again; the exact input schema is in tools/list.`;
     case ErrorCodes.operationNotLegal:
       return `Not legal in phase ${state.phase}. Legal now: ${legal}. ${nextStep(state)}`;
     case ErrorCodes.purposeMismatch:

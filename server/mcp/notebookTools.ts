@@ -3,6 +3,7 @@
 // VS Code's diff editor and approves all of it or none (docs/notebook-approval.md). The proposal is
 // made by the same makeProposal as `docket notebook propose`, so an agent's batch is preflighted,
 // bound and stored exactly like a scripted one.
+import { countOf } from "../plural";
 import os from "node:os";
 import * as z from "zod";
 import { DocketError } from "../errors";
@@ -119,9 +120,9 @@ const readNotebookTool = defineSessionTool({
       sha256: entry.sha256,
     }));
     const pendingProposals = pendingFor(session.workspaceFolder, notebook);
-    const waiting = pendingProposals.length === 0 ? "no proposal is waiting for review" : `${pendingProposals.length} proposal(s) waiting for the user's review`;
+    const waiting = pendingProposals.length === 0 ? "no proposal is waiting for review" : `${countOf(pendingProposals.length, "proposal")} waiting for the user's review`;
     const truncated = wanted === null && notebook.inventory.length > MAX_LISTED_RECORDS;
-    const listed = truncated ? `${notebook.inventory.length} records, the first ${MAX_LISTED_RECORDS} listed (name recordIds for others)` : `${records.length} record(s) listed`;
+    const listed = truncated ? `${notebook.inventory.length} records, the first ${MAX_LISTED_RECORDS} listed (name recordIds for others)` : `${countOf(records.length, "record")} listed`;
     const missing = missingRecordIds.length === 0 ? "" : `; not in the notebook: ${missingRecordIds.join(", ")}`;
     return {
       summary: `Notebook ${notebook.manifest.notebook_id} at ${notebook.root} (${notebook.manifest.default_language}, ${health}): ${listed}${missing}; ${waiting}.`,

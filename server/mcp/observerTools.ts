@@ -2,6 +2,7 @@
 // tool results to nominate, user hypotheses to review, a pending Memo or save request with its
 // guide) and `observer_commit` applies one batch all-or-nothing. The agent's own turn does the
 // interpreting (piggyback mode): Docket consults no model.
+import { countOf } from "../plural";
 import * as z from "zod";
 import { commitObserverWork, observerAgentStatus } from "../observer/observerAgentWork";
 import { ObserverCommitRequest } from "../observer/observerCommit";
@@ -51,8 +52,8 @@ const observerCommit = defineTool({
     const c = outcome.committed;
     const parts = [
       `${outcome.appended} Observer entr${outcome.appended === 1 ? "y" : "ies"} recorded`,
-      c.observations.length > 0 ? `${c.observations.length} reading(s) with observations` : "",
-      c.reviewedHypothesisIds.length > 0 ? `${c.reviewedHypothesisIds.length} hypothesis review(s)` : "",
+      c.observations.length > 0 ? `${countOf(c.observations.length, "reading")} with observations` : "",
+      c.reviewedHypothesisIds.length > 0 ? `${countOf(c.reviewedHypothesisIds.length, "hypothesis review")}` : "",
       c.memo !== null ? `Memo reconciled (${c.memo.summary})` : "",
       c.save !== null ? `save proposal ${c.save.proposalId}` : "",
     ].filter((part) => part !== "");

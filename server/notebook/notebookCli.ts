@@ -1,6 +1,7 @@
 // `docket notebook <subcommand>`: the Notebook from a terminal or a script. The subcommands are a
 // table so others can join it with one line (proposals and publication live in proposalCli.ts);
 // each one gets the raw arguments and the same io, and returns its exit code.
+import { countOf, agree } from "../plural";
 import { UsageError, parseArgs, type ParsedArgs } from "../cli/args";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -88,11 +89,11 @@ function runValidate(args: readonly string[], io: NotebookCliIo): number {
     io.stdout(`Notebook ${read.value.root} (${read.value.manifest.notebook_id}, ${read.value.manifest.default_language})\n`);
     const graph = validation.graphEvaluated ? "whole graph checked" : "graph not checked: a record failed its own checks first";
     if (valid) {
-      io.stdout(`valid: ${validation.records} record(s), whole graph checked\n`);
+      io.stdout(`valid: ${countOf(validation.records, "record")}, whole graph checked\n`);
     } else if (activeTransaction) {
-      io.stdout(`recovery required: a publication was interrupted, so these ${validation.records} record file(s) may be half published (${graph})\n`);
+      io.stdout(`recovery required: a publication was interrupted, so ${agree(validation.records, "this", "these")} ${countOf(validation.records, "record file")} may be half published (${graph})\n`);
     } else {
-      io.stdout(`invalid: ${validation.diagnostics.length} diagnostic(s), ${read.value.files.length} record file(s), ${graph}\n`);
+      io.stdout(`invalid: ${countOf(validation.diagnostics.length, "diagnostic")}, ${countOf(read.value.files.length, "record file")}, ${graph}\n`);
     }
     for (const diagnostic of diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
   }
@@ -150,7 +151,7 @@ function runStatus(args: readonly string[], io: NotebookCliIo): number {
     io.stdout(`records: ${status.records} (source ${source}, inquiry ${inquiry}, memo ${memo}, zettel ${zettel})\n`);
     io.stdout(`health: ${status.health}\n`);
     for (const issue of status.issues) {
-      const count = issue.diagnostics !== undefined ? ` — run docket notebook validate for the ${issue.diagnostics.length} diagnostic(s)` : "";
+      const count = issue.diagnostics !== undefined ? ` — run docket notebook validate for the ${countOf(issue.diagnostics.length, "diagnostic")}` : "";
       io.stdout(`  ${issue.code}: ${issue.message}${count}\n`);
     }
     if (recovery !== null) {
@@ -213,7 +214,7 @@ function runRecover(args: readonly string[], io: NotebookCliIo): number {
     io.stdout(`Notebook: ${root}\n`);
     io.stdout(`${whole ? "recovered" : "recovery required"}: ${String(outcomeJson(outcome)["message"])}\n`);
     if (outcome.status === "mixed") for (const diagnostic of outcome.diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
-    if (outcome.status === "settled") io.stdout(`receipt ${outcome.receipt.receipt_id} for ${outcome.receipt.proposal_id} (${outcome.receipt.records.length} record(s))\n`);
+    if (outcome.status === "settled") io.stdout(`receipt ${outcome.receipt.receipt_id} for ${outcome.receipt.proposal_id} (${countOf(outcome.receipt.records.length, "record")})\n`);
     if (outcome.status === "not-published" && outcome.proposalId !== null) io.stdout(`${outcome.proposalId} was not published; it can be published again.\n`);
     io.stdout(`health: ${health ?? (after.ok ? "" : `${after.issue.code}: ${after.issue.message}`)}\n`);
   }

@@ -2,6 +2,7 @@
 // holding only regular `*.md` files. This adapter is the one place that touches those folders for
 // reading and setup; everything it returns is checked, so callers never see a symlinked folder, a
 // record that points outside the Notebook, or a half-written manifest.
+import { countOf, agree } from "../plural";
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -218,7 +219,7 @@ function openOrThrow(root: string): OpenNotebook {
   const snapshot = snapshotOrThrow(root, false);
   if (!snapshot.validation.valid) {
     throw new NotebookIssueError(
-      notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${snapshot.validation.diagnostics.length} record diagnostic(s); run docket notebook validate`, snapshot.validation.diagnostics),
+      notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${countOf(snapshot.validation.diagnostics.length, "record diagnostic")}; run docket notebook validate`, snapshot.validation.diagnostics),
     );
   }
   const { files: _files, validation: _validation, activeTransaction: _active, leftovers: _leftovers, ...rest } = snapshot;
@@ -339,7 +340,7 @@ function planOrThrow(root: string, language: NotebookLanguage): NotebookSetupPla
     const validation = validateRecordSet(readRecordFiles(recordsDir, false).files.map((file) => ({ path: file.path, bytes: file.bytes })));
     if (!validation.valid) {
       throw new NotebookIssueError(
-        notebookIssue("notebook.records-invalid", recordsDir, `the existing records are not a valid Notebook (${validation.diagnostics.length} diagnostic(s)); nothing was written`, validation.diagnostics),
+        notebookIssue("notebook.records-invalid", recordsDir, `the existing records are not a valid Notebook (${countOf(validation.diagnostics.length, "diagnostic")}); nothing was written`, validation.diagnostics),
       );
     }
   }
@@ -467,7 +468,7 @@ function statusOf(root: string): NotebookResult<NotebookStatus> {
     for (const record of snapshot.validation.parsed) types[record.type] += 1;
     const issues: NotebookIssue[] = [];
     if (snapshot.activeTransaction) {
-      const leftovers = snapshot.leftovers.length === 0 ? "" : `; ${snapshot.leftovers.length} publication temporary file(s) in records/ are left for recovery to remove`;
+      const leftovers = snapshot.leftovers.length === 0 ? "" : `; ${countOf(snapshot.leftovers.length, "publication temporary file")} in records/ ${agree(snapshot.leftovers.length, "is", "are")} left for recovery to remove`;
       issues.push(
         notebookIssue(
           "publication-transaction.active",
@@ -477,7 +478,7 @@ function statusOf(root: string): NotebookResult<NotebookStatus> {
       );
     }
     if (!snapshot.validation.valid) {
-      issues.push(notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${snapshot.validation.diagnostics.length} record diagnostic(s)`, snapshot.validation.diagnostics));
+      issues.push(notebookIssue("notebook.records-invalid", snapshot.recordsDir, `${countOf(snapshot.validation.diagnostics.length, "record diagnostic")}`, snapshot.validation.diagnostics));
     }
     const health: NotebookHealth = snapshot.activeTransaction ? "recovery-required" : snapshot.validation.valid ? "healthy" : "unhealthy";
     return {

@@ -24,6 +24,7 @@
 // Recovery is itself crash-safe: it takes the lock over (its own owner file) before it changes a
 // record, every change is atomic and hash-checked, and a recovery killed at any step is finished by
 // the next one. It never throws: what it cannot read or write is reported as `unreadable`.
+import { countOf } from "../plural";
 import fs from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../ledger/canonicalJson";
@@ -230,7 +231,7 @@ function assess(writer: NotebookWriter, isAlive: ((pid: number) => boolean) | un
 
 function progress(records: readonly JudgedRecord[]): string {
   const published = records.filter((item) => item.final && !item.before).length;
-  return `${published} of ${records.length} record(s) published`;
+  return `${published} of ${countOf(records.length, "record")} published`;
 }
 
 /** What recovery would do to this notebook now, in a word and a sentence; reads only. */
@@ -384,10 +385,10 @@ function recoverJournal(input: RecoveryInput, writer: NotebookWriter, active: st
   }
   sweepLeftovers(writer);
   if (receipt !== null) {
-    const how = plan === "settle" ? "had completed; it was settled without publishing again" : `was completed from its verified staged images (${changed} record(s))`;
+    const how = plan === "settle" ? "had completed; it was settled without publishing again" : `was completed from its verified staged images (${countOf(changed, "record")})`;
     return { status: "settled", message: `the interrupted publication of ${journal.proposal_id} ${how}`, receipt, completed: changed };
   }
-  const how = plan === "clear" ? "had not changed the notebook; its staging folder was removed" : `was rolled back: ${changed} record(s) restored to their bytes before the publication`;
+  const how = plan === "clear" ? "had not changed the notebook; its staging folder was removed" : `was rolled back: ${countOf(changed, "record")} restored to their bytes before the publication`;
   return { status: "not-published", message: `the interrupted publication of ${journal.proposal_id} ${how}`, proposalId: journal.proposal_id, restored: changed };
 }
 

@@ -4,6 +4,7 @@
 // hypotheses are recorded and reviewed against the current context. Each operation reads the
 // Observer stream it is given, refuses with a code when the reference's controller would refuse,
 // and otherwise returns the entries to append — already proven to replay without a new issue.
+import { countOf } from "../plural";
 import { compareText } from "../judgment/json";
 import { assessObservationContext, type ContextAssessment } from "./contextBasisBuilder";
 import type { ContextBasis, InterpretationInput } from "./contextBasis";
@@ -74,7 +75,7 @@ export function workingState(entries: readonly ObserverLogEntry[]): { readonly o
   }
   const history = reviews.history;
   if (history.problems > 0 || memo.problems > 0) {
-    return refuse("observer.replay-issues", `the Observer history has ${history.problems} Material review and ${memo.problems} Memo problem(s); Observer changes nothing until it is repaired`);
+    return refuse("observer.replay-issues", `the Observer history has ${countOf(history.problems, "Material review problem")} and ${countOf(memo.problems, "Memo problem")}; Observer changes nothing until it is repaired`);
   }
   const lifecycle = clean.snapshot.lifecycle;
   const episode = lifecycle.episode.status === "open" ? { episodeId: lifecycle.episode.core.episodeId, lang: lifecycle.episode.core.lang } : null;

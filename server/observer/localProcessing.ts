@@ -13,6 +13,7 @@
 //   nothing is half-applied (commitObserverWork appends all of a batch or none of it).
 // - Jobs run one at a time on createBackgroundQueue; LocalObserverProcessor adds what the backend
 //   needs around it: a job id settled once per epoch is not offered again by routine triggers.
+import { countOf, agree } from "../plural";
 import { createHash } from "node:crypto";
 import { toDocketError } from "../errors";
 import { describeIssues, toolInputSchema } from "../mcp/inputSchema";
@@ -111,7 +112,7 @@ function boundedMaterial(header: Record<string, unknown>, sections: readonly Sec
     used += size;
     material[key] = guide;
   }
-  if (omitted > 0) material.omitted = `${omitted} item(s) did not fit in this request; they stay for a later one.`;
+  if (omitted > 0) material.omitted = `${countOf(omitted, "item")} did not fit in this request; ${agree(omitted, "it stays", "they stay")} for a later one.`;
   return { text: JSON.stringify(material, null, 1), omitted };
 }
 
@@ -191,7 +192,7 @@ export async function runLocalObserverJob(ledger: WorkspaceLedger, workspaceFold
     if (overview.episode.status !== "open" || overview.episode.episodeId === null) return { status: "skipped", message: "no Episode is open" };
     const materialReview = await ledger.readCaughtUp((store) => pendingMaterialReviewOf(observerLogOf(store)));
     const material = materialOf(ledger, workspaceFolder, status, materialReview);
-    if (material.items === 0 && material.omitted > 0) return deferred("observer.local-material-oversized", `the waiting material (${material.omitted} item(s)) does not fit in one request of ${LOCAL_MATERIAL_CHARS} characters`);
+    if (material.items === 0 && material.omitted > 0) return deferred("observer.local-material-oversized", `the waiting material (${countOf(material.omitted, "item")}) does not fit in one request of ${LOCAL_MATERIAL_CHARS} characters`);
     if (material.items === 0) return { status: "skipped", message: "nothing waits for interpretation" };
     if (signal.aborted) return { status: "aborted" };
     const answer = await requestLocalToolCall({

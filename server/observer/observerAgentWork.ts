@@ -3,6 +3,7 @@
 // A committed batch may settle follow-ups that belong to it: a Memo pass answering a Review & Save
 // continuation leads to the save request, a batch covering a pending Material review completes it,
 // and a save preparation writes the Notebook proposal the person approves in the diff editor.
+import { countOf } from "../plural";
 import { DocketError } from "../errors";
 import { redactPersistedInput } from "../evidence/persistedText";
 import { workspaceEvidence } from "../evidence/evidenceStore";
@@ -200,7 +201,7 @@ export function writeObserverProposal(workspaceFolder: string, proposal: Noteboo
     return `A different file already holds ${proposal.prepared.proposal_id}; it cannot be saved. The user returns it to review and asks for Review & Save again.`;
   }
   writeProposal(workspaceFolder, proposal);
-  return `Proposal ${proposal.prepared.proposal_id} (${proposal.prepared.records.length} record(s)) is ready: the user reviews the exact Markdown in the diff editor and saves it.`;
+  return `Proposal ${proposal.prepared.proposal_id} (${countOf(proposal.prepared.records.length, "record")}) is ready: the user reviews the exact Markdown in the diff editor and saves it.`;
 }
 
 async function continueToSave(ledger: WorkspaceLedger, workspaceFolder: string, ids: ObserverIds | undefined): Promise<string> {
@@ -223,7 +224,7 @@ async function continueToSave(ledger: WorkspaceLedger, workspaceFolder: string, 
       },
       { ids },
     );
-    return `Review & Save continues: save request ${result.value.request.requestId} asks for ${result.value.guide.required_records.length} record(s) (observer_status shows the guide; answer with observer_commit save).`;
+    return `Review & Save continues: save request ${result.value.request.requestId} asks for ${countOf(result.value.guide.required_records.length, "record")} (observer_status shows the guide; answer with observer_commit save).`;
   } catch (error) {
     return `Review & Save could not continue yet: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -235,7 +236,7 @@ async function completePendingReview(ledger: WorkspaceLedger, workspaceFolder: s
   if (requestId === null) return null;
   try {
     const result = await runObserverOperation(ledger, workspaceFolder, "observer complete material review", (context) => completeMaterialReview(context, { requestId }), { ids });
-    return `Material review ${requestId} is complete (${result.value.observationIds.length} observation(s)).`;
+    return `Material review ${requestId} is complete (${countOf(result.value.observationIds.length, "observation")}).`;
   } catch {
     // Not covered yet (a linked candidate not read, a reading without its observation): it stays pending.
     return null;

@@ -3,6 +3,7 @@
 // entries it would append; nothing is written here. `stageEntries` then proves the batch: the
 // whole stream plus the new entries is replayed, and a batch that would add any issue is refused
 // as a whole, so what is appended is exactly what replay accepts.
+import { countOf } from "../plural";
 import { randomUUID } from "node:crypto";
 import type { ObserverLedgerEntry } from "./observerEntry";
 import { observationPayload, type ObservationEvent } from "./observationEvents";
@@ -92,6 +93,6 @@ export function stageEntries(existing: readonly ObserverLogEntry[], staged: read
 export function cleanSnapshot(entries: readonly ObserverLogEntry[]): { readonly ok: true; readonly snapshot: ObservationSnapshot } | DraftRefusal {
   const snapshot = replayObservationSession(entries);
   const first = snapshot.issues[0];
-  if (first !== undefined) return refuse("observer.replay-issues", `the Observer history has ${snapshot.issues.length} issue(s) (first: ${first.code} at entry ${first.index}: ${first.message}); Observer changes nothing until it is repaired`);
+  if (first !== undefined) return refuse("observer.replay-issues", `the Observer history has ${countOf(snapshot.issues.length, "issue")} (first: ${first.code} at entry ${first.index}: ${first.message}); Observer changes nothing until it is repaired`);
   return { ok: true, snapshot };
 }

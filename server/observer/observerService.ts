@@ -1,6 +1,7 @@
 // Observer's commands against one workspace (shared by the backend, `docket observer` and MCP):
 // each resolves what it needs outside the ledger (the Notebook, the capture window), then runs a
 // pure operation through observerRuntime.ts, which proves and appends it under the ledger lock.
+import { countOf } from "../plural";
 import path from "node:path";
 import { DocketError } from "../errors";
 import { redactPersistedInput } from "../evidence/persistedText";
@@ -179,7 +180,7 @@ export async function requestMemoReconciliation(ledger: WorkspaceLedger, workspa
       ? "Nothing to reconcile: every observation is already in the Memo."
       : plan.status === "delegate"
         ? "A Memo pass is already prepared; it completes with the agent's next observer_commit."
-        : `Memo request ${plan.request.requestId} (${plan.request.observationIds.length} observation(s)) ${plan.status === "resumed" ? "is still waiting" : "recorded"}: ask your agent to reconcile the Memo (observer_commit with memo).`;
+        : `Memo request ${plan.request.requestId} (${countOf(plan.request.observationIds.length, "observation")}) ${plan.status === "resumed" ? "is still waiting" : "recorded"}: ask your agent to reconcile the Memo (observer_commit with memo).`;
   return actionResult(ledger, workspaceFolder, message);
 }
 
@@ -220,7 +221,7 @@ export async function requestReviewAndSave(ledger: WorkspaceLedger, workspaceFol
   return actionResult(
     ledger,
     workspaceFolder,
-    `Review & Save ${value.kind === "resume" ? "is still waiting" : "requested"} (${value.guide.required_records.length} record(s), request ${value.request.requestId}): ask your agent to write them (observer_commit with save); you approve the exact Markdown in the diff editor.`,
+    `Review & Save ${value.kind === "resume" ? "is still waiting" : "requested"} (${countOf(value.guide.required_records.length, "record")}, request ${value.request.requestId}): ask your agent to write them (observer_commit with save); you approve the exact Markdown in the diff editor.`,
   );
 }
 

@@ -1,6 +1,7 @@
 // `docket observer on|off|status|hypothesis|memo|save|material|cancel-material|commit|processing`:
 // Observer from a terminal or a script, with the same service calls as VS Code and MCP.
 // Exit codes: 0 done; 1 a coded refusal (nothing written); 2 usage.
+import { countOf } from "../plural";
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError, parseArgs, stringFlag } from "../cli/args";
@@ -167,7 +168,7 @@ export async function runObserverWorkCommand(sub: string, args: readonly string[
           }
           return { receipt: result.receipt };
         });
-        io.stdout(json ? `${JSON.stringify(published)}\n` : `Saved ${published.receipt.records.length} record(s); the Episode is settled and Observer is off.\n`);
+        io.stdout(json ? `${JSON.stringify(published)}\n` : `Saved ${countOf(published.receipt.records.length, "record")}; the Episode is settled and Observer is off.\n`);
         return 0;
       }
       case "return": {

@@ -355,6 +355,27 @@ export const PlanStrings = z.strictObject({
   stateReported: z.string(),
   stateFailed: z.string(),
   stateUnavailable: z.string(),
+  /** Verdicts in words (the raw GO / FIX_REQUIRED / BLOCKED stays in data-verdict only). */
+  verdictGo: z.string(),
+  verdictFixRequired: z.string(),
+  verdictBlocked: z.string(),
+  yes: z.string(),
+  no: z.string(),
+  resolved: z.string(),
+  /** Execution modes. */
+  modePlanOnly: z.string(),
+  modeImplement: z.string(),
+  modeReview: z.string(),
+  modeInvestigate: z.string(),
+  /** Risk levels. */
+  riskHigh: z.string(),
+  riskMedium: z.string(),
+  riskLow: z.string(),
+  /** Finding severities. */
+  severityBlocking: z.string(),
+  severityMajor: z.string(),
+  severityMinor: z.string(),
+  severityInfo: z.string(),
 });
 export type PlanStrings = z.infer<typeof PlanStrings>;
 

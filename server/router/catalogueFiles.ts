@@ -3,6 +3,7 @@
 // their bytes within bounds, and hands them to the pure catalogueFromSources. Listing order never
 // matters (names are sorted by code units) and no read error escapes: an unreadable skill becomes
 // an unavailable entry.
+import { countOf, agree } from "../plural";
 import fs from "node:fs";
 import path from "node:path";
 import { compareCodeUnits } from "../ledger/canonicalJson";
@@ -104,7 +105,7 @@ export function loadCatalogue(workspaceRoot: string, packageRoot: string): Catal
       routing: null,
       problem: {
         code: SkillProblemCodes.limitExceeded,
-        message: `${skipped.length} workspace skill(s) were not read: at most ${MAX_WORKSPACE_SKILLS} are read, in path order; the first one left out is ${firstSkipped}`,
+        message: `${countOf(skipped.length, "workspace skill")} ${agree(skipped.length, "was", "were")} not read: at most ${MAX_WORKSPACE_SKILLS} are read, in path order; the first one left out is ${firstSkipped}`,
       },
     });
   }

@@ -13,6 +13,7 @@
 // contains a work step (decide, then authorize, then edit); a `verification` gate sits there too
 // (the edit's checks must pass before anything after it, such as verify, judges them); a `review`
 // gate (the Review Board) sits after the last group. A plan without steps has no gates.
+import { countOf } from "../plural";
 import { canonicalize, compareCodeUnits } from "../ledger/canonicalJson";
 import { availableEntry } from "./catalogue";
 import type {
@@ -137,7 +138,7 @@ export function compose(routing: RoutingStage, catalogue: Catalogue, options: Co
         resolved: true,
         blocking: false,
         skills: [skill],
-        detail: `${skill} was reached ${reached.length} times (${sortedUnique(reached.map((candidate) => `${candidate.source} ${candidate.path} as ${candidate.role}`)).join("; ")}); kept once as ${role} with ${reasons.size} distinct reason(s) merged`,
+        detail: `${skill} was reached ${reached.length} times (${sortedUnique(reached.map((candidate) => `${candidate.source} ${candidate.path} as ${candidate.role}`)).join("; ")}); kept once as ${role} with ${countOf(reasons.size, "distinct reason")} merged`,
       });
     }
     selected.set(skill, { skill, role });

@@ -2,6 +2,7 @@
 // the versions it was computed from — the snapshot hash, the revision of every catalogue entry the
 // plan uses, and the basis that review reports bind to — plus facts, files, import neighbours,
 // rule files, constraints, findings and unknowns. Every list is capped, and a cap is said.
+import { countOf, agree } from "../plural";
 import { compareCodeUnits, hashValue } from "../ledger/canonicalJson";
 import type {
   Catalogue,
@@ -218,7 +219,7 @@ function findingsOf(intent: IntentStage, snapshot: WorkspaceSnapshot): PackFindi
     const entity: Reason = { kind: "snapshot-entity", entityKind: "file", value: path, path };
     findings.push(
       tests.length > 0
-        ? { finding: `${path} is referenced by test file(s): ${tests.join(", ")}`, reasons: [entity, ...tests.map((test): Reason => ({ kind: "snapshot-entity", entityKind: "file", value: test, path: test }))] }
+        ? { finding: `${path} is referenced by ${agree(tests.length, "the test file", "the test files")} ${tests.join(", ")}`, reasons: [entity, ...tests.map((test): Reason => ({ kind: "snapshot-entity", entityKind: "file", value: test, path: test }))] }
         : { finding: `no test file references ${path}`, reasons: [entity, rule("a test file references a source file by import or by name (<name>.test.*, <name>_test.*, test_<name>.*, <name>.spec.*)")] },
     );
   }
@@ -245,7 +246,7 @@ function unknownsOf(intent: IntentStage, composition: CompositionStage, snapshot
   if (snapshot.skipped.length > 0) {
     const shown = snapshot.skipped.slice(0, 5).map((item) => `${item.path} (${item.why})`);
     const more = snapshot.skipped.length > shown.length ? `, and ${snapshot.skipped.length - shown.length} more` : "";
-    unknowns.push({ kind: "snapshot-limit", text: `${snapshot.skipped.length} skipped file(s)`, detail: `the snapshot could not read: ${shown.join(", ")}${more}` });
+    unknowns.push({ kind: "snapshot-limit", text: `${countOf(snapshot.skipped.length, "skipped file")}`, detail: `the snapshot could not read: ${shown.join(", ")}${more}` });
   }
   return unknowns;
 }

@@ -442,8 +442,8 @@ function qualifiedName(context: Context, unit: Token, span: TaskSpan, covered: T
     span,
     looksLike: asModule ? "module" : "path",
     why: asModule
-      ? `the task calls "${written}" a ${qualifier}, but no module, package or folder in the workspace snapshot is named "${written}"`
-      : `the task calls "${written}" a ${qualifier}, but no folder or module in the workspace snapshot is named "${written}"`,
+      ? `the task writes "${qualifier}" after "${written}", but no module, package or folder in the workspace snapshot is named "${written}"`
+      : `the task writes "${qualifier}" after "${written}", but no folder or module in the workspace snapshot is named "${written}"`,
   });
 }
 
@@ -479,9 +479,9 @@ function deriveDomain(context: Context, negatives: readonly Signal[], entities: 
   }
   const object = OBJECT_NAMES_DOMAIN.has(best.value) ? objectDomain(context, best.span, blocked) : null;
   if (object !== null) {
-    return { value: object.value, reasons: [{ kind: "task-span", span: object.span, note: `"${object.span.text}" is what "${best.span.text}" acts on: a ${object.value} task` }] };
+    return { value: object.value, reasons: [{ kind: "task-span", span: object.span, note: `"${object.span.text}" is what "${best.span.text}" acts on, so the domain is ${object.value}` }] };
   }
-  return { value: best.value, reasons: [{ kind: "task-span", span: best.span, note: `"${best.span.text}" is a ${best.value} word (the first domain word in the task)` }] };
+  return { value: best.value, reasons: [{ kind: "task-span", span: best.span, note: `"${best.span.text}" is the first domain word in the task, so the domain is ${best.value}` }] };
 }
 
 /** Test and documentation words name the work when an add/change verb acts on them. */
@@ -535,7 +535,7 @@ function deriveMode(context: Context, domain: IntentStage["domain"], forced: Exe
   if (domainSpan !== undefined && domainSpan.kind === "task-span") {
     if (domain.value === "review") return { value: "review", reasons: [{ kind: "task-span", span: domainSpan.span, note: "a review task" }] };
     if (domain.value === "investigate") return { value: "investigate", reasons: [{ kind: "task-span", span: domainSpan.span, note: "an investigation task" }] };
-    return { value: "implement", reasons: [{ kind: "task-span", span: domainSpan.span, note: `a ${domain.value} task changes the workspace` }] };
+    return { value: "implement", reasons: [{ kind: "task-span", span: domainSpan.span, note: `the domain ${domain.value} changes the workspace, so the mode is implement` }] };
   }
   return { value: "implement", reasons: [{ kind: "router-rule", rule: "no plan, review or investigation wording: the mode is implement" }] };
 }

@@ -1,6 +1,7 @@
 // Stage 7, REVIEW (design router.md "Review Board"): who sits, each with a stated reason; what
 // Docket's deterministic checks found for each seat; which recorded reports count for this plan's
 // basis; every seat in its real state; and the verdict. Pure: the reports arrive as data.
+import { countOf } from "../plural";
 import { canonicalize, compareCodeUnits } from "../ledger/canonicalJson";
 import type {
   Catalogue,
@@ -197,9 +198,9 @@ function verdictOf(seats: readonly Seat[], composition: CompositionStage, basis:
   for (const seat of seats) {
     const unresolved = seat.findings.filter((item) => !item.resolved);
     const blockers = unresolved.filter((item) => item.severity === "blocking");
-    if (blockers.length > 0) blocking.push(`${seat.reviewer} has ${blockers.length} unresolved blocking finding(s): ${blockers.map((item) => item.findingId).join(", ")}.`);
+    if (blockers.length > 0) blocking.push(`${seat.reviewer} has ${countOf(blockers.length, "unresolved blocking finding")}: ${blockers.map((item) => item.findingId).join(", ")}.`);
     const others = unresolved.filter((item) => item.severity !== "blocking");
-    if (others.length > 0) fixes.push(`${seat.reviewer} has ${others.length} unresolved finding(s): ${others.map((item) => item.findingId).join(", ")}.`);
+    if (others.length > 0) fixes.push(`${seat.reviewer} has ${countOf(others.length, "unresolved finding")}: ${others.map((item) => item.findingId).join(", ")}.`);
     if (seat.state === "awaiting-report") fixes.push(`${seat.reviewer} has not reported on basis ${basis} yet.`);
     if (seat.state === "failed") fixes.push(`${seat.reviewer} failed: ${seat.failure ?? "no reason given"}.`);
     if (seat.state === "unavailable") fixes.push(`${seat.reviewer} cannot sit: ${seat.failure ?? "its skill is unavailable"}`);

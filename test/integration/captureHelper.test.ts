@@ -107,7 +107,7 @@ test("the first capture starts the helper; later captures are stored, redacted a
     assert.equal(fs.statSync(socketOf(workspace)).mode & 0o777, 0o600, "only this user may connect");
 
     const second = postToolUse(workspace, "toolu_second", `token ${SECRET}\n`);
-    assert.match(second.stdout, /evidence branch-result-[0-9a-f]{16} \(1 secret\(s\) redacted\); Observer staged it/u, second.stdout + second.stderr);
+    assert.match(second.stdout, /evidence branch-result-[0-9a-f]{16} \(1 secret redacted\); Observer staged it/u, second.stdout + second.stderr);
     assert.equal(second.stderr, "");
     assert.notEqual(findStaged(workspace, "toolu_second"), null, "staged before the hook answered");
     for (const file of filesUnder(path.join(workspace, ".docket"))) assert.ok(!fs.readFileSync(file, "utf8").includes(SECRET), `${file} holds the secret`);

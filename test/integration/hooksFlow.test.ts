@@ -49,7 +49,7 @@ test("session flow: deny before authorization, capture, evidence handles in cont
     });
     const handle = /evidence (branch-result-[0-9a-f]{16})/u.exec(captured.hookSpecificOutput?.additionalContext ?? "")?.[1];
     assert.ok(handle !== undefined, JSON.stringify(captured));
-    assert.match(captured.hookSpecificOutput?.additionalContext ?? "", /secret\(s\) redacted/u, "the model is told a secret was kept out of the evidence");
+    assert.match(captured.hookSpecificOutput?.additionalContext ?? "", /\d+ secrets? redacted/u, "the model is told a secret was kept out of the evidence");
 
     const prompt = hook(repo.root, "UserPromptSubmit", { prompt: "Go ahead and rename a." });
     assert.match(prompt.hookSpecificOutput?.additionalContext ?? "", new RegExp(`${handle} · Read`, "u"));

@@ -136,7 +136,7 @@ test("validate --json: one line with the documented keys; exit 0 valid, 1 invali
     assert.equal(valid.stdout, '{"valid":true,"graphEvaluated":true,"records":2,"diagnostics":[]}\n');
     const human = docket(["validate", "nb"], dir);
     assert.equal(human.status, 0);
-    assert.match(human.stdout, /\nvalid: 2 record\(s\), whole graph checked\n$/u);
+    assert.match(human.stdout, /\nvalid: 2 records, whole graph checked\n$/u);
 
     // A zettel without a source is a whole-graph fault.
     fs.writeFileSync(path.join(records, "lru.md"), ZETTEL.replace(/sources:\n {2}- record: .*\n {4}role: supports\n/u, "sources: []\n"));

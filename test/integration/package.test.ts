@@ -2,22 +2,43 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../support/repoRoot";
 
 const root = repoRoot();
 
-test("the packaged file list has no sources, tests, maps or node_modules", () => {
+function packagedFiles(): string[] {
   const vsce = path.join(root, "node_modules", "@vscode", "vsce", "vsce");
-  const files = execFileSync(process.execPath, [vsce, "ls", "--no-dependencies"], { cwd: root, encoding: "utf8" })
+  return execFileSync(process.execPath, [vsce, "ls", "--no-dependencies"], { cwd: root, encoding: "utf8" })
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "")
     .sort();
-  const allowed = /^(dist\/(extension|docket|docket-hook|docket-hook-slow|docket-mcp-worker)\.js|dist\/webview\/[\w.-]+\.(js|css|ttf)|media\/[\w.-]+|skills\/[\w-]+\/(SKILL\.md|judgment\.json|routing\.yaml|references\/[\w.-]+\.md)|l10n\/[\w.-]+\.json|package(\.nls(\.[a-z-]+)?)?\.json|README\.md|CHANGELOG\.md|LICENSE)$/u;
+}
+
+test("the packaged file list has no sources, tests, maps or node_modules", () => {
+  const files = packagedFiles();
+  const allowed = /^(dist\/(extension|docket|docket-hook|docket-hook-slow|docket-mcp-worker)\.js|dist\/webview\/[\w.-]+\.(js|css|ttf)|media\/(walkthrough\/([a-z-]+\/)?)?[\w.-]+|skills\/[\w-]+\/(SKILL\.md|judgment\.json|routing\.yaml|references\/[\w.-]+\.md)|l10n\/[\w.-]+\.json|package(\.nls(\.[a-z-]+)?)?\.json|README\.md|CHANGELOG\.md|LICENSE)$/u;
   const unexpected = files.filter((file) => !allowed.test(file));
   assert.deepEqual(unexpected, []);
   for (const required of ["dist/extension.js", "dist/docket.js", "dist/docket-hook.js", "dist/docket-hook-slow.js", "dist/docket-mcp-worker.js", "dist/webview/receipts.js", "package.json", "LICENSE", "media/docket.svg", "l10n/bundle.l10n.ko.json", "skills/verify/SKILL.md"]) {
     assert.ok(files.includes(required), `${required} is packaged`);
+  }
+});
+
+test("every Getting Started step's Markdown is packaged, in English and in Korean", () => {
+  const files = packagedFiles();
+  const read = (file: string): unknown => JSON.parse(fs.readFileSync(path.join(root, file), "utf8"));
+  const manifest = read("package.json") as { contributes: { walkthroughs: { steps: { id: string; media: { markdown: string } }[] }[] } };
+  const steps = manifest.contributes.walkthroughs.flatMap((walkthrough) => walkthrough.steps);
+  assert.ok(steps.length >= 5, "the walkthrough has its steps");
+  for (const strings of [read("package.nls.json"), read("package.nls.ko.json")] as Record<string, string>[]) {
+    for (const step of steps) {
+      const key = /^%(.+)%$/u.exec(step.media.markdown)?.[1];
+      const markdown = key === undefined ? step.media.markdown : strings[key];
+      assert.ok(markdown !== undefined && markdown.startsWith("media/walkthrough/"), `${step.id}: ${markdown}`);
+      assert.ok(files.includes(markdown), `${markdown} is packaged`);
+    }
   }
 });

@@ -146,5 +146,5 @@ test("more workspace skills than the limit: the first ones by path are read, the
   const limit = catalogue.entries.filter((entry) => entry.problem?.code === "skill-limit-exceeded");
   assert.equal(limit.length, 1);
   assert.equal(limit[0]?.path, `.claude/skills/s${String(MAX_WORKSPACE_SKILLS).padStart(4, "0")}/SKILL.md`);
-  assert.match(limit[0]?.problem?.message ?? "", /^3 workspace skill\(s\) were not read/u);
+  assert.match(limit[0]?.problem?.message ?? "", /^3 workspace skills were not read/u);
 });

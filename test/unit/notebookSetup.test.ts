@@ -501,7 +501,7 @@ test(
 
     const human = captureIo(dir);
     assert.equal(await dispatchNotebookCommand(["validate", root], human.io), 1);
-    assert.match(human.out(), /^Notebook .* \(notebook-[0-9a-f-]+, en\)\ninvalid: \d+ diagnostic\(s\)/u);
+    assert.match(human.out(), /^Notebook .* \(notebook-[0-9a-f-]+, en\)\ninvalid: \d+ diagnostics, \d+ record files/u);
 
     const unusable = captureIo(dir);
     assert.equal(await dispatchNotebookCommand(["validate", dir, "--json"], unusable.io), 2);

@@ -256,7 +256,7 @@ test("verdict FIX_REQUIRED: an unresolved finding, or a seat that has not report
   });
   const unresolved = board(intentOf(), withFinding).review;
   assert.equal(unresolved.verdict, "FIX_REQUIRED");
-  assert.deepEqual(unresolved.verdictReasons, ["code-reviewer has 1 unresolved finding(s): cr-1."]);
+  assert.deepEqual(unresolved.verdictReasons, ["code-reviewer has 1 unresolved finding: cr-1."]);
 
   const resolved = allReported(first.basis);
   resolved.reports[0] = report(first.basis, "code-reviewer", {
@@ -291,7 +291,7 @@ test("verdict BLOCKED: a blocking composition issue, or an unresolved blocking f
   });
   const review = board(intentOf(), options).review;
   assert.equal(review.verdict, "BLOCKED");
-  assert.deepEqual(review.verdictReasons, ["security-auditor has 1 unresolved blocking finding(s): sa-1."]);
+  assert.deepEqual(review.verdictReasons, ["security-auditor has 1 unresolved blocking finding: sa-1."]);
 });
 
 // ── Reports and basis ────────────────────────────────────────────────────────────────────────
@@ -509,7 +509,7 @@ test("context pack: versions, files (capped and said), graph, rules, constraints
   assert.deepEqual(pack.graph, [{ path: "src/payments/webhook.ts", imports: ["lib/f000.ts"], importedBy: ["src/app.ts"] }]);
   assert.deepEqual(pack.rules, [{ path: "AGENTS.md", sha256: "a".repeat(64) }]);
   assert.deepEqual(pack.constraints, [{ text: "the retry", span: { start: 4, end: 13, text: "the retry" }, kind: "negative" }]);
-  assert.deepEqual(pack.findings.map((item) => item.finding), ["src/payments/webhook.ts is referenced by test file(s): src/payments/webhook.test.ts"]);
+  assert.deepEqual(pack.findings.map((item) => item.finding), ["src/payments/webhook.ts is referenced by the test file src/payments/webhook.test.ts"]);
   assert.deepEqual(
     pack.unknowns.map((item) => [item.kind, item.text]),
     [

@@ -292,7 +292,7 @@ test("domain: the first domain word wins, with inflections, synonyms and Korean"
   assert.equal(domain("테스트를 작성해줘"), "test");
   assert.equal(domain("문서를 작성해줘"), "document");
   const reasons = intent("Please fix webhook.ts").domain.reasons;
-  assert.deepEqual(reasons, [{ kind: "task-span", span: { start: 7, end: 10, text: "fix" }, note: '"fix" is a fix word (the first domain word in the task)' }]);
+  assert.deepEqual(reasons, [{ kind: "task-span", span: { start: 7, end: 10, text: "fix" }, note: '"fix" is the first domain word in the task, so the domain is fix' }]);
 });
 
 test("domain (Docket rule): a behaviour verb in command position is a change; an add/change verb acting on a test or doc names that work", () => {
@@ -320,7 +320,7 @@ test("domain (Docket rule): a behaviour verb in command position is a change; an
   assert.deepEqual(intent("make webhook.ts trim the name").domain.reasons, [
     { kind: "task-span", span: { start: 16, end: 20, text: "trim" }, note: '"trim" says what the code should do: a behaviour change' },
   ]);
-  assert.deepEqual(intent("add a unit test").domain.reasons, [{ kind: "task-span", span: { start: 6, end: 15, text: "unit test" }, note: '"unit test" is what "add" acts on: a test task' }]);
+  assert.deepEqual(intent("add a unit test").domain.reasons, [{ kind: "task-span", span: { start: 6, end: 15, text: "unit test" }, note: '"unit test" is what "add" acts on, so the domain is test' }]);
 });
 
 test("execution mode: a forced mode wins; else plan wording, review, investigate, implement", () => {
@@ -339,7 +339,10 @@ test("execution mode: a forced mode wins; else plan wording, review, investigate
     reasons: [{ kind: "task-span", span: { start: 0, end: 6, text: "review" }, note: "a review task" }],
   });
   assert.equal(mode("why is the build slow").value, "investigate");
-  assert.equal(mode("add a banner").value, "implement");
+  assert.deepEqual(mode("add a banner"), {
+    value: "implement",
+    reasons: [{ kind: "task-span", span: { start: 0, end: 3, text: "add" }, note: "the domain add changes the workspace, so the mode is implement" }],
+  });
   assert.deepEqual(mode("hello there"), {
     value: "implement",
     reasons: [{ kind: "router-rule", rule: "no plan, review or investigation wording: the mode is implement" }],

@@ -17,9 +17,9 @@
 //                                  (data-action = highlight | open-file | open-skill, data-path)
 //   [data-testid="blocked-because"] each reason a blocked plan gives (composition)
 //   [data-testid="seat"]           a review seat: data-reviewer, data-state
-//   [data-testid="verdict"]        the verdict badge: data-verdict = GO | FIX_REQUIRED | BLOCKED
+//   [data-testid="verdict"]        the verdict badge: data-verdict = GO | FIX_REQUIRED | BLOCKED (shown in words)
 import "./zodSetup";
-import type { Citation, Plan, Reason, TaskSpan } from "../../server/router/planSchema";
+import type { Citation, ExecutionMode, Plan, Reason, Severity, TaskSpan } from "../../server/router/planSchema";
 import { HostToPlan, PlanStrings, type PlanToHost } from "../../server/protocol/webviewMessages";
 import { citedSpans, segments, within } from "./spans";
 
@@ -162,7 +162,7 @@ function reasonNode(reason: Reason): HTMLElement {
     case "risk-rule":
       return el("span", { testId: "reason", className: "reason-text", data: { kind: reason.kind } }, [icon("warning"), code(reason.rule)]);
     case "execution-mode":
-      return el("span", { testId: "reason", className: "reason-text", data: { kind: reason.kind } }, [icon("settings-gear"), reason.mode]);
+      return el("span", { testId: "reason", className: "reason-text", data: { kind: reason.kind } }, [icon("settings-gear"), MODES[reason.mode]]);
     case "router-rule":
       return el("span", { testId: "reason", className: "reason-text", data: { kind: reason.kind } }, [icon("law"), reason.rule]);
   }
@@ -206,8 +206,9 @@ function item(head: readonly Child[], reasons: readonly Reason[] | null, extra: 
   ]);
 }
 
-function badge(text: string, tone: string): HTMLElement {
-  return el("span", { className: `badge ${tone}` }, [text]);
+/** A badge in words; `value` keeps the raw enum in data-value for tests and styling. */
+function badge(text: string, tone: string, value?: string): HTMLElement {
+  return el("span", { className: `badge ${tone}`, ...(value === undefined ? {} : { data: { value } }) }, [text]);
 }
 
 function taskStage(plan: Plan): HTMLElement {
@@ -227,12 +228,25 @@ function taskStage(plan: Plan): HTMLElement {
   return section("task", 1, strings.stageTask, [paragraph]);
 }
 
+const MODES: Record<ExecutionMode, string> = {
+  "plan-only": strings.modePlanOnly,
+  implement: strings.modeImplement,
+  review: strings.modeReview,
+  investigate: strings.modeInvestigate,
+};
+
+const RISK_LEVELS: Record<Plan["intent"]["risk"][number]["level"], string> = {
+  high: strings.riskHigh,
+  medium: strings.riskMedium,
+  low: strings.riskLow,
+};
+
 function intentStage(plan: Plan): HTMLElement {
   const intent = plan.intent;
   return section("intent", 2, strings.stageIntent, [
     el("div", { className: "grid" }, [
       item([el("span", { className: "label" }, [strings.domain]), badge(intent.domain.value, "neutral")], intent.domain.reasons),
-      item([el("span", { className: "label" }, [strings.executionMode]), badge(intent.executionMode.value, "neutral")], intent.executionMode.reasons),
+      item([el("span", { className: "label" }, [strings.executionMode]), badge(MODES[intent.executionMode.value], "neutral", intent.executionMode.value)], intent.executionMode.reasons),
     ]),
     sub(
       strings.entities,
@@ -276,7 +290,7 @@ function intentStage(plan: Plan): HTMLElement {
     ),
     sub(
       strings.risk,
-      intent.risk.map((risk) => item([badge(risk.level, risk.level === "high" ? "error" : risk.level === "medium" ? "warning" : "neutral"), code(risk.rule)], risk.reasons)),
+      intent.risk.map((risk) => item([badge(RISK_LEVELS[risk.level], risk.level === "high" ? "error" : risk.level === "medium" ? "warning" : "neutral", risk.level), code(risk.rule)], risk.reasons)),
     ),
   ]);
 }
@@ -343,7 +357,7 @@ function compositionStage(plan: Plan): HTMLElement {
   );
   return section("composition", 4, strings.stageComposition, [
     blocked,
-    item([el("span", { className: "label" }, [strings.executable]), badge(composition.executable ? "yes" : "no", composition.executable ? "ok" : "error")], null),
+    item([el("span", { className: "label" }, [strings.executable]), badge(composition.executable ? strings.yes : strings.no, composition.executable ? "ok" : "error")], null),
     sub(strings.groups, groups),
     sub(
       strings.edges,
@@ -409,6 +423,19 @@ function verificationStage(plan: Plan): HTMLElement {
   ]);
 }
 
+const VERDICTS: Record<Plan["review"]["verdict"], string> = {
+  GO: strings.verdictGo,
+  FIX_REQUIRED: strings.verdictFixRequired,
+  BLOCKED: strings.verdictBlocked,
+};
+
+const SEVERITIES: Record<Severity, string> = {
+  blocking: strings.severityBlocking,
+  major: strings.severityMajor,
+  minor: strings.severityMinor,
+  info: strings.severityInfo,
+};
+
 const SEAT_STATES: Record<Plan["review"]["seats"][number]["state"], string> = {
   "awaiting-report": strings.stateAwaitingReport,
   reported: strings.stateReported,
@@ -421,7 +448,7 @@ function reviewStage(plan: Plan): HTMLElement {
   const tone = review.verdict === "GO" ? "ok" : review.verdict === "BLOCKED" ? "error" : "warning";
   const verdict = el("div", { className: `verdict ${tone}`, testId: "verdict", data: { verdict: review.verdict } }, [
     el("span", { className: "label" }, [strings.verdict]),
-    el("strong", {}, [review.verdict]),
+    el("strong", {}, [VERDICTS[review.verdict]]),
   ]);
   verdict.setAttribute("role", "status");
   return section("review", 7, strings.stageReview, [
@@ -441,8 +468,8 @@ function reviewStage(plan: Plan): HTMLElement {
             ...seat.checks.map((check) => el("div", { className: "check" }, [icon(check.passed ? "pass" : "error"), ` ${check.check}: ${check.detail} `, ...check.citations.map(citationNode)])),
             ...seat.findings.map((finding) =>
               el("div", { className: `finding ${finding.severity}`, testId: "finding", data: { severity: finding.severity } }, [
-                badge(finding.severity, finding.severity === "blocking" ? "error" : finding.severity === "major" ? "warning" : "neutral"),
-                finding.resolved ? badge("resolved", "ok") : null,
+                badge(SEVERITIES[finding.severity], finding.severity === "blocking" ? "error" : finding.severity === "major" ? "warning" : "neutral", finding.severity),
+                finding.resolved ? badge(strings.resolved, "ok") : null,
                 ` ${finding.message} `,
                 ...finding.citations.map(citationNode),
               ]),
@@ -463,7 +490,7 @@ function reviewStage(plan: Plan): HTMLElement {
 function summary(plan: Plan): HTMLElement {
   const verdict = plan.review.verdict;
   const tone = verdict === "GO" ? "ok" : verdict === "BLOCKED" ? "error" : "warning";
-  const jump = link([strings.verdict, " ", el("strong", {}, [verdict])], `${strings.verdict}: ${verdict}`, () => {
+  const jump = link([strings.verdict, " ", el("strong", {}, [VERDICTS[verdict]])], `${strings.verdict}: ${VERDICTS[verdict]}`, () => {
     const heading = document.getElementById("stage-review");
     heading?.scrollIntoView({ block: "start" });
     heading?.setAttribute("tabindex", "-1");
