@@ -3,8 +3,9 @@
 // a proposal made with the `docket notebook` CLI, the proposal's records in the Observer view (and
 // the Docket icon's badge counting it), a
 // record opened in the diff editor (existing ⇄ proposed) with "Save All Records" and "Discard
-// Proposal" in the editor title, Save All confirmed in the one modal (Enter and Escape approve
-// nothing), and the files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
+// Proposal" in the editor title and spelled out as CodeLens above the proposed text, Save All
+// confirmed in the one modal (Enter reviews the records, Escape closes: neither approves), Discard
+// whose default keeps the proposal, and the files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -116,6 +117,10 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await saveAction.waitFor({ timeout: 10_000 });
     await discardAction.waitFor({ timeout: 10_000 });
     mark("diffShown");
+    // The icons' names show only on hover, so the same actions are written out above the proposed text.
+    const lens = (text: string | RegExp): Locator => p.locator(".monaco-diff-editor .codelens-decoration a", { hasText: text }).first();
+    await lens("Save All 2 Records").waitFor({ timeout: 20_000 });
+    await lens("Discard Proposal").waitFor({ timeout: 10_000 });
     await saveAction.hover();
     await shot("02-diff-editor-with-actions");
 
@@ -126,10 +131,10 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await shot("03-create-diff");
 
     // One modal names the notebook, the count and the proposal. VS Code focuses the first button that is not
-    // the close affordance, so "Back to Review" must be that button: neither Enter nor Escape may approve.
+    // the close affordance, so "Review Records" must be that button: neither Enter nor Escape may approve.
     const receipts = path.join(dirs.workspace, ".docket", "notebook", "receipts");
-    const openSaveAllModal = async (): Promise<Locator> => {
-      await p.locator('.editor-actions [aria-label^="Save All Records"]').first().click();
+    const openSaveAllModal = async (from: "title" | "codelens" = "title"): Promise<Locator> => {
+      await (from === "title" ? p.locator('.editor-actions [aria-label^="Save All Records"]').first() : lens("Save All 2 Records")).click();
       const modal = p.locator(".monaco-dialog-box").first();
       await modal.waitFor({ timeout: 15_000 });
       const text = await modal.innerText();
@@ -151,11 +156,17 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     const focused = dialog.locator(".monaco-button:focus");
     const focusedText = (await focused.count()) > 0 ? await focused.first().innerText() : "(none)";
     t.diagnostic(`focused dialog button: ${focusedText}`);
-    assert.match(focusedText, /Back to Review/u, "the default button does not approve");
+    assert.match(focusedText, /Review Records/u, "the default button does not approve");
+    const buttons = await dialog.locator(".monaco-button").allInnerTexts();
+    t.diagnostic(`dialog buttons: ${JSON.stringify(buttons)}`);
+    assert.equal(buttons.length, 3, "Review Records, Save All 2 Records and Cancel");
     await shot("modal-default-focus");
     await assertNothingSaved("modal open");
     await p.keyboard.press("Enter");
     await dialog.waitFor({ state: "hidden", timeout: 10_000 });
+    // The default opens the proposal's records for review: both diffs are open.
+    await p.locator(".tab", { hasText: "handbook.md (existing ⇄ proposed)" }).first().waitFor({ timeout: 20_000 });
+    await p.locator(".tab", { hasText: `${SOURCE_B}.md (new record ⇄ proposed)` }).first().waitFor({ timeout: 20_000 });
     // No sleep needed to see that nothing happened: had Enter approved, the publish request would have reached
     // the backend (one ordered channel, synchronous handlers) before the next Save All's request for the
     // proposal, so by the time that modal is back any save would show on disk, or the modal would not come back.
@@ -163,7 +174,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await assertNothingSaved("Enter on the modal");
     await p.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden", timeout: 10_000 });
-    dialog = await openSaveAllModal();
+    dialog = await openSaveAllModal("codelens");
     await assertNothingSaved("Escape on the modal");
     await dialog.locator(".monaco-button", { hasText: "Save All 2 Records" }).first().click();
 
@@ -202,10 +213,22 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await p.locator(".notification-toast", { hasText: new RegExp(`Proposal ${staleId} is stale`, "u") }).first().waitFor({ timeout: 20_000 });
     assert.equal(await p.locator(".monaco-dialog-box").count(), 0, "no approval is asked for a stale proposal");
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), edited);
+    // The CodeLens says why it cannot be saved instead of offering Save.
+    await lens(/Stale: a target record changed on disk/u).waitFor({ timeout: 20_000 });
+    assert.equal(await p.locator(".monaco-diff-editor .codelens-decoration a", { hasText: /Save/u }).count(), 0, "no Save lens on a stale proposal");
     await shot("07-stale-proposal-refused");
-    await p.locator('.editor-actions [aria-label^="Discard Proposal"]').first().click();
+    // Discard's default (focused, Enter) keeps the proposal: Enter discards nothing.
     const discardDialog = p.locator(".monaco-dialog-box", { hasText: new RegExp(`Discard proposal ${staleId}`, "u") }).first();
+    await p.locator('.editor-actions [aria-label^="Discard Proposal"]').first().click();
     await discardDialog.waitFor({ timeout: 15_000 });
+    const discardFocus = discardDialog.locator(".monaco-button:focus");
+    assert.match((await discardFocus.count()) > 0 ? await discardFocus.first().innerText() : "(none)", /Review Records/u, "the default button keeps the proposal");
+    await shot("07b-discard-default-keeps");
+    await p.keyboard.press("Enter");
+    await discardDialog.waitFor({ state: "hidden", timeout: 10_000 });
+    await lens("Discard Proposal").click();
+    await discardDialog.waitFor({ timeout: 15_000 });
+    assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: staleId }).count(), 1, "Enter on the Discard modal kept the proposal");
     await discardDialog.locator(".monaco-button", { hasText: "Discard Proposal" }).first().click();
     await p.locator(SIDEBAR_ROWS, { hasText: /No pending proposals/u }).first().waitFor({ timeout: 20_000 });
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), edited, "discarding never touches the notebook");
