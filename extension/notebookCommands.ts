@@ -1,13 +1,12 @@
 // The Notebook commands: Set Up Notebook…, the record diff a tree click opens, and the two
-// actions of a proposal document (editor title and CodeLens), Save All Records and Discard Proposal. The backend
-// decides everything (path rules, staleness, the transaction); these ask the person, send exactly
+// actions of a proposal document, Save All Records and Discard Proposal (written out in the diff
+// editor's title, as icons in the Observer view). The backend decides everything (path rules, staleness, the transaction); these ask the person, send exactly
 // what was approved (proposal id + record count), and report the answer.
 import * as vscode from "vscode";
 import { ErrorCodes, Requests, type NotebookLanguage, type ProposalDetail, type ProposalRecordDetail } from "../server/protocol/messages";
 import type { Backend } from "./backend";
 import { hasFolder, notebookPathSetting } from "./config";
 import { DocketError, toDocketError } from "./errors";
-import { ProposalCodeLens } from "./proposalCodeLens";
 import type { ProposalDocuments } from "./proposalDocuments";
 import { OPEN_RECORD_DIFF_COMMAND, REFRESH_NOTEBOOK_COMMAND, SETUP_NOTEBOOK_COMMAND, type ProposalTreeProvider } from "./proposalTree";
 import { parseProposalDocumentPath, PROPOSAL_SCHEME, type ProposalTreeNode } from "./proposalTreeModel";
@@ -18,6 +17,9 @@ export const NotebookCommandIds = {
   openRecordDiff: OPEN_RECORD_DIFF_COMMAND,
   saveAll: "docket.notebook.saveAll",
   discard: "docket.notebook.discard",
+  // The same two commands without an icon, so the diff editor's title shows them as words.
+  saveAllInTitle: "docket.notebook.saveAllInTitle",
+  discardInTitle: "docket.notebook.discardInTitle",
   refresh: REFRESH_NOTEBOOK_COMMAND,
 } as const;
 
@@ -337,17 +339,15 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
     { dispose: () => recordWatcher?.dispose() },
   );
 
-  const codeLens = new ProposalCodeLens(documents, { saveAll: NotebookCommandIds.saveAll, discard: NotebookCommandIds.discard });
-
   return [
     ...watchers,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, documents),
-    codeLens,
-    vscode.languages.registerCodeLensProvider({ scheme: PROPOSAL_SCHEME }, codeLens),
     register(NotebookCommandIds.setup, setup),
     register(NotebookCommandIds.openRecordDiff, openRecordDiff),
     register(NotebookCommandIds.saveAll, saveAll),
     register(NotebookCommandIds.discard, discard),
+    register(NotebookCommandIds.saveAllInTitle, saveAll),
+    register(NotebookCommandIds.discardInTitle, discard),
     register(NotebookCommandIds.refresh, async () => {
       refresh();
     }),

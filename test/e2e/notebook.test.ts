@@ -3,7 +3,7 @@
 // a proposal made with the `docket notebook` CLI, the proposal's records in the Observer view (and
 // the Docket icon's badge counting it), a
 // record opened in the diff editor (existing ⇄ proposed) with "Save All Records" and "Discard
-// Proposal" in the editor title and spelled out as CodeLens above the proposed text, Save All
+// Proposal" written out in the editor title, Save All
 // confirmed in the one modal (Enter reviews the records, Escape closes: neither approves), Discard
 // whose default keeps the proposal, and the files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
 import assert from "node:assert/strict";
@@ -117,11 +117,9 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await saveAction.waitFor({ timeout: 10_000 });
     await discardAction.waitFor({ timeout: 10_000 });
     mark("diffShown");
-    // The icons' names show only on hover, so the same actions are written out above the proposed text.
-    const lens = (text: string | RegExp): Locator => p.locator(".monaco-diff-editor .codelens-decoration a", { hasText: text }).first();
-    await lens("Save All 2 Records").waitFor({ timeout: 20_000 });
-    await lens("Discard Proposal").waitFor({ timeout: 10_000 });
-    await saveAction.hover();
+    // Words, not icons whose names show only on hover.
+    assert.equal((await saveAction.innerText()).trim(), "Save All Records");
+    assert.equal((await discardAction.innerText()).trim(), "Discard Proposal");
     await shot("02-diff-editor-with-actions");
 
     // The create diffs against an empty document.
@@ -133,8 +131,8 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     // One modal names the notebook, the count and the proposal. VS Code focuses the first button that is not
     // the close affordance, so "Review Records" must be that button: neither Enter nor Escape may approve.
     const receipts = path.join(dirs.workspace, ".docket", "notebook", "receipts");
-    const openSaveAllModal = async (from: "title" | "codelens" = "title"): Promise<Locator> => {
-      await (from === "title" ? p.locator('.editor-actions [aria-label^="Save All Records"]').first() : lens("Save All 2 Records")).click();
+    const openSaveAllModal = async (): Promise<Locator> => {
+      await p.locator('.editor-actions [aria-label^="Save All Records"]').first().click();
       const modal = p.locator(".monaco-dialog-box").first();
       await modal.waitFor({ timeout: 15_000 });
       const text = await modal.innerText();
@@ -174,7 +172,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await assertNothingSaved("Enter on the modal");
     await p.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden", timeout: 10_000 });
-    dialog = await openSaveAllModal("codelens");
+    dialog = await openSaveAllModal();
     await assertNothingSaved("Escape on the modal");
     await dialog.locator(".monaco-button", { hasText: "Save All 2 Records" }).first().click();
 
@@ -213,9 +211,6 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await p.locator(".notification-toast", { hasText: new RegExp(`Proposal ${staleId} is stale`, "u") }).first().waitFor({ timeout: 20_000 });
     assert.equal(await p.locator(".monaco-dialog-box").count(), 0, "no approval is asked for a stale proposal");
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), edited);
-    // The CodeLens says why it cannot be saved instead of offering Save.
-    await lens(/Stale: a target record changed on disk/u).waitFor({ timeout: 20_000 });
-    assert.equal(await p.locator(".monaco-diff-editor .codelens-decoration a", { hasText: /Save/u }).count(), 0, "no Save lens on a stale proposal");
     await shot("07-stale-proposal-refused");
     // Discard's default (focused, Enter) keeps the proposal: Enter discards nothing.
     const discardDialog = p.locator(".monaco-dialog-box", { hasText: new RegExp(`Discard proposal ${staleId}`, "u") }).first();
@@ -226,7 +221,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await shot("07b-discard-default-keeps");
     await p.keyboard.press("Enter");
     await discardDialog.waitFor({ state: "hidden", timeout: 10_000 });
-    await lens("Discard Proposal").click();
+    await p.locator('.editor-actions [aria-label^="Discard Proposal"]').first().click();
     await discardDialog.waitFor({ timeout: 15_000 });
     assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: staleId }).count(), 1, "Enter on the Discard modal kept the proposal");
     await discardDialog.locator(".monaco-button", { hasText: "Discard Proposal" }).first().click();
