@@ -1,11 +1,12 @@
 // Notebook approval in a real VS Code workbench (code-server + Chromium): the Notebook set up with
 // "Set Up Notebook…" from the Observer view (folder picker, language, confirmation naming the path),
 // a proposal made with the `docket notebook` CLI, the proposal's records in the Observer view (and
-// the Docket icon's badge counting it), a
-// record opened in the diff editor (existing ⇄ proposed) with "Save All Records" and "Discard
-// Proposal" written out in the editor title, Save All
+// the Docket icon's badge counting it), a record opened in the diff editor (existing ⇄ proposed)
+// with "Save All Records" and "Discard Proposal" written out in the editor title, Save All
 // confirmed in the one modal (Enter reviews the records, Escape closes: neither approves), Discard
-// whose default keeps the proposal, and the files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
+// whose default keeps the proposal, and the files on disk afterwards; then an agent connected and
+// disconnected (the preview diffs close, Disconnect offers only the connected agent).
+// Screenshots land in test-artifacts/e2e-notebook/.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -228,5 +229,35 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await p.locator(SIDEBAR_ROWS, { hasText: /No pending proposals/u }).first().waitFor({ timeout: 20_000 });
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), edited, "discarding never touches the notebook");
     await shot("08-stale-proposal-discarded");
+
+    // Agents. Disconnect offers only connected agents: with none connected it says so and asks nothing.
+    await runCommand(p, "Docket: Disconnect Agent");
+    await p.locator(".notification-toast", { hasText: /No agent is connected to Docket in this folder/u }).first().waitFor({ timeout: 20_000 });
+    assert.equal(await p.locator(".monaco-dialog-box").count(), 0, "no confirmation for an agent that is not connected");
+    // Connect shows its change as preview diffs and closes them once the question is answered.
+    await runCommand(p, "Docket: Connect Claude Code");
+    const previews = p.locator(".tab", { hasText: /current ⇄ proposed by Docket/u });
+    await previews.first().waitFor({ timeout: 30_000 });
+    const connectDialog = p.locator(".monaco-dialog-box", { hasText: /Connect Claude Code to Docket\?/u }).first();
+    await connectDialog.waitFor({ timeout: 30_000 });
+    await connectDialog.locator(".monaco-button", { hasText: /^Connect$/u }).first().click();
+    const connectedNotes = p.locator(".monaco-dialog-box", { hasText: /connected to Docket/u }).first();
+    await connectedNotes.waitFor({ timeout: 30_000 });
+    await connectedNotes.locator(".monaco-button").first().click();
+    await connectedNotes.waitFor({ state: "hidden", timeout: 10_000 });
+    assert.equal(await previews.count(), 0, "the preview diffs are closed once Connect was answered");
+    assert.ok(fs.existsSync(path.join(dirs.workspace, ".mcp.json")), "Connect wrote the MCP entry");
+    await shot("09-connected-previews-closed");
+    // Only Claude Code is connected, so Disconnect names it without offering Codex.
+    await runCommand(p, "Docket: Disconnect Agent");
+    const disconnectDialog = p.locator(".monaco-dialog-box", { hasText: /Disconnect Claude Code from Docket\?/u }).first();
+    await disconnectDialog.waitFor({ timeout: 20_000 });
+    assert.equal(await p.locator(".quick-input-list .monaco-list-row", { hasText: /Codex/u }).count(), 0, "Codex is not offered");
+    await shot("10-disconnect-only-the-connected-agent");
+    await disconnectDialog.locator(".monaco-button", { hasText: /^Disconnect$/u }).first().click();
+    const disconnectedNotes = p.locator(".monaco-dialog-box", { hasText: /disconnected from Docket/u }).first();
+    await disconnectedNotes.waitFor({ timeout: 30_000 });
+    await disconnectedNotes.locator(".monaco-button").first().click();
+    assert.equal(fs.existsSync(path.join(dirs.workspace, ".claude", "settings.json")), false, "Disconnect removed the hooks it added");
   });
 });
