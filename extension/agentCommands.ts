@@ -6,6 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { Requests, type AgentHost, type AgentPlan } from "../server/protocol/messages";
 import type { Backend } from "./backend";
+import { disconnectableHosts } from "./agentChoices";
 import { hostLabel, registerAgentsView } from "./agentsTree";
 import { toDocketError } from "./errors";
 
@@ -107,6 +108,14 @@ export function registerAgentCommands({ backend, log, onDidChange }: Dependencie
     await vscode.window.showInformationMessage(title, { modal: true, detail: notes.map((note) => `• ${note}`).join("\n") });
   }
 
+  async function closePreviews(rights: readonly vscode.Uri[]): Promise<void> {
+    const wanted = new Set(rights.map((uri) => uri.toString()));
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && wanted.has(tab.input.modified.toString()));
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+  }
+
   async function connect(host: AgentHost): Promise<AgentPlan | undefined> {
     // Carried into the hook commands, so the diff editors show exactly what the user allowed.
     const readOnlyTools = readOnlyToolsSetting();
@@ -121,17 +130,24 @@ export function registerAgentCommands({ backend, log, onDidChange }: Dependencie
       void vscode.window.showInformationMessage(vscode.l10n.t("{0} is already connected to Docket in this folder.", hostLabel(host)));
       return plan;
     }
-    for (const { left, right, file } of documents.show(plan)) {
-      const title = vscode.l10n.t("{0} (current ⇄ proposed by Docket)", relative(file));
-      await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
-    }
-    const files = plan.files.map((file) => relative(file.path)).join(", ");
+    const previews = documents.show(plan);
+    let answer: string | undefined;
     const confirm = vscode.l10n.t("Connect");
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t("Connect {0} to Docket?", hostLabel(host)),
-      { modal: true, detail: vscode.l10n.t("Docket will write {0} as shown in the diff editors.", files) },
-      confirm,
-    );
+    try {
+      for (const { left, right, file } of previews) {
+        const title = vscode.l10n.t("{0} (current ⇄ proposed by Docket)", relative(file));
+        await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
+      }
+      const files = plan.files.map((file) => relative(file.path)).join(", ");
+      answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t("Connect {0} to Docket?", hostLabel(host)),
+        { modal: true, detail: vscode.l10n.t("Docket will write {0} as shown in the diff editors.", files) },
+        confirm,
+      );
+    } finally {
+      // The previews served the question only: whatever the answer, they would be stale next.
+      await closePreviews(previews.map((preview) => preview.right));
+    }
     if (answer !== confirm) return undefined;
     try {
       const applied = await backend.request(Requests.agentsApply, { host, planSha256: plan.planSha256, readOnlyTools });
@@ -147,10 +163,25 @@ export function registerAgentCommands({ backend, log, onDidChange }: Dependencie
   async function disconnect(argument: unknown): Promise<AgentPlan | undefined> {
     let host = hostOf(argument);
     if (host === undefined) {
-      const picked = await vscode.window.showQuickPick(
-        (["claude", "codex"] as const).map((value) => ({ label: hostLabel(value), host: value })),
-        { title: vscode.l10n.t("Docket: Disconnect which agent?") },
-      );
+      let connected: AgentHost[];
+      try {
+        connected = disconnectableHosts(await backend.request(Requests.agentsStatus, {}));
+      } catch (error) {
+        fail(error, Requests.agentsStatus.method);
+        return undefined;
+      }
+      if (connected.length === 0) {
+        void vscode.window.showInformationMessage(vscode.l10n.t("No agent is connected to Docket in this folder."));
+        return undefined;
+      }
+      // One connected agent needs no picker: the confirmation below names it.
+      const picked =
+        connected.length === 1
+          ? { host: connected[0] }
+          : await vscode.window.showQuickPick(
+              connected.map((value) => ({ label: hostLabel(value), host: value })),
+              { title: vscode.l10n.t("Docket: Disconnect which agent?") },
+            );
       host = picked?.host;
     }
     if (host === undefined) return undefined;

@@ -3,6 +3,7 @@
 // status change and every 30 s while visible, because hooks fire in other processes.
 import * as vscode from "vscode";
 import type { AgentHost, AgentHostStatus, AgentsStatus } from "../server/protocol/messages";
+import { isConnected } from "./agentChoices";
 
 export const AGENTS_VIEW_ID = "docket.agents";
 
@@ -25,7 +26,7 @@ export function relativeTime(at: string, now: number, locale: string): string {
 export class AgentItem extends vscode.TreeItem {
   constructor(readonly agent: AgentHostStatus, now: number) {
     super(hostLabel(agent.host), vscode.TreeItemCollapsibleState.None);
-    const connected = agent.installed || agent.partial;
+    const connected = isConnected(agent);
     const state = agent.problem !== null
       ? vscode.l10n.t("config unreadable")
       : agent.installed

@@ -1,9 +1,9 @@
 // The Notebook commands: Set Up Notebook…, the record diff a tree click opens, and the two
-// editor-title actions of a proposal document, Save All Records and Discard Proposal. The backend
-// decides everything (path rules, staleness, the transaction); these ask the person, send exactly
+// actions of a proposal document, Save All Records and Discard Proposal (written out in the diff
+// editor's title, as icons in the Observer view). The backend decides everything (path rules, staleness, the transaction); these ask the person, send exactly
 // what was approved (proposal id + record count), and report the answer.
 import * as vscode from "vscode";
-import { ErrorCodes, Requests, type NotebookLanguage, type ProposalDetail } from "../server/protocol/messages";
+import { ErrorCodes, Requests, type NotebookLanguage, type ProposalDetail, type ProposalRecordDetail } from "../server/protocol/messages";
 import type { Backend } from "./backend";
 import { hasFolder, notebookPathSetting } from "./config";
 import { DocketError, toDocketError } from "./errors";
@@ -17,6 +17,9 @@ export const NotebookCommandIds = {
   openRecordDiff: OPEN_RECORD_DIFF_COMMAND,
   saveAll: "docket.notebook.saveAll",
   discard: "docket.notebook.discard",
+  // The same two commands without an icon, so the diff editor's title shows them as words.
+  saveAllInTitle: "docket.notebook.saveAllInTitle",
+  discardInTitle: "docket.notebook.discardInTitle",
   refresh: REFRESH_NOTEBOOK_COMMAND,
 } as const;
 
@@ -59,6 +62,12 @@ function languageName(language: NotebookLanguage): string {
   return language === "ko" ? vscode.l10n.t("Korean (한국어)") : vscode.l10n.t("English");
 }
 
+function recordDiffTitle(record: ProposalRecordDetail): string {
+  return record.operation === "create"
+    ? vscode.l10n.t("{0} (new record ⇄ proposed)", record.path)
+    : vscode.l10n.t("{0} (existing ⇄ proposed)", record.path);
+}
+
 export function registerNotebookCommands({ backend, log, register, tree, documents }: Dependencies): vscode.Disposable[] {
   const showOutput = vscode.l10n.t("Show Output");
 
@@ -91,6 +100,32 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
       return uri !== undefined && uri.scheme === PROPOSAL_SCHEME && parseProposalDocumentPath(uri.path)?.proposalId === proposalId;
     });
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+  }
+
+  /**
+   * A modal whose default can never be the action. VS Code focuses the first button that is not
+   * the close affordance and Enter presses it, so that button must be safe; it is "Review
+   * Records", which opens the proposal's diffs (the records may not have been looked at when the
+   * action came from the Observer view). Escape and Cancel only close.
+   */
+  async function confirmSafely(message: string, options: vscode.MessageOptions, action: vscode.MessageItem): Promise<"act" | "review" | undefined> {
+    const review: vscode.MessageItem = { title: vscode.l10n.t("Review Records") };
+    const cancel: vscode.MessageItem = { title: vscode.l10n.t("Cancel"), isCloseAffordance: true };
+    const answer = await vscode.window.showWarningMessage(message, options, review, action, cancel);
+    return answer === action ? "act" : answer === review ? "review" : undefined;
+  }
+
+  /** Opens the diff of every record of a proposal; the first record's, opened last, is the one in front. */
+  async function openRecordDiffs(proposal: ProposalDetail): Promise<void> {
+    for (const record of [...proposal.records].reverse()) {
+      await vscode.commands.executeCommand(
+        "vscode.diff",
+        documents.uri(proposal.proposalId, record, "existing"),
+        documents.uri(proposal.proposalId, record, "proposed"),
+        recordDiffTitle(record),
+        { preview: false },
+      );
+    }
   }
 
   function notify(kind: "info" | "warning" | "error", message: string): void {
@@ -164,15 +199,11 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
     const detail = await documents.detail(proposalId);
     const record = detail.records.find((candidate) => candidate.recordId === recordId);
     if (record === undefined) throw new DocketError(ErrorCodes.proposalNotFound, vscode.l10n.t("Proposal {0} has no record {1}.", proposalId, recordId));
-    const title =
-      record.operation === "create"
-        ? vscode.l10n.t("{0} (new record ⇄ proposed)", record.path)
-        : vscode.l10n.t("{0} (existing ⇄ proposed)", record.path);
     await vscode.commands.executeCommand(
       "vscode.diff",
       documents.uri(proposalId, record, "existing"),
       documents.uri(proposalId, record, "proposed"),
-      title,
+      recordDiffTitle(record),
       { preview: true },
     );
     if (detail.stale) notify("warning", staleMessage(detail));
@@ -199,11 +230,7 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
     const approve: vscode.MessageItem = {
       title: count === 1 ? vscode.l10n.t("Save 1 Record") : vscode.l10n.t("Save All {0} Records", count),
     };
-    // VS Code makes the first item that is not the close affordance the default (focused, Enter)
-    // button, so a non-approving "Back to Review" goes first: neither Enter nor Escape approves.
-    const back: vscode.MessageItem = { title: vscode.l10n.t("Back to Review") };
-    const cancel: vscode.MessageItem = { title: vscode.l10n.t("Cancel"), isCloseAffordance: true };
-    const answer = await vscode.window.showWarningMessage(
+    const answer = await confirmSafely(
       count === 1
         ? vscode.l10n.t("Save 1 record to the Notebook {0}?", proposal.root)
         : vscode.l10n.t("Save all {0} records to the Notebook {1}?", count, proposal.root),
@@ -214,11 +241,10 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
           proposalId,
         ),
       },
-      back,
       approve,
-      cancel,
     );
-    if (answer !== approve) return undefined;
+    if (answer === "review") await openRecordDiffs(proposal);
+    if (answer !== "act") return undefined;
     log.info(`notebook save approved: proposal ${proposalId}, ${count} records, notebook ${proposal.root}`);
     try {
       const result = await vscode.window.withProgress(
@@ -260,14 +286,13 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
     requireTrusted();
     const proposalId = await pickProposal(argument);
     if (proposalId === undefined) return undefined;
-    const confirm: vscode.MessageItem = { title: vscode.l10n.t("Discard Proposal") };
-    const answer = await vscode.window.showWarningMessage(
+    const answer = await confirmSafely(
       vscode.l10n.t("Discard proposal {0}?", proposalId),
       { modal: true, detail: vscode.l10n.t("None of its records are saved; the Notebook is not changed.") },
-      { title: vscode.l10n.t("Cancel"), isCloseAffordance: true },
-      confirm,
+      { title: vscode.l10n.t("Discard Proposal") },
     );
-    if (answer !== confirm) return undefined;
+    if (answer === "review") await openRecordDiffs(await documents.detail(proposalId));
+    if (answer !== "act") return undefined;
     try {
       const result = await backend.request(Requests.notebookDiscard, { proposalId });
       log.info(`notebook proposal discarded: ${proposalId}`);
@@ -321,6 +346,8 @@ export function registerNotebookCommands({ backend, log, register, tree, documen
     register(NotebookCommandIds.openRecordDiff, openRecordDiff),
     register(NotebookCommandIds.saveAll, saveAll),
     register(NotebookCommandIds.discard, discard),
+    register(NotebookCommandIds.saveAllInTitle, saveAll),
+    register(NotebookCommandIds.discardInTitle, discard),
     register(NotebookCommandIds.refresh, async () => {
       refresh();
     }),

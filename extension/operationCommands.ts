@@ -20,6 +20,7 @@ import {
 } from "../server/protocol/messages";
 import type { Backend } from "./backend";
 import { DocketError } from "./errors";
+import { showMethod } from "./methodDocuments";
 import { askList, askText, InputCancelled, pickOne, type Step } from "./inputFlow";
 import { phaseLabel } from "./strings";
 import { nextSentence, notLegalMessage, obligationsOpened, routeItems, VERIFICATION_ROUTE_ID } from "./operationGuidance";
@@ -199,8 +200,7 @@ export function registerOperationCommands({ backend, log, register, requireWrita
     const show = vscode.l10n.t("Show Method");
     void vscode.window.showInformationMessage(vscode.l10n.t("{0} owns this judgment; its method is ready to read.", owner.skillName), show).then(async (choice) => {
       if (choice !== show) return;
-      const document = await vscode.workspace.openTextDocument({ content: owner.method, language: "markdown" });
-      await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      await showMethod(owner.skillName, owner.method);
     });
   }
 

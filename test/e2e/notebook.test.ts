@@ -1,10 +1,12 @@
 // Notebook approval in a real VS Code workbench (code-server + Chromium): the Notebook set up with
 // "Set Up Notebook…" from the Observer view (folder picker, language, confirmation naming the path),
 // a proposal made with the `docket notebook` CLI, the proposal's records in the Observer view (and
-// the Docket icon's badge counting it), a
-// record opened in the diff editor (existing ⇄ proposed) with "Save All Records" and "Discard
-// Proposal" in the editor title, Save All confirmed in the one modal (Enter and Escape approve
-// nothing), and the files on disk afterwards. Screenshots land in test-artifacts/e2e-notebook/.
+// the Docket icon's badge counting it), a record opened in the diff editor (existing ⇄ proposed)
+// with "Save All Records" and "Discard Proposal" written out in the editor title, Save All
+// confirmed in the one modal (Enter reviews the records, Escape closes: neither approves), Discard
+// whose default keeps the proposal, and the files on disk afterwards; then an agent connected and
+// disconnected (the preview diffs close, Disconnect offers only the connected agent).
+// Screenshots land in test-artifacts/e2e-notebook/.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -116,7 +118,9 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await saveAction.waitFor({ timeout: 10_000 });
     await discardAction.waitFor({ timeout: 10_000 });
     mark("diffShown");
-    await saveAction.hover();
+    // Words, not icons whose names show only on hover.
+    assert.equal((await saveAction.innerText()).trim(), "Save All Records");
+    assert.equal((await discardAction.innerText()).trim(), "Discard Proposal");
     await shot("02-diff-editor-with-actions");
 
     // The create diffs against an empty document.
@@ -126,7 +130,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await shot("03-create-diff");
 
     // One modal names the notebook, the count and the proposal. VS Code focuses the first button that is not
-    // the close affordance, so "Back to Review" must be that button: neither Enter nor Escape may approve.
+    // the close affordance, so "Review Records" must be that button: neither Enter nor Escape may approve.
     const receipts = path.join(dirs.workspace, ".docket", "notebook", "receipts");
     const openSaveAllModal = async (): Promise<Locator> => {
       await p.locator('.editor-actions [aria-label^="Save All Records"]').first().click();
@@ -151,11 +155,17 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     const focused = dialog.locator(".monaco-button:focus");
     const focusedText = (await focused.count()) > 0 ? await focused.first().innerText() : "(none)";
     t.diagnostic(`focused dialog button: ${focusedText}`);
-    assert.match(focusedText, /Back to Review/u, "the default button does not approve");
+    assert.match(focusedText, /Review Records/u, "the default button does not approve");
+    const buttons = await dialog.locator(".monaco-button").allInnerTexts();
+    t.diagnostic(`dialog buttons: ${JSON.stringify(buttons)}`);
+    assert.equal(buttons.length, 3, "Review Records, Save All 2 Records and Cancel");
     await shot("modal-default-focus");
     await assertNothingSaved("modal open");
     await p.keyboard.press("Enter");
     await dialog.waitFor({ state: "hidden", timeout: 10_000 });
+    // The default opens the proposal's records for review: both diffs are open.
+    await p.locator(".tab", { hasText: "handbook.md (existing ⇄ proposed)" }).first().waitFor({ timeout: 20_000 });
+    await p.locator(".tab", { hasText: `${SOURCE_B}.md (new record ⇄ proposed)` }).first().waitFor({ timeout: 20_000 });
     // No sleep needed to see that nothing happened: had Enter approved, the publish request would have reached
     // the backend (one ordered channel, synchronous handlers) before the next Save All's request for the
     // proposal, so by the time that modal is back any save would show on disk, or the modal would not come back.
@@ -203,12 +213,51 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     assert.equal(await p.locator(".monaco-dialog-box").count(), 0, "no approval is asked for a stale proposal");
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), edited);
     await shot("07-stale-proposal-refused");
-    await p.locator('.editor-actions [aria-label^="Discard Proposal"]').first().click();
+    // Discard's default (focused, Enter) keeps the proposal: Enter discards nothing.
     const discardDialog = p.locator(".monaco-dialog-box", { hasText: new RegExp(`Discard proposal ${staleId}`, "u") }).first();
+    await p.locator('.editor-actions [aria-label^="Discard Proposal"]').first().click();
     await discardDialog.waitFor({ timeout: 15_000 });
+    const discardFocus = discardDialog.locator(".monaco-button:focus");
+    assert.match((await discardFocus.count()) > 0 ? await discardFocus.first().innerText() : "(none)", /Review Records/u, "the default button keeps the proposal");
+    await shot("07b-discard-default-keeps");
+    await p.keyboard.press("Enter");
+    await discardDialog.waitFor({ state: "hidden", timeout: 10_000 });
+    await p.locator('.editor-actions [aria-label^="Discard Proposal"]').first().click();
+    await discardDialog.waitFor({ timeout: 15_000 });
+    assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: staleId }).count(), 1, "Enter on the Discard modal kept the proposal");
     await discardDialog.locator(".monaco-button", { hasText: "Discard Proposal" }).first().click();
     await p.locator(SIDEBAR_ROWS, { hasText: /No pending proposals/u }).first().waitFor({ timeout: 20_000 });
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), edited, "discarding never touches the notebook");
     await shot("08-stale-proposal-discarded");
+
+    // Agents. Disconnect offers only connected agents: with none connected it says so and asks nothing.
+    await runCommand(p, "Docket: Disconnect Agent");
+    await p.locator(".notification-toast", { hasText: /No agent is connected to Docket in this folder/u }).first().waitFor({ timeout: 20_000 });
+    assert.equal(await p.locator(".monaco-dialog-box").count(), 0, "no confirmation for an agent that is not connected");
+    // Connect shows its change as preview diffs and closes them once the question is answered.
+    await runCommand(p, "Docket: Connect Claude Code");
+    const previews = p.locator(".tab", { hasText: /current ⇄ proposed by Docket/u });
+    await previews.first().waitFor({ timeout: 30_000 });
+    const connectDialog = p.locator(".monaco-dialog-box", { hasText: /Connect Claude Code to Docket\?/u }).first();
+    await connectDialog.waitFor({ timeout: 30_000 });
+    await connectDialog.locator(".monaco-button", { hasText: /^Connect$/u }).first().click();
+    const connectedNotes = p.locator(".monaco-dialog-box", { hasText: /connected to Docket/u }).first();
+    await connectedNotes.waitFor({ timeout: 30_000 });
+    await connectedNotes.locator(".monaco-button").first().click();
+    await connectedNotes.waitFor({ state: "hidden", timeout: 10_000 });
+    assert.equal(await previews.count(), 0, "the preview diffs are closed once Connect was answered");
+    assert.ok(fs.existsSync(path.join(dirs.workspace, ".mcp.json")), "Connect wrote the MCP entry");
+    await shot("09-connected-previews-closed");
+    // Only Claude Code is connected, so Disconnect names it without offering Codex.
+    await runCommand(p, "Docket: Disconnect Agent");
+    const disconnectDialog = p.locator(".monaco-dialog-box", { hasText: /Disconnect Claude Code from Docket\?/u }).first();
+    await disconnectDialog.waitFor({ timeout: 20_000 });
+    assert.equal(await p.locator(".quick-input-list .monaco-list-row", { hasText: /Codex/u }).count(), 0, "Codex is not offered");
+    await shot("10-disconnect-only-the-connected-agent");
+    await disconnectDialog.locator(".monaco-button", { hasText: /^Disconnect$/u }).first().click();
+    const disconnectedNotes = p.locator(".monaco-dialog-box", { hasText: /disconnected from Docket/u }).first();
+    await disconnectedNotes.waitFor({ timeout: 30_000 });
+    await disconnectedNotes.locator(".monaco-button").first().click();
+    assert.equal(fs.existsSync(path.join(dirs.workspace, ".claude", "settings.json")), false, "Disconnect removed the hooks it added");
   });
 });
