@@ -29,6 +29,8 @@ const COMMANDS = [
   "docket.notebook.openRecordDiff",
   "docket.notebook.saveAll",
   "docket.notebook.discard",
+  "docket.notebook.saveAllInTitle",
+  "docket.notebook.discardInTitle",
   "docket.notebook.refresh",
   "docket.observer.on",
   "docket.observer.off",
