@@ -32,7 +32,8 @@ const Identifier = (max: number) =>
     .refine((value) => value === value.trim() && value.trim().length > 0, "must be non-blank without surrounding whitespace");
 const OccurredAt = z.iso.datetime({ offset: true });
 
-const ToolResultCaptureSchema = z.strictObject({
+/** Exported for Observer's capture helper, which validates a handed-over capture with the same rules. */
+export const ToolResultCaptureSchema = z.strictObject({
   host: Host,
   sessionId: z.string().max(300),
   toolCallId: Identifier(300),
@@ -45,7 +46,7 @@ const ToolResultCaptureSchema = z.strictObject({
 });
 export type ToolResultCapture = z.input<typeof ToolResultCaptureSchema>;
 
-const UserDecisionCaptureSchema = z.strictObject({
+export const UserDecisionCaptureSchema = z.strictObject({
   host: Host,
   sessionId: z.string().max(300),
   prompt: z.string(),

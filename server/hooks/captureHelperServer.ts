@@ -25,6 +25,7 @@ import {
   type CaptureHelperAnswer,
   type CaptureHelperRefusal,
 } from "./captureHelperProtocol";
+import { ToolResultCaptureSchema, UserDecisionCaptureSchema } from "../evidence/evidenceStore";
 import { evidenceCapture } from "./evidenceAdapter";
 
 /** A helper nobody used for this long leaves; the next capture starts another. */
@@ -34,28 +35,21 @@ const CHECK_MS = 5_000;
 /** Quiet time after a tool result before the recent-handles cache is rewritten. */
 const RECENT_REFRESH_DELAY_MS = 300;
 
-const HostSchema = z.enum(["claude", "codex", "vscode"]);
+// The capture itself is the evidence store's own schema (one definition), plus the workspace it is
+// for; the host is one of the hook dialects, since staging files results by host.
+const ForHook = { workspaceFolder: z.string(), host: z.enum(["claude", "codex", "vscode"]) };
 const RequestSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
     build: z.string(),
     kind: z.literal("tool-result"),
-    capture: z.strictObject({
-      workspaceFolder: z.string(),
-      host: HostSchema,
-      sessionId: z.string(),
-      toolCallId: z.string(),
-      toolName: z.string(),
-      toolInput: z.unknown(),
-      toolResponse: z.unknown(),
-      occurredAt: z.string(),
-    }),
+    capture: ToolResultCaptureSchema.extend(ForHook),
   }),
   z.strictObject({
     protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
     build: z.string(),
     kind: z.literal("user-prompt"),
-    capture: z.strictObject({ workspaceFolder: z.string(), host: HostSchema, sessionId: z.string(), prompt: z.string(), occurredAt: z.string() }),
+    capture: UserDecisionCaptureSchema.extend(ForHook),
   }),
 ]);
 type Request = z.infer<typeof RequestSchema>;

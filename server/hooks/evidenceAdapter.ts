@@ -17,6 +17,14 @@ export interface ToolResultCapture {
   readonly occurredAt: string;
 }
 
+/** A user's prompt as UserPromptSubmit hands it to the store. */
+export interface UserDecisionInput {
+  readonly host: HookDialect;
+  readonly sessionId: string;
+  readonly prompt: string;
+  readonly occurredAt: string;
+}
+
 export interface CapturedToolResult {
   readonly branchResultId: string;
   readonly truncated: boolean;
@@ -34,7 +42,7 @@ export interface EvidenceCapture {
   /** `refreshRecent: false` leaves the recent-handles cache to a later `refreshRecentCache` (the capture helper answers first). */
   captureToolResult(workspaceFolder: string, input: ToolResultCapture, options?: { readonly refreshRecent?: boolean }): Promise<CapturedToolResult>;
   refreshRecentCache(workspaceFolder: string): void;
-  captureUserDecision(workspaceFolder: string, input: { host: HookDialect; sessionId: string; prompt: string; occurredAt: string }): Promise<{ userEventId: string }>;
+  captureUserDecision(workspaceFolder: string, input: UserDecisionInput): Promise<{ userEventId: string }>;
   recentEvidence(workspaceFolder: string, limit: number): readonly RecentEvidence[];
 }
 

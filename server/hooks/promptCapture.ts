@@ -7,29 +7,15 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { HookDialect } from "./toolClassification";
+import type { ToolResultCapture, UserDecisionInput } from "./evidenceAdapter";
 
 export const CAPTURE_USER_DECISION = "--capture-user-decision";
 
-export interface PromptCapture {
-  readonly workspaceFolder: string;
-  readonly host: HookDialect;
-  readonly sessionId: string;
-  readonly prompt: string;
-  readonly occurredAt: string;
-}
+/** A prompt and the workspace whose store takes it. */
+export type PromptCapture = UserDecisionInput & { readonly workspaceFolder: string };
 
 /** A tool result Observer's capture helper stages while no Developer scope captures it (captureHelperProtocol.ts). */
-export interface ObservedToolCapture {
-  readonly workspaceFolder: string;
-  readonly host: HookDialect;
-  readonly sessionId: string;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly toolInput: unknown;
-  readonly toolResponse: unknown;
-  readonly occurredAt: string;
-}
+export type ObservedToolCapture = ToolResultCapture & { readonly workspaceFolder: string };
 
 /** The slow bundle beside the running hook bundle, or null when Docket does not run installed. */
 function slowBundle(runtimeDir: string | null | undefined): string | null {

@@ -211,6 +211,8 @@ test("the helper refuses bad requests before any work and keeps serving; an olde
     const refusals: Array<[string, string]> = [
       ["not json\n", "invalid-request"],
       [toolRequest(workspace, "toolu_extra", { extra: true }), "invalid-request"],
+      [toolRequest(workspace, "toolu_inner", { capture: { workspaceFolder: workspace, host: "claude", sessionId: "s", toolCallId: "toolu_inner", toolName: "Bash", toolInput: null, toolResponse: "x", occurredAt: "2026-12-01T10:00:00.000Z", extra: 1 } }), "invalid-request"],
+      [toolRequest(workspace, "toolu_time", { capture: { workspaceFolder: workspace, host: "claude", sessionId: "s", toolCallId: "toolu_time", toolName: "Bash", toolInput: null, toolResponse: "x", occurredAt: "yesterday" } }), "invalid-request"],
       [toolRequest(workspace, "toolu_protocol", { protocol: "docket/capture-helper/v0" }), "invalid-request"],
       [toolRequest(other.root, "toolu_other"), "other-workspace"],
       [`${JSON.stringify({ protocol: CAPTURE_HELPER_PROTOCOL, build: buildIdentity(SLOW), kind: "tool-result", capture: { workspaceFolder: workspace, host: "claude", sessionId: "s", toolCallId: "x", toolName: "Bash", toolInput: null, toolResponse: "y".repeat(5 * 1024 * 1024), occurredAt: "2026-12-01T10:00:00.000Z" } })}\n`, "invalid-request"],
