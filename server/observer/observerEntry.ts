@@ -6,20 +6,12 @@
 // entries into issues rather than refusing the line.
 // zod/mini: this runs inside every hook that decodes a ledger line.
 import * as z from "zod/mini";
+import { OBSERVER_CUSTOM_TYPES } from "./observerCustomTypes";
+
+export { OBSERVER_CUSTOM_TYPES };
 
 export const OBSERVER_STREAM = "observer/v1";
 
-export const OBSERVER_CUSTOM_TYPES = [
-  "observer.lifecycle",
-  "observer.observation",
-  "observer.material-review",
-  "observer.prepared-memo-pass",
-  "observer.memo-pass",
-  "observer.memo-instruction",
-  "observer.prepared-save",
-  "observer.save-attempt",
-  "observer.save-request",
-] as const;
 
 export const ObserverLedgerEntry = z.strictObject({
   customType: z.enum(OBSERVER_CUSTOM_TYPES),

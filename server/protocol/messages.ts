@@ -5,6 +5,7 @@ import * as z from "zod";
 import { EVENT_KINDS } from "./eventKindNames";
 import { ExecutionMode, Plan } from "../router/planSchema";
 // Constants only (no runtime imports there): the webviews bundle this module for the browser.
+import { OBSERVER_CUSTOM_TYPES } from "../observer/observerCustomTypes";
 import { GUARD_MODES, REMAINING_KINDS, REVIEW_CHECK_STATUSES } from "../guard/guardDecision";
 
 const sha256 = z.string().regex(/^[a-f0-9]{64}$/u);
@@ -980,22 +981,8 @@ export type GuardReceiptDetail = z.infer<typeof GuardReceiptDetail>;
 // The Observer stream's entries as the Receipts view lists them: one row per `observer/v1` ledger
 // line, read-only beside the developer/v8 projection. The backend answers from
 // server/observer/observerReceipts.ts.
-/**
- * The `customType`s of `observer/v1` entries. A copy of OBSERVER_CUSTOM_TYPES
- * (server/observer/observerEntry.ts): that module pulls in zod/mini, which the webviews must not
- * bundle; a unit test keeps the two equal.
- */
-export const OBSERVER_RECEIPT_CUSTOM_TYPES = [
-  "observer.lifecycle",
-  "observer.observation",
-  "observer.material-review",
-  "observer.prepared-memo-pass",
-  "observer.memo-pass",
-  "observer.memo-instruction",
-  "observer.prepared-save",
-  "observer.save-attempt",
-  "observer.save-request",
-] as const;
+/** The `customType`s of `observer/v1` entries (server/observer/observerCustomTypes.ts). */
+export const OBSERVER_RECEIPT_CUSTOM_TYPES = OBSERVER_CUSTOM_TYPES;
 export const ObserverReceiptCustomType = z.enum(OBSERVER_RECEIPT_CUSTOM_TYPES);
 export type ObserverReceiptCustomType = z.infer<typeof ObserverReceiptCustomType>;
 /** An Observer page holds at most this many entries. */

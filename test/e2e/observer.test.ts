@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { openDocketContainer } from "./support/docketViews";
 import { OBSERVER_HEADER, setUpNotebookThroughUi } from "./support/notebookSetup";
 import type { Locator, Page } from "./support/playwright";
-import { answerQuickInput, inWorkbench, runCommand, SIDEBAR_ROWS } from "./support/workbench";
+import { answerQuickInput, hoverFor, inWorkbench, runCommand, SIDEBAR_ROWS } from "./support/workbench";
 
 const BUDGET_MS = Number(process.env.DOCKET_E2E_BUDGET_MS ?? 240_000);
 const HYPOTHESIS = "Notes written right after a restart lose their context — maybe autosave races the restart";
@@ -22,24 +22,6 @@ function row(page: Page, text: string | RegExp): Locator {
 
 function statusItem(page: Page, label: string): Locator {
   return page.locator(`.statusbar [aria-label="${label}"]`).first();
-}
-
-/**
- * Hovers `target` until VS Code's hover containing `text` shows (the first hover after a notification
- * or a quick input sometimes never opens), and returns it.
- */
-async function hoverFor(page: Page, target: Locator, text: string | RegExp): Promise<Locator> {
-  const hover = page.locator(".monaco-hover, .workbench-hover", { hasText: text }).first();
-  for (let attempt = 1; ; attempt += 1) {
-    await page.locator(".part.editor").first().hover();
-    await target.hover();
-    try {
-      await hover.waitFor({ timeout: 5_000 });
-      return hover;
-    } catch (error) {
-      if (attempt >= 4) throw error;
-    }
-  }
 }
 
 /** Starts a palette command that answers with its own input box (runCommand waits for the palette to close). */

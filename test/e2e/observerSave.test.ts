@@ -22,7 +22,7 @@ import {
 import { openDocketContainer } from "./support/docketViews";
 import { OBSERVER_HEADER } from "./support/notebookSetup";
 import type { Locator, Page } from "./support/playwright";
-import { inWorkbench, runCommand, SIDEBAR_ROWS } from "./support/workbench";
+import { hoverFor, inWorkbench, runCommand, SIDEBAR_ROWS } from "./support/workbench";
 
 const BUDGET_MS = Number(process.env.DOCKET_E2E_BUDGET_MS ?? 240_000);
 
@@ -60,21 +60,6 @@ async function resizeSideBar(page: Page, width: number): Promise<void> {
   await page.locator(".part.editor").first().hover();
   const after = await sideBar.boundingBox();
   assert.ok(after !== null && Math.abs(after.width - width) < 40, `the side bar is about ${width} px wide (is ${after?.width})`);
-}
-
-/** Hovers `target` until VS Code's hover containing `text` shows (the first hover sometimes never opens). */
-async function hoverFor(page: Page, target: Locator, text: string | RegExp): Promise<Locator> {
-  const hover = page.locator(".monaco-hover, .workbench-hover", { hasText: text }).first();
-  for (let attempt = 1; ; attempt += 1) {
-    await page.locator(".part.editor").first().hover();
-    await target.hover();
-    try {
-      await hover.waitFor({ timeout: 5_000 });
-      return hover;
-    } catch (error) {
-      if (attempt >= 4) throw error;
-    }
-  }
 }
 
 test("Observer's Review & Save from a scripted agent session is approved in the workbench and settles the Episode (code-server)", { timeout: BUDGET_MS + 600_000 }, async (t) => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import type { TestContext } from "node:test";
-import { launchChromium, loadPlaywright, type BrowserContext, type FrameLocator, type Page } from "./playwright";
+import { launchChromium, loadPlaywright, type BrowserContext, type FrameLocator, type Locator, type Page } from "./playwright";
 import { freePort, run, startDetached, tailFile, waitForHttp, type ServerProcess } from "./process";
 import { ensureToolchain, type Toolchain } from "./toolchain";
 import { packagedVsix } from "./vsix";
@@ -57,6 +57,24 @@ export async function answerQuickInput(page: Page, expect: RegExp, text: string)
   const input = widget.locator("input").first();
   await input.fill(text);
   await page.keyboard.press("Enter");
+}
+
+/**
+ * Hovers `target` until VS Code's hover containing `text` shows (the first hover after a notification
+ * or a quick input sometimes never opens), and returns it.
+ */
+export async function hoverFor(page: Page, target: Locator, text: string | RegExp): Promise<Locator> {
+  const hover = page.locator(".monaco-hover, .workbench-hover", { hasText: text }).first();
+  for (let attempt = 1; ; attempt += 1) {
+    await page.locator(".part.editor").first().hover();
+    await target.hover();
+    try {
+      await hover.waitFor({ timeout: 5_000 });
+      return hover;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+    }
+  }
 }
 
 interface Handles {
