@@ -280,3 +280,29 @@ test("a workspace too deep for a socket path captures in-process and starts no h
     repo.dispose();
   }
 });
+
+test("a helper that stops answering never holds the host: the hook answers within its bound and says the result may not be captured", { timeout: 60_000 }, async () => {
+  const repo = observingWorkspace();
+  const workspace = repo.root;
+  const helper = await startHelper(workspace);
+  try {
+    helper.kill("SIGSTOP");
+    const started = Date.now();
+    const output = postToolUse(workspace, "toolu_stuck");
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 15_000, `the hook answered after ${elapsed} ms`);
+    assert.doesNotMatch(output.stdout, /Observer staged it/u, "nothing claims a capture that was not confirmed");
+    assert.match(output.stderr, /may not have been captured: the capture helper did not answer/u);
+    // Resumed, the helper finishes the request it held: captured once, never twice.
+    helper.kill("SIGCONT");
+    await until(() => findStaged(workspace, "toolu_stuck") !== null, "the held request is finished");
+    const records = filesUnder(path.join(workspace, ".docket", "evidence")).flatMap((file) => fs.readFileSync(file, "utf8").split("\n").filter((line) => line.includes('"toolCallId":"toolu_stuck"')));
+    assert.equal(records.length, 1, "one evidence record for the held call");
+  } finally {
+    helper.kill("SIGCONT");
+    helper.kill("SIGTERM");
+    await exited(helper);
+    writeCaptureMode(workspace, { on: false, episodeId: null });
+    repo.dispose();
+  }
+});
