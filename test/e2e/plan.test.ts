@@ -4,6 +4,8 @@
 // reason, and a file reason that opens the file in the editor. Screenshots land in
 // test-artifacts/e2e-plan/.
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { answerQuickInput, inWorkbench, runCommand } from "./support/workbench";
 
@@ -88,5 +90,28 @@ test("the Plan panel explains a task in real VS Code (code-server)", { timeout: 
     await p.waitForTimeout(500);
     assert.equal(await p.locator(".tab", { hasText: /Plan: fix the retry bug/u }).count(), 1, "one panel per task");
     await shot("05-same-task-same-panel");
+  });
+});
+
+test("the demo README's showcase task routes to a behaviour skill, naming set aside, in real VS Code (code-server)", { timeout: BUDGET_MS + 600_000 }, async (t) => {
+  const demo = JSON.parse(fs.readFileSync(path.join(process.cwd(), "test", "fixtures", "router", "demo-plans.json"), "utf8")) as { workspace: Record<string, string> };
+  const showcase = "make greet.ts trim the name without touching the README";
+  await inWorkbench(t, { label: "e2e-plan-showcase", files: demo.workspace, budgetMs: BUDGET_MS }, async (workbench) => {
+    const { page: p, shot } = workbench;
+    await p.locator(".statusbar-item", { hasText: /Docket: Off/u }).first().waitFor({ timeout: 60_000 });
+    await runCommand(p, "Docket: Explain Plan for Task");
+    await answerQuickInput(p, /Explain Plan for Task/u, showcase);
+    const panel = p.frameLocator("iframe.webview").frameLocator("#active-frame");
+    await panel.locator('[data-testid="stage"][data-stage="review"]').waitFor({ timeout: 60_000 });
+    // The behaviour skill is the candidate; "name" (the data trimmed) does not pull in naming-judgment.
+    const candidates = panel.locator('[data-testid="candidate"]');
+    assert.equal(await candidates.count(), 1);
+    assert.equal(await candidates.first().getAttribute("data-skill"), "specify");
+    const setAside = panel.locator('[data-testid="set-aside"][data-skill="naming-judgment"]');
+    await setAside.waitFor({ timeout: 10_000 });
+    assert.ok((await setAside.innerText()).trim().length > 0, "the set-aside skill says why");
+    assert.equal(await panel.locator('[data-testid="no-skill-fits"]').count(), 0);
+    await setAside.hover();
+    await shot("01-showcase-naming-set-aside");
   });
 });
