@@ -1,17 +1,20 @@
 // Host side of the Receipts webview view: serves the HTML (strict CSP, nonce per render),
 // relays validated messages between the webview and the backend (pages and details of the
 // developer/v8 receipts, of the completion guard's review entries and of Observer's entries), runs
-// "Verify Ledger" for the view's button and copies canonical JSON to the clipboard.
+// "Verify Ledger" for the view's button, copies canonical JSON, hashes and ids to the clipboard and
+// opens an entry's detail in an editor.
 import * as vscode from "vscode";
 import { webviewHtml } from "./webviewHtml";
 import { Requests } from "../server/protocol/messages";
-import { HostToReceipts, ReceiptsToHost } from "../server/protocol/webviewMessages";
+import { HostToReceipts, ReceiptsToHost, type ReceiptsTab } from "../server/protocol/webviewMessages";
 import type { Backend } from "./backend";
 import { workspaceState } from "./config";
 import { ClientErrorCodes, toDocketError } from "./errors";
 import { backendUnavailableMessage, receiptsStrings } from "./strings";
 import { isBlocked } from "./workTree";
 import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
+import { observerDocument, receiptDocument, reviewDocument, type DetailDocument, type DetailDocumentStrings } from "./receiptDetailDocument";
+import { showReceiptDocument } from "./receiptDocuments";
 
 export const RECEIPTS_VIEW_ID = "docket.receipts";
 const PAGE_SIZE = 100;
@@ -146,6 +149,9 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
       case "loadObserverDetail":
         void this.loadObserverDetail(message.requestId, message.lineSha256);
         break;
+      case "openInEditor":
+        void this.openInEditor(message.tab, message.sha256);
+        break;
     }
   }
 
@@ -224,6 +230,36 @@ export class ReceiptsViewProvider implements vscode.WebviewViewProvider, vscode.
     } catch (error) {
       this.log.warn("receipts: copying to the clipboard failed", error);
       this.post({ type: "copyResult", ok: false });
+    }
+  }
+
+  /** Reads the entry's detail from the backend (the webview only names it) and shows it in an editor. */
+  private async openInEditor(tab: ReceiptsTab, sha256: string): Promise<void> {
+    try {
+      await showReceiptDocument(await this.detailDocument(tab, sha256));
+    } catch (error) {
+      const method = tab === "receipts" ? Requests.receiptDetail.method : tab === "reviews" ? Requests.guardReceiptDetail.method : Requests.observerReceiptDetail.method;
+      const failure = this.failure(error, method);
+      this.log.warn(`receipts: opening a detail in an editor failed (${failure.code})`, failure.message);
+      void vscode.window.showErrorMessage(vscode.l10n.t("Could not open the details in an editor: {0}", failure.message));
+    }
+  }
+
+  private async detailDocument(tab: ReceiptsTab, sha256: string): Promise<DetailDocument> {
+    const strings = receiptsStrings();
+    const labels: DetailDocumentStrings = {
+      reviewTitle: vscode.l10n.t("Review entry, line {0} · {1}"),
+      observerTitle: vscode.l10n.t("Observer entry, line {0} · {1}"),
+      formatted: vscode.l10n.t("Indented for reading"),
+      formattedHint: vscode.l10n.t("The same JSON with line breaks and indentation. Only the exact text above is hashed."),
+    };
+    switch (tab) {
+      case "receipts":
+        return receiptDocument(await this.backend.request(Requests.receiptDetail, { eventSha256: sha256 }), strings, labels);
+      case "reviews":
+        return reviewDocument(await this.backend.request(Requests.guardReceiptDetail, { lineSha256: sha256 }), strings, labels);
+      case "observer":
+        return observerDocument(await this.backend.request(Requests.observerReceiptDetail, { lineSha256: sha256 }), strings, labels);
     }
   }
 

@@ -166,5 +166,10 @@ export function receiptsStrings(): ReceiptsStrings {
     detailEntryTime: vscode.l10n.t("Time ({0})"),
     detailEpisode: vscode.l10n.t("Episode"),
     detailEntryType: vscode.l10n.t("Entry type"),
+    openInEditor: vscode.l10n.t("Open in Editor"),
+    resizeDetail: vscode.l10n.t("Resize the list and the details"),
+    resizeDetailHint: vscode.l10n.t("Drag, or use the arrow keys, to resize. Double-click to reset."),
+    copyValue: vscode.l10n.t("Copy {0}"),
+    copiedValue: vscode.l10n.t("{0} copied to the clipboard."),
   };
 }

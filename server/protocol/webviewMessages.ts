@@ -40,6 +40,12 @@ export const ObserverFilter = z.strictObject({
   kind: z.string().min(1).max(MAX_OBSERVER_KIND).nullable(),
 });
 export type ObserverFilter = z.infer<typeof ObserverFilter>;
+/**
+ * How the list and an open detail share the view's height: the detail's fraction of it, moved by
+ * the sash between them (webview/receipts/detailSplit.ts) and remembered with the view's state.
+ */
+export const DETAIL_SHARE = { min: 0.2, max: 0.85, initial: 0.5 } as const;
+const detailShare = z.number().min(DETAIL_SHARE.min).max(DETAIL_SHARE.max);
 
 /** Lifecycle of the backend process as the extension sees it. */
 export const BackendState = z.enum(["starting", "ready", "restarting", "stopped"]);
@@ -185,6 +191,16 @@ export const ReceiptsStrings = z.strictObject({
   detailEntryTime: z.string(),
   detailEpisode: z.string(),
   detailEntryType: z.string(),
+  /** Opens the open detail in an editor tab. */
+  openInEditor: z.string(),
+  /** Accessible name of the sash between the list and the detail. */
+  resizeDetail: z.string(),
+  /** Tooltip of the sash: how to move it. */
+  resizeDetailHint: z.string(),
+  /** "{0}" = the label of the value (e.g. "Event SHA-256"): a copy button's name. */
+  copyValue: z.string(),
+  /** "{0}" = the label of the value: announced once it is on the clipboard. */
+  copiedValue: z.string(),
 });
 export type ReceiptsStrings = z.infer<typeof ReceiptsStrings>;
 
@@ -267,6 +283,12 @@ export const ReceiptsToHost = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("loadObserver"), requestId, cursor: guardCursor, filter: ObserverFilter }),
   /** Load the detail of the Observer line with this hash. */
   z.strictObject({ type: z.literal("loadObserverDetail"), requestId, lineSha256: sha256 }),
+  /**
+   * Show the detail of one entry of `tab` in an editor (one read-only document, reused): a
+   * receipt's event hash, or the line hash of a guard or Observer entry. The host reads the detail
+   * from the backend itself; the webview names the entry only.
+   */
+  z.strictObject({ type: z.literal("openInEditor"), tab: ReceiptsTab, sha256 }),
 ]);
 export type ReceiptsToHost = z.infer<typeof ReceiptsToHost>;
 
@@ -285,6 +307,8 @@ export const ReceiptsViewState = z.strictObject({
   observer: z
     .strictObject({ cursor: guardCursor, filter: ObserverFilter, selected: sha256.nullable() })
     .optional(),
+  /** The detail's share of the height (DETAIL_SHARE); absent while it is the initial one. */
+  detailShare: detailShare.optional(),
 });
 export type ReceiptsViewState = z.infer<typeof ReceiptsViewState>;
 export type ReceiptsViewStateInput = z.input<typeof ReceiptsViewState>;

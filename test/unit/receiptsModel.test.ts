@@ -16,7 +16,10 @@ import {
   shownKinds,
   type UiAction,
   update,
+  VALUE_TAIL,
+  valueParts,
 } from "../../webview/receipts/model";
+import { DETAIL_SHARE, MAX_COPY_CHARS, ReceiptsViewState } from "../../server/protocol/webviewMessages";
 
 const sha = (c: string): string => c.repeat(64);
 
@@ -467,4 +470,71 @@ test("reviews helpers: time and short review id", () => {
   assert.equal(reviewTime("2026-12-01T10:00:05.123Z"), "2026-12-01 10:00:05");
   assert.equal(reviewTime("not a time"), "not a time");
   assert.equal(shortReviewId("review:0123456789abcdef01234567"), "01234567");
+});
+
+// ── Shared by the tabs: the split, copying a value, Open in Editor ─────────────────────────────────
+
+test("the sash's share is kept within bounds, persisted only when moved, and restored", () => {
+  const model = showing(makePage(sha("a"), 2));
+  assert.equal(model.detailShare, DETAIL_SHARE.initial);
+  assert.equal("detailShare" in persistedState(model), false, "the initial share is not written");
+  const moved = ui(model, { type: "resizeDetail", share: 0.3 });
+  assert.deepEqual(moved.post, []);
+  assert.equal(moved.model.detailShare, 0.3);
+  const saved = ReceiptsViewState.parse(JSON.parse(JSON.stringify(persistedState(moved.model))));
+  assert.equal(saved.detailShare, 0.3);
+  assert.equal(initialModel(saved).detailShare, 0.3);
+  assert.equal(ui(model, { type: "resizeDetail", share: 5 }).model.detailShare, DETAIL_SHARE.max);
+  assert.equal(ui(model, { type: "resizeDetail", share: -1 }).model.detailShare, DETAIL_SHARE.min);
+  assert.equal(ui(model, { type: "resizeDetail", share: Number.NaN }).model.detailShare, DETAIL_SHARE.initial);
+  // The same share changes nothing (no re-render, no state write).
+  assert.equal(ui(moved.model, { type: "resizeDetail", share: 0.3 }).model, moved.model);
+  // The share is the view's, whichever tab is shown.
+  const reviews = ui(ui(model, { type: "tab", tab: "reviews" }).model, { type: "resizeDetail", share: 0.7 });
+  assert.equal(reviews.model.detailShare, 0.7);
+});
+
+test("copying a value posts it whole and shows the outcome beside its own button only", () => {
+  const detail = detailOf(1, "work-scope-opened", []);
+  const model = withDetail(showing(makePage(sha("a"), 2)), detail);
+  const step = ui(model, { type: "copyValue", key: "detail-event-sha256", text: detail.receipt.eventSha256 });
+  assert.deepEqual(step.post, [{ type: "copy", text: detail.receipt.eventSha256 }]);
+  assert.equal(step.model.copyTarget, "detail-event-sha256");
+  const answered = host(step.model, { type: "copyResult", ok: true });
+  assert.equal(answered.model.copied, true);
+  assert.equal(answered.model.copyTarget, "detail-event-sha256");
+  // Copying the canonical JSON afterwards reports beside the JSON again, not beside the hash.
+  const whole = ui(answered.model, { type: "copy" });
+  assert.equal(whole.model.copyTarget, null);
+  assert.equal(whole.model.copied, null);
+  // A value past the message bound is refused here, beside its button, without posting.
+  const huge = ui(model, { type: "copyValue", key: "detail-event-id", text: "x".repeat(MAX_COPY_CHARS + 1) });
+  assert.deepEqual(huge.post, []);
+  assert.equal(huge.model.copied, false);
+  assert.equal(huge.model.copyTarget, "detail-event-id");
+  // Another selection clears the outcome.
+  assert.equal(ui(answered.model, { type: "select", eventSha256: eventSha(0) }).model.copied, null);
+});
+
+test("Open in Editor names the open entry of the shown tab; nothing without one", () => {
+  const page = makePage(sha("a"), 2);
+  const model = showing(page);
+  assert.deepEqual(ui(model, { type: "openInEditor" }).post, []);
+  const selected = ui(model, { type: "select", eventSha256: eventSha(1) }).model;
+  assert.deepEqual(ui(selected, { type: "openInEditor" }).post, [{ type: "openInEditor", tab: "receipts", sha256: eventSha(1) }]);
+  const reviews = onReviews(reviewsPage(sha("a"), [9, 8]));
+  assert.deepEqual(ui(reviews, { type: "openInEditor" }).post, [], "no review entry is open");
+  const review = ui(reviews, { type: "selectReview", lineSha256: reviewRow(8).lineSha256 }).model;
+  assert.deepEqual(ui(review, { type: "openInEditor" }).post, [{ type: "openInEditor", tab: "reviews", sha256: reviewRow(8).lineSha256 }]);
+});
+
+test("a long value splits into a head and a readable tail; short values stay whole", () => {
+  const hash = "0123456789abcdef".repeat(4);
+  assert.deepEqual(valueParts(hash), { head: hash.slice(0, -VALUE_TAIL), tail: hash.slice(-VALUE_TAIL) });
+  assert.equal(Object.values(valueParts(hash)).join(""), hash);
+  assert.deepEqual(valueParts("scope:1"), { head: "scope:1", tail: "" });
+  assert.deepEqual(valueParts("x".repeat(2 * VALUE_TAIL)), { head: "x".repeat(2 * VALUE_TAIL), tail: "" });
+  // Never between the halves of a surrogate pair.
+  const emoji = `${"a".repeat(VALUE_TAIL * 2)}😀${"b".repeat(VALUE_TAIL - 1)}`;
+  assert.deepEqual(valueParts(emoji), { head: "a".repeat(VALUE_TAIL * 2), tail: `😀${"b".repeat(VALUE_TAIL - 1)}` });
 });

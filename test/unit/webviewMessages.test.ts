@@ -139,6 +139,12 @@ test("webview messages: valid and invalid", () => {
   assert.equal(ReceiptsToHost.safeParse({ type: "loadReviewDetail", requestId: 6, lineSha256: "abc" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "ready", html: "<b>" }).success, false);
   assert.equal(ReceiptsToHost.safeParse({ type: "turnOn" }).success, false);
+  // Open in Editor names an entry of a tab by its hash; the host reads the detail itself.
+  for (const tab of ["receipts", "reviews", "observer"]) assert.ok(ReceiptsToHost.safeParse({ type: "openInEditor", tab, sha256: sha("8") }).success, tab);
+  assert.equal(ReceiptsToHost.safeParse({ type: "openInEditor", tab: "receipts", sha256: "../x" }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "openInEditor", tab: "ledger", sha256: sha("8") }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "openInEditor", tab: "receipts", sha256: sha("8"), markdown: "# x" }).success, false);
+  assert.equal(ReceiptsToHost.safeParse({ type: "copy", text: sha("8"), key: "detail-event-sha256" }).success, false);
 });
 
 test("persisted view state is strict; older states gain an empty filter and no selection", () => {
@@ -161,6 +167,11 @@ test("persisted view state is strict; older states gain an empty filter and no s
   assert.equal(ReceiptsViewState.safeParse({ ...full, tab: "events" }).success, false);
   assert.equal(ReceiptsViewState.safeParse({ ...full, reviewsCursor: 1.5 }).success, false);
   assert.equal(ReceiptsViewState.safeParse(undefined).success, false);
+  // The split's share: optional (older states have none), within its bounds.
+  assert.equal(ReceiptsViewState.parse({ ...full, detailShare: 0.3 }).detailShare, 0.3);
+  assert.equal(ReceiptsViewState.safeParse({ ...full, detailShare: 0.05 }).success, false);
+  assert.equal(ReceiptsViewState.safeParse({ ...full, detailShare: 1 }).success, false);
+  assert.equal(ReceiptsViewState.safeParse({ ...full, detailShare: "0.5" }).success, false);
 });
 
 test("strings must be complete", () => {

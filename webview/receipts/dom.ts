@@ -1,5 +1,6 @@
 // DOM helpers the Receipts webview's tabs share. Every piece of data goes in through textContent
 // or attributes; there is no innerHTML and no inline handler.
+import { valueParts } from "./model";
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -38,6 +39,28 @@ export function definition(list: HTMLDListElement, label: string, value: string,
   const dd = el("dd", { className: mono ? "mono" : "", text: value });
   if (testId !== undefined) dd.dataset["testid"] = testId;
   list.appendChild(dd);
+}
+
+/**
+ * A definition whose value is long (a hash or an id): one line, cut in the middle with "…" when it
+ * does not fit (the full value is its tooltip and its text), and a copy button. `testId` names the
+ * value's text (whose innerText is the whole value) and, prefixed with "copy-", its button; the
+ * button carries the value and its key for the view's delegated click handler (class copy-value).
+ */
+export function copyableDefinition(list: HTMLDListElement, label: string, value: string, testId: string, copyLabel: string): void {
+  list.appendChild(el("dt", { text: label }));
+  const { head, tail } = valueParts(value);
+  const text = el("span", { className: "cut-value mono", testId }, [
+    el("span", { className: tail === "" ? "cut-head whole" : "cut-head", text: head }),
+    el("span", { className: "cut-tail", text: tail }),
+  ]);
+  text.title = value;
+  const button = iconButton(copyLabel, "copy", `copy-${testId}`);
+  button.classList.add("copy-value");
+  button.dataset["copyKey"] = testId;
+  button.dataset["copyText"] = value;
+  button.dataset["valueLabel"] = label;
+  list.appendChild(el("dd", { className: "copyable" }, [text, button]));
 }
 
 export function section(title: string, children: readonly Node[]): HTMLElement {

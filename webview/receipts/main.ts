@@ -18,8 +18,12 @@
 //                                         (ids #stale-banner / #show-latest are kept too)
 //   [data-testid="receipt-detail"]        the detail pane (hidden until a row is selected):
 //                                         data-ordinal, data-kind, data-event-sha256 of the receipt
-//     [data-testid="detail-close"]        closes it
-//     [data-testid="detail-event-sha256"], [data-testid="detail-receipt-sha256"]   full hashes
+//     [data-testid="detail-close"]        closes it; [data-testid="detail-open-editor"] opens it in an editor
+//     [data-testid="detail-event-sha256"], [data-testid="detail-receipt-sha256"]   full hashes (innerText;
+//                                         cut in the middle on screen), also detail-event-id and
+//                                         detail-work-scope-id; each has a copy button
+//                                         [data-testid="copy-<its testid>"] (class copy-value;
+//                                         data-copied="true"|"false" once its copy answered)
 //     [data-testid="canonical-json"]      <pre> with the exact hashed canonical JSON
 //     [data-testid="copy-canonical-json"] copy button; [data-testid="copy-status"] its outcome
 //     [data-testid="causal-ref"]          one per causal ref: a <button> (data-ordinal,
@@ -41,10 +45,15 @@
 //     [data-testid="review-related"]      a <button> (data-line, data-kind, data-line-sha256) to
 //                                         the review's other entry
 //     [data-testid="copy-review-json"], [data-testid="copy-review-line"]   copy buttons
+//     [data-testid="review-open-editor"]  opens the detail in an editor
 //   [data-testid="tab-observer"]          Observer's entries (observer/v1); its hooks are listed in ./observerView.ts
+//   [data-testid="receipts-sash"|"reviews-sash"|"observer-sash"]   the sash between a tab's list and its
+//                                         open detail (role="separator", aria-valuenow = the list's
+//                                         percentage of the height; arrow keys, Page Up/Down, Home, End)
 import "./zodSetup";
-import { createCopyButton, definition, el, icon, iconButton, readOnlyJson, section, show } from "./dom";
+import { copyableDefinition, createCopyButton, definition, el, icon, iconButton, readOnlyJson, section, show } from "./dom";
 import { createObserverView } from "./observerView";
+import { createSash, type Sash } from "./sash";
 import {
   ReceiptKind,
   type GuardReceiptRow,
@@ -187,9 +196,10 @@ const tableScroll = el("div", { id: "table-scroll", className: "table-scroll" },
 // Detail pane: its skeleton is static, its contents are rebuilt when the detail changes.
 const detailTitle = el("h2", { id: "detail-title", className: "detail-title" });
 const detailClose = iconButton(strings.detailClose, "close", "detail-close");
+const detailOpenEditor = iconButton(strings.openInEditor, "go-to-file", "detail-open-editor");
 const detailBody = el("div", { className: "detail-body" });
 const detailPane = el("section", { id: "receipt-detail", className: "detail-pane", testId: "receipt-detail" }, [
-  el("div", { className: "detail-header" }, [detailTitle, detailClose]),
+  el("div", { className: "detail-header" }, [detailTitle, detailOpenEditor, detailClose]),
   detailBody,
 ]);
 detailPane.setAttribute("aria-labelledby", "detail-title");
@@ -236,9 +246,10 @@ tableScroll.setAttribute("aria-labelledby", "tab-receipts");
 
 const reviewTitle = el("h2", { id: "review-detail-title", className: "detail-title" });
 const reviewClose = iconButton(strings.detailClose, "close", "review-detail-close");
+const reviewOpenEditor = iconButton(strings.openInEditor, "go-to-file", "review-open-editor");
 const reviewBody = el("div", { className: "detail-body" });
 const reviewPane = el("section", { id: "review-detail", className: "detail-pane", testId: "review-detail" }, [
-  el("div", { className: "detail-header" }, [reviewTitle, reviewClose]),
+  el("div", { className: "detail-header" }, [reviewTitle, reviewOpenEditor, reviewClose]),
   reviewBody,
 ]);
 reviewPane.setAttribute("aria-labelledby", "review-detail-title");
@@ -264,7 +275,36 @@ const header = el("div", { className: "header" }, [
   emptyState,
 ]);
 
-document.body.appendChild(el("main", { id: "app" }, [header, tableScroll, detailPane, reviewsScroll, reviewPane, observerView.panel, observerView.pane]));
+// Each tab's list and detail are split by a sash; one share of the height serves all three.
+const sashLabels = { name: strings.resizeDetail, hint: strings.resizeDetailHint };
+const resize = (share: number): void => act({ type: "resizeDetail", share });
+const currentShare = (): number => model.detailShare;
+const receiptsSash = createSash(sashLabels, "receipts-sash", tableScroll, detailPane, currentShare, resize);
+const reviewsSash = createSash(sashLabels, "reviews-sash", reviewsScroll, reviewPane, currentShare, resize);
+const observerSash = createSash(sashLabels, "observer-sash", observerView.panel, observerView.pane, currentShare, resize);
+const splits: readonly { readonly list: HTMLElement; readonly pane: HTMLElement; readonly sash: Sash }[] = [
+  { list: tableScroll, pane: detailPane, sash: receiptsSash },
+  { list: reviewsScroll, pane: reviewPane, sash: reviewsSash },
+  { list: observerView.panel, pane: observerView.pane, sash: observerSash },
+];
+/** Says "… copied to the clipboard" for the copy buttons beside values (they only change their icon). */
+const copyAnnouncer = el("div", { id: "copy-announcer", className: "visually-hidden" });
+copyAnnouncer.setAttribute("aria-live", "polite");
+
+const app = el("main", { id: "app" }, [
+  header,
+  tableScroll,
+  receiptsSash.element,
+  detailPane,
+  reviewsScroll,
+  reviewsSash.element,
+  reviewPane,
+  observerView.panel,
+  observerSash.element,
+  observerView.pane,
+  copyAnnouncer,
+]);
+document.body.appendChild(app);
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
@@ -390,6 +430,11 @@ function provenanceNode(provenance: ReceiptDetail["provenance"]): HTMLElement {
   return el("div", {}, children);
 }
 
+/** A long value (hash or id) with its copy button; see copyableDefinition. */
+function copyable(list: HTMLDListElement, label: string, value: string, testId: string): void {
+  copyableDefinition(list, label, value, testId, format(strings.copyValue, label));
+}
+
 let renderedDetail: Model["detail"] | undefined;
 let renderedDetailState = "";
 
@@ -401,7 +446,8 @@ function renderDetail(current: Model): void {
     renderedDetailState = "";
     return;
   }
-  copyStatus.textContent = current.copied === null ? "" : current.copied ? strings.copied : strings.copyFailed;
+  const copied = entryCopyOutcome(current);
+  copyStatus.textContent = copied === null ? "" : copied ? strings.copied : strings.copyFailed;
   const detail = current.detail;
   const stateKey = JSON.stringify([current.selected, current.detailPending !== null, current.detailError]);
   if (detail === renderedDetail && stateKey === renderedDetailState) return;
@@ -424,13 +470,13 @@ function renderDetail(current: Model): void {
   detailTitle.textContent = format(strings.detailTitle, row.ordinal, row.kind);
 
   const facts = el("dl", { className: "detail-list" });
-  definition(facts, strings.detailEventId, row.eventId, true);
-  definition(facts, strings.detailWorkScopeId, row.workScopeId, true);
+  copyable(facts, strings.detailEventId, row.eventId, "detail-event-id");
+  copyable(facts, strings.detailWorkScopeId, row.workScopeId, "detail-work-scope-id");
   definition(facts, strings.detailOccurredAt, row.occurredAt, false);
   definition(facts, strings.detailScopeSequence, String(row.scopeSequence), false);
   definition(facts, strings.detailStoredIndex, String(row.storedIndex), false);
-  definition(facts, strings.detailEventSha256, row.eventSha256, true, "detail-event-sha256");
-  definition(facts, strings.detailReceiptSha256, row.receiptSha256, true, "detail-receipt-sha256");
+  copyable(facts, strings.detailEventSha256, row.eventSha256, "detail-event-sha256");
+  copyable(facts, strings.detailReceiptSha256, row.receiptSha256, "detail-receipt-sha256");
 
   const summary = el("dl", { className: "detail-list summary" });
   const entries = Object.entries(row.summary);
@@ -569,7 +615,8 @@ function renderReviewDetail(current: Model): void {
     renderedReviewState = "";
     return;
   }
-  reviewCopyStatus.textContent = current.copied === null ? "" : current.copied ? strings.copied : strings.copyFailed;
+  const copied = entryCopyOutcome(current);
+  reviewCopyStatus.textContent = copied === null ? "" : copied ? strings.copied : strings.copyFailed;
   const detail = reviews.detail;
   const stateKey = JSON.stringify([reviews.selected, reviews.detailPending !== null, reviews.detailError]);
   if (detail === renderedReviewDetail && stateKey === renderedReviewState) return;
@@ -591,8 +638,8 @@ function renderReviewDetail(current: Model): void {
   reviewTitle.textContent = format(strings.reviewDetailTitle, row.line, row.kind);
 
   const facts = el("dl", { className: "detail-list" });
-  definition(facts, strings.detailReview, row.reviewId, true, "review-id");
-  if (row.workScopeId !== null) definition(facts, strings.detailWorkScopeId, row.workScopeId, true);
+  copyable(facts, strings.detailReview, row.reviewId, "review-id");
+  if (row.workScopeId !== null) copyable(facts, strings.detailWorkScopeId, row.workScopeId, "review-work-scope-id");
   if (row.status !== null) {
     facts.appendChild(el("dt", { text: strings.detailStatus }));
     const dd = el("dd", { testId: "review-status" }, [statusNode(row.status)]);
@@ -601,8 +648,9 @@ function renderReviewDetail(current: Model): void {
   definition(facts, strings.detailAt, row.at, false);
   definition(facts, strings.detailStream, detail.stream, true);
   definition(facts, strings.detailLine, String(row.line), false);
-  definition(facts, strings.detailLineSha256, row.lineSha256, true, "review-line-sha256");
-  definition(facts, strings.detailPreviousLineSha256, detail.previousLineSha256 ?? strings.detailNoPreviousLine, detail.previousLineSha256 !== null, "review-previous-line-sha256");
+  copyable(facts, strings.detailLineSha256, row.lineSha256, "review-line-sha256");
+  if (detail.previousLineSha256 !== null) copyable(facts, strings.detailPreviousLineSha256, detail.previousLineSha256, "review-previous-line-sha256");
+  else definition(facts, strings.detailPreviousLineSha256, strings.detailNoPreviousLine, false, "review-previous-line-sha256");
 
   const related = detail.related;
   reviewBody.replaceChildren(
@@ -656,6 +704,68 @@ function renderReviews(current: Model, text: string | null, workspaceOpen: boole
 }
 
 function render(current: Model): void {
+  renderContent(current);
+  renderSplit(current);
+  renderCopyFeedback(current);
+  keepSelectionInView(current);
+}
+
+let laidOut = "";
+
+/**
+ * When the split appears, moves or goes, the list changes height under its selected row: bring
+ * that row back into view (only then — a reader who scrolled away from it is left alone).
+ */
+function keepSelectionInView(current: Model): void {
+  const layout = JSON.stringify([current.tab, current.detailShare, app.classList.contains("split")]);
+  if (layout === laidOut) return;
+  laidOut = layout;
+  document.querySelector<HTMLTableRowElement>(".table-scroll:not([hidden]) tr.selected")?.scrollIntoView({ block: "nearest" });
+}
+
+/** Lays out the shown tab's list and open detail by the share the sash set. */
+function renderSplit(current: Model): void {
+  let split = false;
+  for (const { list, pane, sash } of splits) {
+    const both = !list.hidden && !pane.hidden;
+    show(sash.element, both);
+    if (both) split = true;
+    sash.render(current.detailShare);
+  }
+  app.classList.toggle("split", split);
+  // Custom properties set through the CSSOM, not a style attribute (the CSP allows none). Grow
+  // factors of 0…100 that add up to 100 share the height below the header exactly.
+  const detail = Math.round(current.detailShare * 1000) / 10;
+  app.style.setProperty("--detail-grow", String(detail));
+  app.style.setProperty("--list-grow", String(100 - detail));
+}
+
+/** The outcome of the last copy of a whole entry (canonical JSON, hashed line); null after a value's copy. */
+function entryCopyOutcome(current: Model): boolean | null {
+  return current.copyTarget === null ? current.copied : null;
+}
+
+/** The copy buttons beside values: a check (or an error) on the one the last copy came from. */
+function renderCopyFeedback(current: Model): void {
+  let announcement = "";
+  for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button.copy-value"))) {
+    const label = button.dataset["valueLabel"] ?? "";
+    const outcome = current.copyTarget !== null && button.dataset["copyKey"] === current.copyTarget ? current.copied : null;
+    const glyph = button.querySelector(".codicon");
+    if (glyph !== null) glyph.className = `codicon codicon-${outcome === true ? "check" : outcome === false ? "error" : "copy"}`;
+    if (outcome === null) {
+      delete button.dataset["copied"];
+      button.title = format(strings.copyValue, label);
+    } else {
+      button.dataset["copied"] = String(outcome);
+      button.title = outcome ? format(strings.copiedValue, label) : strings.copyFailed;
+      announcement = button.title;
+    }
+  }
+  if (copyAnnouncer.textContent !== announcement) copyAnnouncer.textContent = announcement;
+}
+
+function renderContent(current: Model): void {
   const nav = navigation(current);
   firstButton.disabled = !nav.first;
   prevButton.disabled = !nav.previous;
@@ -781,6 +891,16 @@ detailClose.addEventListener("click", () => {
   if (selected !== null) tbody.querySelector<HTMLTableRowElement>(`tr.receipt[data-event-sha256="${CSS.escape(selected)}"]`)?.focus();
 });
 copyButton.addEventListener("click", () => act({ type: "copy" }));
+detailOpenEditor.addEventListener("click", () => act({ type: "openInEditor" }));
+reviewOpenEditor.addEventListener("click", () => act({ type: "openInEditor" }));
+// Copy buttons beside values, in whichever detail shows them.
+app.addEventListener("click", (event) => {
+  const target = event.target instanceof Element ? event.target.closest("button.copy-value") : null;
+  if (!(target instanceof HTMLButtonElement)) return;
+  const key = target.dataset["copyKey"];
+  const text = target.dataset["copyText"];
+  if (key !== undefined && text !== undefined) act({ type: "copyValue", key, text });
+});
 
 kindFilter.addEventListener("change", () => {
   const kind = ReceiptKind.safeParse(kindFilter.value);

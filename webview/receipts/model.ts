@@ -8,6 +8,7 @@
 // pages Observer's entries (`observer/v1`) the same way, under a customType / kind filter.
 import type { GuardReceiptDetail, GuardReceiptsPage, ReceiptDetail, ReceiptKind, ReceiptLink, ReceiptsPage } from "../../server/protocol/messages";
 import {
+  DETAIL_SHARE,
   MAX_COPY_CHARS,
   type BackendState,
   type HostToReceipts,
@@ -32,6 +33,7 @@ import {
   type ObserverScope,
   type ObserverStep,
 } from "./observerModel";
+import { clampShare } from "./detailSplit";
 
 /** Error codes the view reacts to (defined by the backend, see `ErrorCodes`). */
 export const STALE_CURSOR = "docket.stale-cursor";
@@ -111,6 +113,13 @@ export interface Model {
   readonly filterCleared: boolean;
   /** Outcome of the last copy, until something else is selected. */
   readonly copied: boolean | null;
+  /**
+   * Which value the last copy took (a copy button beside a hash or id names its value), or null
+   * when it was a whole entry (canonical JSON, hashed line): the outcome shows beside that button.
+   */
+  readonly copyTarget: string | null;
+  /** The open detail's share of the list-and-detail height (persisted; see ./detailSplit.ts). */
+  readonly detailShare: number;
   readonly verifying: boolean;
   readonly verifyResult: { readonly ok: boolean; readonly message: string } | null;
 }
@@ -127,6 +136,12 @@ export type UiAction =
   /** Follow a causal ref or the previous-scope link of the open detail to its receipt. */
   | { readonly type: "jump"; readonly eventSha256: string }
   | { readonly type: "copy" }
+  /** Copy one shown value (a hash or an id) in full; `key` names its copy button. */
+  | { readonly type: "copyValue"; readonly key: string; readonly text: string }
+  /** Show the open detail of the current tab in an editor. */
+  | { readonly type: "openInEditor" }
+  /** Move the sash between the list and the detail: the detail's new share of the height. */
+  | { readonly type: "resizeDetail"; readonly share: number }
   | { readonly type: "tab"; readonly tab: ReceiptsTab }
   /** Open the detail of a guard entry (a row, or the review's other entry from a detail). */
   | { readonly type: "selectReview"; readonly lineSha256: string }
@@ -181,6 +196,8 @@ export function initialModel(saved: ReceiptsViewStateInput | null): Model {
     detailError: null,
     filterCleared: false,
     copied: null,
+    copyTarget: null,
+    detailShare: clampShare(saved?.detailShare ?? DETAIL_SHARE.initial),
     verifying: false,
     verifyResult: null,
   };
@@ -197,6 +214,7 @@ export function persistedState(model: Model): ReceiptsViewState {
     reviewsCursor: model.reviews.cursor,
     reviewSelected: model.reviews.selected,
     ...(observer === undefined ? {} : { observer }),
+    ...(model.detailShare === DETAIL_SHARE.initial ? {} : { detailShare: model.detailShare }),
   };
 }
 
@@ -376,8 +394,8 @@ function reviewCopy(model: Model, part: "entry" | "line"): Update {
   if (detail === null) return unchanged(model);
   const text = part === "entry" ? detail.canonicalJson : detail.lineHashInput;
   // Past the message bound the host would refuse it: say so instead of posting.
-  if (text.length > MAX_COPY_CHARS) return unchanged({ ...model, copied: false });
-  return { model: { ...model, copied: null }, post: [{ type: "copy", text }] };
+  if (text.length > MAX_COPY_CHARS) return unchanged({ ...model, copied: false, copyTarget: null });
+  return { model: { ...model, copied: null, copyTarget: null }, post: [{ type: "copy", text }] };
 }
 
 function onReviewsUi(model: Model, action: UiAction): Update | null {
@@ -424,8 +442,26 @@ function observerCopy(model: Model, part: "entry" | "line"): Update {
   const text = observerCopyText(model.observer, part);
   if (text === null) return unchanged(model);
   // Past the message bound the host would refuse it: say so instead of posting.
-  if (text.length > MAX_COPY_CHARS) return unchanged({ ...model, copied: false });
-  return { model: { ...model, copied: null }, post: [{ type: "copy", text }] };
+  if (text.length > MAX_COPY_CHARS) return unchanged({ ...model, copied: false, copyTarget: null });
+  return { model: { ...model, copied: null, copyTarget: null }, post: [{ type: "copy", text }] };
+}
+
+/** Copies one shown value; its outcome shows beside the button that asked (`key`). */
+function copyValue(model: Model, key: string, text: string): Update {
+  if (text.length > MAX_COPY_CHARS) return unchanged({ ...model, copied: false, copyTarget: key });
+  return { model: { ...model, copied: null, copyTarget: key }, post: [{ type: "copy", text }] };
+}
+
+/** The entry whose detail the current tab shows: a receipt's event hash or a guard / Observer line hash. */
+export function openEntry(model: Model): string | null {
+  switch (model.tab) {
+    case "receipts":
+      return model.selected;
+    case "reviews":
+      return model.reviews.selected;
+    case "observer":
+      return model.observer.selected;
+  }
 }
 
 function onObserverUi(model: Model, action: UiAction): Update | null {
@@ -581,6 +617,8 @@ function onReceiptsHost(
 }
 
 function onUi(model: Model, action: UiAction): Update {
+  const shared = onSharedUi(model, action);
+  if (shared !== null) return shared;
   if (model.tab === "reviews") {
     const handled = onReviewsUi(model, action);
     if (handled !== null) return handled;
@@ -596,6 +634,11 @@ function onUi(model: Model, action: UiAction): Update {
     case "selectObserver":
     case "copyObserver":
       // Only the Observer tab shows these controls.
+      return unchanged(model);
+    case "copyValue":
+    case "openInEditor":
+    case "resizeDetail":
+      // onSharedUi answered these already.
       return unchanged(model);
     case "selectReview":
       return selectReview(model, action.lineSha256);
@@ -629,7 +672,25 @@ function onUi(model: Model, action: UiAction): Update {
     case "jump":
       return jump(model, action.eventSha256);
     case "copy":
-      return model.detail === null ? unchanged(model) : { model: { ...model, copied: null }, post: [{ type: "copy", text: model.detail.canonicalJson }] };
+      return model.detail === null ? unchanged(model) : { model: { ...model, copied: null, copyTarget: null }, post: [{ type: "copy", text: model.detail.canonicalJson }] };
+  }
+}
+
+/** What every tab does alike: copy a value, open the detail in an editor, move the sash. */
+function onSharedUi(model: Model, action: UiAction): Update | null {
+  switch (action.type) {
+    case "copyValue":
+      return copyValue(model, action.key, action.text);
+    case "openInEditor": {
+      const sha256 = openEntry(model);
+      return sha256 === null ? unchanged(model) : { model, post: [{ type: "openInEditor", tab: model.tab, sha256 }] };
+    }
+    case "resizeDetail": {
+      const share = clampShare(action.share);
+      return unchanged(share === model.detailShare ? model : { ...model, detailShare: share });
+    }
+    default:
+      return null;
   }
 }
 
@@ -660,6 +721,20 @@ export function navigation(model: Model): { first: boolean; previous: boolean; n
 /** First 12 hex digits of a SHA-256, as shown in the table. */
 export function shortHash(sha256: string): string {
   return sha256.slice(0, 12);
+}
+
+/** Characters a long value keeps at its end when it is cut in the middle to fit. */
+export const VALUE_TAIL = 8;
+
+/**
+ * A long value (a hash or an id) as a head and its last VALUE_TAIL characters: the view cuts the
+ * head with "…" when the value does not fit, so both its start and its end stay readable. Splits
+ * between code points; a value no longer than twice the tail is not split.
+ */
+export function valueParts(value: string): { readonly head: string; readonly tail: string } {
+  const points = Array.from(value);
+  if (points.length <= 2 * VALUE_TAIL) return { head: value, tail: "" };
+  return { head: points.slice(0, -VALUE_TAIL).join(""), tail: points.slice(-VALUE_TAIL).join("") };
 }
 
 /** Replaces `{0}`, `{1}`, … in a localized template. */

@@ -15,10 +15,10 @@
 //     [data-testid="observer-line-hash-input"]    <pre> with the exact text the line hash covers
 //     [data-testid="observer-line-sha256"], [data-testid="observer-previous-line-sha256"]   full hashes
 //     [data-testid="copy-observer-json"], [data-testid="copy-observer-line"]   copy buttons
-//     [data-testid="observer-detail-close"]       closes it
+//     [data-testid="observer-detail-close"]       closes it; [data-testid="observer-open-editor"] opens it in an editor
 import { OBSERVER_RECEIPT_CUSTOM_TYPES, ObserverReceiptCustomType, type ObserverReceiptRow, type ObserverReceiptsPage } from "../../server/protocol/messages";
 import type { ReceiptsStrings } from "../../server/protocol/webviewMessages";
-import { createCopyButton, definition, el, icon, iconButton, readOnlyJson, section, show } from "./dom";
+import { copyableDefinition, createCopyButton, definition, el, icon, iconButton, readOnlyJson, section, show } from "./dom";
 import { format, reviewTime, type Model, type UiAction } from "./model";
 import { observerKindChoices, shortCustomType, shortObserverId, shownObserverFilter } from "./observerModel";
 
@@ -73,8 +73,9 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
   // Detail pane --------------------------------------------------------------------------------
   const title = el("h2", { id: "observer-detail-title", className: "detail-title" });
   const close = iconButton(strings.detailClose, "close", "observer-detail-close");
+  const openEditor = iconButton(strings.openInEditor, "go-to-file", "observer-open-editor");
   const detailBody = el("div", { className: "detail-body" });
-  const pane = el("section", { id: "observer-detail", className: "detail-pane", testId: "observer-detail" }, [el("div", { className: "detail-header" }, [title, close]), detailBody]);
+  const pane = el("section", { id: "observer-detail", className: "detail-pane", testId: "observer-detail" }, [el("div", { className: "detail-header" }, [title, openEditor, close]), detailBody]);
   pane.setAttribute("aria-labelledby", title.id);
   pane.tabIndex = -1;
   const copyStatus = el("span", { className: "copy-status", testId: "observer-copy-status" });
@@ -162,6 +163,10 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
     show(kindGroup, kinds.length > 0);
   }
 
+  function copyable(list: HTMLDListElement, label: string, value: string, testId: string): void {
+    copyableDefinition(list, label, value, testId, format(strings.copyValue, label));
+  }
+
   let renderedDetail: Model["observer"]["detail"] | undefined;
   let renderedDetailState = "";
   function renderDetail(model: Model, open: boolean): void {
@@ -172,7 +177,9 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
       return;
     }
     const observer = model.observer;
-    copyStatus.textContent = model.copied === null ? "" : model.copied ? strings.copied : strings.copyFailed;
+    // A copy button beside a value shows its own outcome.
+    const copied = model.copyTarget === null ? model.copied : null;
+    copyStatus.textContent = copied === null ? "" : copied ? strings.copied : strings.copyFailed;
     const detail = observer.detail;
     const stateKey = JSON.stringify([observer.selected, observer.detailPending !== null, observer.detailError]);
     if (detail === renderedDetail && stateKey === renderedDetailState) return;
@@ -196,13 +203,14 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
     const facts = el("dl", { className: "detail-list" });
     definition(facts, strings.detailEntryType, entry.customType, true, "observer-custom-type");
     if (entry.kind !== null) definition(facts, strings.columnKind, entry.kind, true, "observer-kind");
-    if (entry.episodeId !== null) definition(facts, strings.detailEpisode, entry.episodeId, true, "observer-episode");
-    if (entry.id !== null) definition(facts, format(strings.detailEntryId, entry.id.field), entry.id.value, true, "observer-id");
+    if (entry.episodeId !== null) copyable(facts, strings.detailEpisode, entry.episodeId, "observer-episode");
+    if (entry.id !== null) copyable(facts, format(strings.detailEntryId, entry.id.field), entry.id.value, "observer-id");
     if (entry.at !== null) definition(facts, format(strings.detailEntryTime, entry.at.field), entry.at.value, false, "observer-time");
     definition(facts, strings.detailStream, detail.stream, true);
     definition(facts, strings.detailLine, String(entry.line), false);
-    definition(facts, strings.detailLineSha256, entry.lineSha256, true, "observer-line-sha256");
-    definition(facts, strings.detailPreviousLineSha256, detail.previousLineSha256 ?? strings.detailNoPreviousLine, detail.previousLineSha256 !== null, "observer-previous-line-sha256");
+    copyable(facts, strings.detailLineSha256, entry.lineSha256, "observer-line-sha256");
+    if (detail.previousLineSha256 !== null) copyable(facts, strings.detailPreviousLineSha256, detail.previousLineSha256, "observer-previous-line-sha256");
+    else definition(facts, strings.detailPreviousLineSha256, strings.detailNoPreviousLine, false, "observer-previous-line-sha256");
     detailBody.replaceChildren(
       facts,
       section(strings.detailEntryJson, [
@@ -278,6 +286,7 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
     if (selected !== null) rowFor(selected)?.focus();
   }
   close.addEventListener("click", closeDetail);
+  openEditor.addEventListener("click", () => act({ type: "openInEditor" }));
   copyJson.addEventListener("click", () => act({ type: "copyObserver", part: "entry" }));
   copyLine.addEventListener("click", () => act({ type: "copyObserver", part: "line" }));
   typeFilter.addEventListener("change", () => {
