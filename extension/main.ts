@@ -9,6 +9,7 @@ import { updateContextKeys } from "./contextKeys";
 import { ObserverTreeProvider, pendingProposalsBadge } from "./observerTree";
 import { ObserverCommandIds, registerObserverCommands } from "./observerCommands";
 import { ProposalDocuments } from "./proposalDocuments";
+import { PROPOSALS_PENDING_CONTEXT_KEY, registerProposalReview } from "./proposalReview";
 import { registerPiSessionCommands } from "./piSessionCommands";
 import { registerAgents } from "./agentCommands";
 import { registerMcpServer } from "./mcpRegistration";
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new DocketStatusBar();
   const observerTree = new ObserverTreeProvider(current);
   const observerView = vscode.window.createTreeView(VIEW_IDS.observer, { treeDataProvider: observerTree });
+  const workView = vscode.window.createTreeView(VIEW_IDS.work, { treeDataProvider: workTree });
   const observerStatus = new ObserverStatusBar(ObserverCommandIds.toggle);
   const proposalDocuments = new ProposalDocuments(current);
   const receipts = new ReceiptsViewProvider(context.extensionUri, current, log, () =>
@@ -51,11 +53,17 @@ export function activate(context: vscode.ExtensionContext): void {
     receipts,
     observerTree,
     proposalDocuments,
-    vscode.window.createTreeView(VIEW_IDS.work, { treeDataProvider: workTree }),
+    workView,
     observerView,
+    // The Observer view starts collapsed: the count goes on the Work view (and so on the Docket
+    // icon), whose proposal row says what waits and opens it in the Observer view.
     observerTree.proposals.onDidRefresh(() => {
-      observerView.badge = pendingProposalsBadge(observerTree.proposals.proposals().length);
+      const pending = observerTree.proposals.proposals();
+      workView.badge = pendingProposalsBadge(pending.length);
+      workTree.setProposals(pending);
+      void vscode.commands.executeCommand("setContext", PROPOSALS_PENDING_CONTEXT_KEY, pending.length > 0);
     }),
+    registerProposalReview({ backend: current, log, view: observerView, tree: observerTree }),
     observerStatus,
     observerTree.onDidChangeOverview((overview) => observerStatus.update(overview, notebookPathSetting() !== null)),
     vscode.window.registerWebviewViewProvider(VIEW_IDS.receipts, receipts),

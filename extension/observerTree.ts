@@ -19,7 +19,9 @@ export const OBSERVER_OFF_COMMAND = "docket.observer.off";
 /** True while the last overview shown says Observer is on. */
 export const OBSERVER_ON_CONTEXT_KEY = "docket.observerOn";
 
-type ViewNode = ObserverNode | ProposalTreeNode;
+/** A row of the Observer view: Observer's own, or the Notebook's and its proposals'. */
+export type ObserverViewNode = ObserverNode | ProposalTreeNode;
+type ViewNode = ObserverViewNode;
 
 const STAGED_RESULTS_REFRESH_MS = 300;
 
@@ -32,6 +34,7 @@ export class ObserverTreeProvider implements vscode.TreeDataProvider<ViewNode>, 
   /** The Notebook and proposal rows, which the Notebook commands also use. */
   readonly proposals: ProposalTreeProvider;
   private roots: ObserverNode[] = [];
+  private parents = new Map<ObserverNode, ObserverNode>();
   private current: ObserverOverview | null = null;
   private generation = 0;
   private lastRevision: string | null = null;
@@ -107,6 +110,14 @@ export class ObserverTreeProvider implements vscode.TreeDataProvider<ViewNode>, 
   private apply(overview: ObserverOverview | null, error: string | null): void {
     this.current = overview;
     this.roots = buildObserverTree({ overview, error }, { l10n: vscode.l10n, time: formatTime });
+    this.parents = new Map();
+    const walk = (node: ObserverNode): void => {
+      for (const child of node.children) {
+        this.parents.set(child, node);
+        walk(child);
+      }
+    };
+    this.roots.forEach(walk);
     void vscode.commands.executeCommand("setContext", OBSERVER_ON_CONTEXT_KEY, overview?.mode === "on");
     this.changeEmitter.fire(undefined);
     this.overviewEmitter.fire(overview);
@@ -115,6 +126,11 @@ export class ObserverTreeProvider implements vscode.TreeDataProvider<ViewNode>, 
   getChildren(element?: ViewNode): ViewNode[] {
     if (element === undefined) return [...this.roots, ...this.proposals.getChildren()];
     return element.kind === "observer" ? [...element.children] : this.proposals.getChildren(element);
+  }
+
+  /** What TreeView.reveal walks up to show a row (a proposal revealed from the Work view). */
+  getParent(node: ViewNode): ViewNode | undefined {
+    return node.kind === "observer" ? this.parents.get(node) : this.proposals.getParent(node);
   }
 
   getTreeItem(node: ViewNode): vscode.TreeItem {

@@ -6,6 +6,7 @@
 // in (the extension passes vscode.l10n) and a node's action is data the provider turns into a command.
 import type { ObserverOverview } from "../server/protocol/messages";
 import type { Translator, TreeNodeFields } from "./guardTreeModel";
+import { shortProposalId } from "./proposalTreeModel";
 
 export type { Translator } from "./guardTreeModel";
 
@@ -159,18 +160,22 @@ function rootNode(input: ObserverTreeInput, context: ObserverModelContext): Obse
     };
   }
   const on = overview.mode === "on";
-  const label = l10n.t("Observer: {0} · Episode {1}", modeLabel(overview.mode, context), episodeStatusLabel(overview.episode.status, context));
+  // The mode is the label (what activating the row toggles); the Episode and the next step follow
+  // in the description, which a default-width side bar may cut (the tooltip has them all).
+  const label = l10n.t("Observer: {0}", modeLabel(overview.mode, context));
+  const episode = l10n.t("Episode {0}", episodeStatusLabel(overview.episode.status, context));
+  const description = overview.next === "" ? episode : `${episode} · ${overview.next}`;
   return {
     kind: "observer",
     id: "observer/root",
     label,
-    description: overview.next === "" ? undefined : overview.next,
+    description,
     tooltip: [...observerSummaryLines(overview, context), on ? l10n.t("Activate to turn Observer off.") : l10n.t("Activate to turn Observer on.")].join("\n"),
     icon: on ? "eye" : "eye-closed",
     context: on ? ObserverItemContext.rootOn : ObserverItemContext.rootOff,
     children: [],
     action: on ? "observer-off" : "observer-on",
-    accessibilityLabel: overview.next === "" ? label : `${label}. ${overview.next}`,
+    accessibilityLabel: overview.next === "" ? `${label}, ${episode}` : `${label}, ${episode}. ${overview.next}`,
   };
 }
 
@@ -399,7 +404,7 @@ function proposalSection(overview: ObserverOverview, context: ObserverModelConte
   return section("proposal", l10n.t("Proposal"), "git-pull-request", [
     leaf({
       id: `observer/proposal/${proposalId}`,
-      label: l10n.t("Proposal {0}", proposalId),
+      label: l10n.t("Proposal {0}", shortProposalId(proposalId)),
       description: l10n.t("review below"),
       tooltip: lines.join("\n"),
       icon: "git-pull-request",

@@ -7,7 +7,8 @@ import { Requests, type NotebookStatus, type ProposalSummary } from "../server/p
 import type { Backend } from "./backend";
 import { notebookPathSetting } from "./config";
 import { toDocketError } from "./errors";
-import { buildProposalTree, childrenOf, type ProposalTreeNode } from "./proposalTreeModel";
+import { proposalFacts, waitingText } from "./proposalNotice";
+import { buildProposalTree, childrenOf, recordFileLabel, shortProposalId, type ProposalTreeNode } from "./proposalTreeModel";
 
 export const OPEN_RECORD_DIFF_COMMAND = "docket.notebook.openRecordDiff";
 export const SETUP_NOTEBOOK_COMMAND = "docket.notebook.setup";
@@ -39,23 +40,12 @@ function operationLabel(operation: "create" | "update"): string {
 }
 
 /**
- * The count of proposals waiting for review, shown on the Observer view and the Docket icon, so an
- * agent's proposal is noticed without opening the view. Nothing when none waits.
+ * The count of proposals waiting for review, shown on the Work view (open by default) and so on the
+ * Docket icon, where the Work view's proposal row says what it counts. Nothing when none waits.
  */
 export function pendingProposalsBadge(count: number): vscode.ViewBadge | undefined {
   if (count === 0) return undefined;
-  return {
-    value: count,
-    tooltip: count === 1 ? vscode.l10n.t("1 Notebook proposal waiting for review") : vscode.l10n.t("{0} Notebook proposals waiting for review", count),
-  };
-}
-
-/** Who made the proposal, so the reviewer knows whose batch it is; null when it was not recorded. */
-function originLabel(origin: ProposalSummary["origin"]): string | null {
-  if (origin === null) return null;
-  if (origin.kind === "cli") return vscode.l10n.t("from docket notebook propose");
-  if (origin.kind === "observer") return vscode.l10n.t("from Observer's Review & Save");
-  return origin.client === null ? vscode.l10n.t("from an MCP agent") : vscode.l10n.t("from {0} (MCP)", origin.client);
+  return { value: count, tooltip: waitingText(count, { l10n: vscode.l10n, locale: vscode.env.language }) };
 }
 
 export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTreeNode>, vscode.Disposable {
@@ -105,6 +95,12 @@ export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTre
     return [...(element === undefined ? this.roots : childrenOf(element))];
   }
 
+  /** A record's proposal (what TreeView.reveal walks up); the other nodes are roots. */
+  getParent(node: ProposalTreeNode): ProposalTreeNode | undefined {
+    if (node.kind !== "record") return undefined;
+    return this.roots.find((root) => root.kind === "proposal" && root.children.includes(node));
+  }
+
   getTreeItem(node: ProposalTreeNode): vscode.TreeItem {
     const item = this.item(node);
     item.id = node.id;
@@ -146,13 +142,11 @@ export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTre
       }
       case "proposal": {
         const proposal = node.proposal;
-        const count = proposal.records.length;
-        const item = new vscode.TreeItem(vscode.l10n.t("Proposal {0}", proposal.proposalId), vscode.TreeItemCollapsibleState.Expanded);
-        const size = count === 1 ? vscode.l10n.t("1 record") : vscode.l10n.t("{0} records", count);
-        const from = originLabel(proposal.origin);
-        const state = proposal.stale ? vscode.l10n.t("stale: cannot be saved") : proposal.valid ? null : vscode.l10n.t("invalid");
-        item.description = [size, from, state].filter((part) => part !== null).join(" · ");
+        // The short id keeps the row within a default-width side bar; the tooltip has the whole id.
+        const item = new vscode.TreeItem(vscode.l10n.t("Proposal {0}", shortProposalId(proposal.proposalId)), vscode.TreeItemCollapsibleState.Expanded);
+        item.description = proposalFacts(proposal, { l10n: vscode.l10n, locale: vscode.env.language });
         item.tooltip = [vscode.l10n.t("Proposal {0}", proposal.proposalId), vscode.l10n.t("Notebook: {0}", proposal.root), item.description].join("\n");
+        item.accessibilityInformation = { label: `${vscode.l10n.t("Proposal {0}", proposal.proposalId)}: ${item.description}` };
         item.iconPath = proposal.stale
           ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))
           : new vscode.ThemeIcon("git-pull-request");
@@ -160,7 +154,7 @@ export class ProposalTreeProvider implements vscode.TreeDataProvider<ProposalTre
       }
       case "record": {
         const record = node.record;
-        const item = new vscode.TreeItem(record.path, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(recordFileLabel(record.path), vscode.TreeItemCollapsibleState.None);
         item.description = `${operationLabel(record.operation)} · ${validationLabel(node)}`;
         item.tooltip = [record.recordId, record.path, item.description].join("\n");
         const bad = record.stale || node.proposalStale || record.validation === "invalid";

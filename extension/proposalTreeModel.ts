@@ -1,8 +1,11 @@
 // The Observer view's nodes, built from what the backend says: the Notebook with its health, then
 // each pending proposal with its records (operation, relative path, validation state, stale).
 // No `vscode` import, so the shape is unit-tested; the provider turns nodes into TreeItems and
-// translates. Also the `docket-proposal:` document addresses, shared by the tree and the documents.
+// translates. Also the `docket-proposal:` document addresses, shared by the tree and the documents,
+// and the short names a side-bar row gives proposals and records (ids are UUIDs: a row at the
+// default side-bar width cannot hold one, the tooltip holds the whole id).
 import type { NotebookStatus, ProposalRecordSummary, ProposalSummary } from "../server/protocol/messages";
+import type { Translator } from "./guardTreeModel";
 
 export const PROPOSAL_SCHEME = "docket-proposal";
 
@@ -59,6 +62,37 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+const UUID = /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/u;
+
+/** `proposal-771696ae-43cd-…` → `771696ae`: enough to tell proposals apart in a row; other ids as they are. */
+export function shortProposalId(proposalId: string): string {
+  const match = new RegExp(`^proposal-${UUID.source}$`, "u").exec(proposalId);
+  return match?.[1] ?? proposalId;
+}
+
+/**
+ * A record's file name for a row: the last segment of its notebook-relative path, a generated
+ * `<type>-<uuid>.md` name cut to the UUID's first block (`source-771696ae….md`).
+ */
+export function recordFileLabel(recordPath: string): string {
+  const name = recordPath.slice(recordPath.lastIndexOf("/") + 1);
+  const match = new RegExp(`^([a-z]+-)${UUID.source}(\\.md)$`, "u").exec(name);
+  return match === null ? name : `${match[1] ?? ""}${match[2] ?? ""}…${match[3] ?? ""}`;
+}
+
+/** Who made the proposal, so the reviewer knows whose batch it is; null when it was not recorded. */
+export function originText(origin: ProposalSummary["origin"], l10n: Translator): string | null {
+  if (origin === null) return null;
+  if (origin.kind === "cli") return l10n.t("from docket notebook propose");
+  if (origin.kind === "observer") return l10n.t("from Observer's Review & Save");
+  return origin.client === null ? l10n.t("from an MCP agent") : l10n.t("from {0} (MCP)", origin.client);
+}
+
+/** The proposals in the order the Observer view lists them (by id). */
+export function proposalsInViewOrder(proposals: readonly ProposalSummary[]): ProposalSummary[] {
+  return [...proposals].sort((a, b) => compare(a.proposalId, b.proposalId));
+}
+
 export function buildProposalTree(input: ProposalTreeInput): ProposalTreeNode[] {
   const status = input.status;
   const notebookContext =
@@ -69,7 +103,7 @@ export function buildProposalTree(input: ProposalTreeInput): ProposalTreeNode[] 
         : ProposalItemContext.notebookMissing;
   const roots: ProposalTreeNode[] = [{ kind: "notebook", id: "notebook", context: notebookContext, status, error: input.error }];
   // Ordered by id so the view does not reshuffle between refreshes.
-  const proposals = [...(input.proposals ?? [])].sort((a, b) => compare(a.proposalId, b.proposalId));
+  const proposals = proposalsInViewOrder(input.proposals ?? []);
   for (const proposal of proposals) {
     const id = `proposal/${proposal.proposalId}`;
     roots.push({

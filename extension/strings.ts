@@ -56,6 +56,12 @@ export function formatTime(iso: string): string {
   return Number.isNaN(time.getTime()) ? iso : time.toLocaleString(vscode.env.language);
 }
 
+/** The short form for a narrow row (no seconds, a short date); the tooltip gives formatTime's. */
+export function formatShortTime(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? iso : time.toLocaleString(vscode.env.language, { dateStyle: "short", timeStyle: "short" });
+}
+
 export function receiptsStrings(): ReceiptsStrings {
   return {
     caption: vscode.l10n.t("Receipts"),

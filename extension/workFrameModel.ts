@@ -2,7 +2,9 @@
 // it is unit-tested: strings go through the `l10n` passed in (the extension passes vscode.l10n).
 // Presentation only: the ledger's contributions and discharges are shown as recorded, but the same
 // claim admitted from two sources (the owner Skill's return and the judgment result restating it)
-// is one entry, and a discharge says what settled it instead of a bare "discharged".
+// is one entry, and a discharge says what settled it instead of a bare "discharged". A row's
+// description stays short enough for a default-width side bar; the tooltip says the rest (the
+// sources of a claim, the conclusion and the contributions a discharge cites).
 import type { WorkFrame } from "../server/protocol/messages";
 import type { Translator } from "./guardTreeModel";
 
@@ -46,9 +48,8 @@ export function mergeContributions(contributions: readonly Contribution[]): Show
 }
 
 export function contributionText(entry: ShownContribution, l10n: Translator): { description: string; tooltip: string } {
-  const from = entry.sources.map((source) => sourceKindLabel(source.sourceKind, l10n)).join(", ");
   return {
-    description: l10n.t("{0} (from {1})", entry.claim, from),
+    description: entry.claim,
     tooltip: [entry.claim, ...entry.sources.map((source) => l10n.t("Recorded from {0}: {1}", sourceKindLabel(source.sourceKind, l10n), source.contributionId))].join("\n"),
   };
 }
@@ -66,7 +67,7 @@ export function obligationText(obligation: Obligation, frame: WorkFrame, l10n: T
   const cited = shown.filter((entry) => entry.sources.some((source) => settled.contributionIds.includes(source.contributionId)));
   const conclusion = settled.withConclusion ? frame.conclusion : null;
   const description =
-    conclusion !== null ? l10n.t("settled by the conclusion: {0}", conclusion.text) : l10n.t("settled by {0}", cited.map((entry) => entry.claim).join("; "));
+    conclusion !== null ? l10n.t("settled by the conclusion") : l10n.t("settled by {0}", cited.map((entry) => entry.claim).join("; "));
   const lines = [
     head,
     conclusion !== null

@@ -1,9 +1,11 @@
 // The Work view. It renders what the backend says (Status for the scope list, WorkState for the
 // active scope's frames, authorization and landings and for the closed scopes' history, the guard
-// overview for the Reviews section) and re-asks for the work state whenever the status revision
-// moves; a reply older than the latest request is dropped, never shown.
+// overview for the Reviews section, the Notebook's pending proposals for the row that leads to
+// them) and re-asks for the work state whenever the status revision moves; a reply older than the
+// latest request is dropped, never shown.
 import * as vscode from "vscode";
-import type { GuardOverview, Status, WorkState } from "../server/protocol/messages";
+import type { GuardOverview, ProposalSummary, Status, WorkState } from "../server/protocol/messages";
+import { proposalNotice, type ProposalNotice } from "./proposalNotice";
 import { needsWorkState } from "./workHistory";
 import { buildWorkTree, type WorkNode } from "./workTreeModel";
 
@@ -13,6 +15,7 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   private status: Status | null = null;
   private work: WorkState | null = null;
   private guard: GuardOverview | null = null;
+  private proposals: ProposalNotice | null = null;
   private roots: WorkNode[] = [];
   private requested: string | null = null;
   private generation = 0;
@@ -40,6 +43,12 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
     this.rebuild();
   }
 
+  /** The Notebook proposals waiting for review (the Observer view's list). */
+  setProposals(proposals: readonly ProposalSummary[]): void {
+    this.proposals = proposalNotice(proposals, { l10n: vscode.l10n, locale: vscode.env.language });
+    this.rebuild();
+  }
+
   /** Asks again even if the revision did not move (e.g. after a backend restart). */
   reload(): void {
     this.requested = null;
@@ -61,7 +70,7 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   }
 
   private rebuild(): void {
-    this.roots = buildWorkTree(this.status, this.work, this.guard);
+    this.roots = buildWorkTree(this.status, this.work, this.guard, this.proposals);
     this.changeEmitter.fire(undefined);
   }
 

@@ -1,8 +1,10 @@
 // Builds the Work view's nodes from the backend's Status and WorkState: the active scope with its
 // next step, frames (question, route sign, obligations, blockers, contributions, owner,
 // conclusion), the active authorization, landings with their changed paths and debts, the
-// completion guard's Reviews section (guardTreeModel.ts), and closed scopes under History. Whole
-// tree at once, so a node never shows data from two revisions.
+// completion guard's Reviews section (guardTreeModel.ts), closed scopes under History, and a row for
+// Notebook proposals waiting for review (proposalNotice.ts). Whole tree at once, so a node never
+// shows data from two revisions. A label says the essential thing in a few words, so that it is not
+// cut at the default side-bar width; values and the rest go to the description and the tooltip.
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { GuardOverview, ScopeSummary, Status, WorkFrame, WorkLanding, WorkState } from "../server/protocol/messages";
@@ -11,7 +13,8 @@ import { buildGuardSection, type GuardNode, type TreeNodeFields } from "./guardT
 import { contributionText, mergeContributions, obligationText } from "./workFrameModel";
 import { closedScopes } from "./workHistory";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
-import { formatTime, phaseLabel } from "./strings";
+import { REVIEW_PROPOSAL_COMMAND, type ProposalNotice } from "./proposalNotice";
+import { formatShortTime, formatTime, phaseLabel } from "./strings";
 
 /** `contextValue`s, for `view/item/context` menus. */
 export const WorkItemContext = {
@@ -32,6 +35,7 @@ export const WorkItemContext = {
   piSession: "docket.piSession",
   debt: "docket.debt",
   off: "docket.off",
+  proposals: "docket.proposals",
 } as const;
 
 export interface WorkNode extends TreeNodeFields {
@@ -58,19 +62,20 @@ function scopeDetails(parentId: string, scope: ScopeSummary): WorkNode[] {
   return nodes;
 }
 
-function operationLabel(operation: WorkState["nextAction"], state: WorkState): string {
+/** The next step in a few words (the row's label) and what else there is to say about it. */
+function operationText(operation: WorkState["nextAction"], state: WorkState): { label: string; detail?: string } {
   switch (operation) {
     case "open_judgment":
-      return vscode.l10n.t("Open a judgment ({0})", purposeLabel(state.purpose));
+      return { label: vscode.l10n.t("Open a judgment"), detail: purposeLabel(state.purpose) };
     case "open_context_sources":
     case "conclude_judgment":
-      return vscode.l10n.t("Conclude the open judgment");
+      return { label: vscode.l10n.t("Conclude the judgment") };
     case "authorize_change":
-      return vscode.l10n.t("Authorize the change");
+      return { label: vscode.l10n.t("Authorize the change") };
     case "record_landing":
-      return vscode.l10n.t("Edit, then record the landing");
+      return { label: vscode.l10n.t("Record the landing"), detail: vscode.l10n.t("edit the files first") };
     case null:
-      return vscode.l10n.t("Nothing is due");
+      return { label: vscode.l10n.t("Nothing is due") };
   }
 }
 
@@ -82,20 +87,21 @@ function unresolvedRecorded(count: number): string {
 }
 
 function nextStepNode(state: WorkState): WorkNode {
-  const label = operationLabel(state.nextAction, state);
+  const next = operationText(state.nextAction, state);
+  // After a verified landing the cycle is complete; authorizing again (from the verification
+  // frame) or opening a new judgment are both legal, so say that instead of "next".
+  const done = state.phase === "done";
   return {
     id: "active/next",
-    // After a verified landing the cycle is complete; authorizing again (from the verification
-    // frame) or opening a new judgment are both legal, so say that instead of "next".
-    label: state.phase === "done" ? vscode.l10n.t("Cycle complete: the landing is verified") : vscode.l10n.t("Next: {0}", label),
-    tooltip:
-      state.phase === "done"
-        ? vscode.l10n.t("Nothing is due. You may authorize another change, open a new judgment, or turn Docket off.")
-        : vscode.l10n.t("Run the next legal operation. Legal now: {0}", state.legalOperations.join(", ") || vscode.l10n.t("none")),
+    label: done ? vscode.l10n.t("Cycle complete") : vscode.l10n.t("Next: {0}", next.label),
+    description: done ? vscode.l10n.t("the landing is verified") : next.detail,
+    tooltip: done
+      ? vscode.l10n.t("The landing is verified. Nothing is due: you may authorize another change, open a new judgment, or turn Docket off.")
+      : vscode.l10n.t("Run the next legal operation. Legal now: {0}", state.legalOperations.join(", ") || vscode.l10n.t("none")),
     icon: state.nextAction === null ? "check-all" : "arrow-right",
     context: WorkItemContext.nextStep,
     children: [],
-    command: state.nextAction === null ? undefined : { command: OperationCommandIds.nextStep, title: label },
+    command: state.nextAction === null ? undefined : { command: OperationCommandIds.nextStep, title: next.label },
   };
 }
 
@@ -130,7 +136,8 @@ function drivenByNode(base: string, actor: NonNullable<WorkFrame["drivenBy"]>): 
         : actor.kind === "hook"
           ? vscode.l10n.t("an agent hook")
           : vscode.l10n.t("the terminal");
-  const who = actor.client === null ? how : `${actor.client} (${how})`;
+  // Who drove it first; the client's name and version after it, where a narrow row may cut them.
+  const who = actor.client === null ? how : `${how} (${actor.client})`;
   const value = actor.session === null ? who : vscode.l10n.t("{0}, session {1}", who, actor.session);
   return leaf(`${base}/driven-by`, vscode.l10n.t("Driven by"), value, actor.kind === "vscode" ? "person" : actor.kind === "terminal" ? "terminal" : "hubot");
 }
@@ -202,14 +209,14 @@ function frameNode(frame: WorkFrame, prefix = ""): WorkNode {
     children.push({ ...leaf(`${base}/conclusion`, vscode.l10n.t("Conclusion"), frame.conclusion.text, "check"), tooltip: `${frame.conclusion.text}\n${frame.conclusion.eventSha256}` });
   }
   const open = frame.status === "open";
-  const discharged = frame.obligations.filter((obligation) => obligation.state === "discharged").length;
+  const settled = frame.obligations.filter((obligation) => obligation.state === "discharged").length;
+  const state = open ? vscode.l10n.t("open · {0}/{1} settled", settled, frame.obligations.length) : vscode.l10n.t("concluded");
+  // The state first: the role shows in the icon (and for a work judgment goes without saying), the route in a child row.
   return {
     id: base,
     label: frame.question,
-    description: `${roleLabel(frame.role)} · ${route} · ${
-      open ? vscode.l10n.t("open, {0}/{1} discharged", discharged, frame.obligations.length) : vscode.l10n.t("concluded")
-    }`,
-    tooltip: [frame.question, `${roleLabel(frame.role)} — ${route}`, frame.frameId].join("\n"),
+    description: frame.role === "work" ? state : `${state} · ${roleLabel(frame.role)}`,
+    tooltip: [frame.question, `${roleLabel(frame.role)} — ${route}`, state, frame.frameId].join("\n"),
     icon: roleIcon(frame.role),
     iconColor: open ? "charts.yellow" : undefined,
     context: open ? WorkItemContext.frameOpen : WorkItemContext.frameConcluded,
@@ -306,7 +313,7 @@ function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | 
   children.push({
     id: "active/details",
     label: vscode.l10n.t("Scope details"),
-    description: scope.workScopeId,
+    tooltip: vscode.l10n.t("Work scope {0}", scope.workScopeId),
     icon: "info",
     context: WorkItemContext.detail,
     children: details,
@@ -341,6 +348,14 @@ function closedScopeChildren(scope: ScopeSummary, recorded: WorkState["history"]
   return [...landings, ...frames, ...details];
 }
 
+/**
+ * A closed scope's row says what it did, which its id cannot: its last landing, else its first
+ * judgment's question; the id only when the work state did not come (yet).
+ */
+function closedScopeLabel(scope: ScopeSummary, recorded: WorkState["history"][number] | undefined): string {
+  return recorded?.landings.at(-1)?.result ?? recorded?.frames[0]?.question ?? scope.workScopeId;
+}
+
 function historyNode(scopes: readonly ScopeSummary[], status: Status, work: WorkState | null): WorkNode {
   const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
   return {
@@ -351,24 +366,23 @@ function historyNode(scopes: readonly ScopeSummary[], status: Status, work: Work
     context: WorkItemContext.history,
     // While off the History is all there is to see, so it starts open (its scopes stay folded).
     expanded: status.phase === "off",
-    children: scopes.map((scope) => ({
-      id: `closed/${scope.workScopeId}`,
-      label: scope.workScopeId,
-      description: scope.closedAt === null ? "" : vscode.l10n.t("closed {0}", formatTime(scope.closedAt)),
-      tooltip: [
-        vscode.l10n.t("Work scope {0}", scope.workScopeId),
-        vscode.l10n.t("Head sequence: {0}", scope.head),
-        vscode.l10n.t("Opened at: {0}", formatTime(scope.openedAt)),
-        ...(scope.closedAt === null ? [] : [vscode.l10n.t("Closed at: {0}", formatTime(scope.closedAt))]),
-      ].join("\n"),
-      icon: "archive",
-      context: WorkItemContext.closedScope,
-      children: closedScopeChildren(
-        scope,
-        work?.history.find((entry) => entry.workScopeId === scope.workScopeId),
-        files,
-      ),
-    })),
+    children: scopes.map((scope) => {
+      const recorded = work?.history.find((entry) => entry.workScopeId === scope.workScopeId);
+      return {
+        id: `closed/${scope.workScopeId}`,
+        label: closedScopeLabel(scope, recorded),
+        description: scope.closedAt === null ? "" : vscode.l10n.t("closed {0}", formatShortTime(scope.closedAt)),
+        tooltip: [
+          vscode.l10n.t("Work scope {0}", scope.workScopeId),
+          vscode.l10n.t("Head sequence: {0}", scope.head),
+          vscode.l10n.t("Opened at: {0}", formatTime(scope.openedAt)),
+          ...(scope.closedAt === null ? [] : [vscode.l10n.t("Closed at: {0}", formatTime(scope.closedAt))]),
+        ].join("\n"),
+        icon: "archive",
+        context: WorkItemContext.closedScope,
+        children: closedScopeChildren(scope, recorded, files),
+      };
+    }),
   };
 }
 
@@ -376,8 +390,8 @@ function historyNode(scopes: readonly ScopeSummary[], status: Status, work: Work
 function piSessionNode(source: Extract<Status["source"], { kind: "pi-session" }>): WorkNode {
   return {
     id: "pi-session",
-    label: vscode.l10n.t("Pi session (read-only): {0}", path.basename(source.path)),
-    description: vscode.l10n.t("{0} entries on the active branch", String(source.entries)),
+    label: vscode.l10n.t("Pi session (read-only)"),
+    description: `${path.basename(source.path)} · ${vscode.l10n.t("{0} entries on the active branch", String(source.entries))}`,
     tooltip: vscode.l10n.t("Docket shows this Pi session's Developer history read-only and writes nothing until it is closed: {0}", source.path),
     icon: "history",
     context: WorkItemContext.piSession,
@@ -413,8 +427,26 @@ function guardWorkNode(node: GuardNode, workspaceFolder: string | null): WorkNod
   return { ...shown, children: children.map((child) => guardWorkNode(child, workspaceFolder)), command, resourceUri };
 }
 
-/** The root nodes; empty while Docket is off so the view's welcome content (Turn On) shows. */
-export function buildWorkTree(status: Status | null, work: WorkState | null, guard: GuardOverview | null = null): WorkNode[] {
+/** Notebook proposals wait for review: one click opens the first in the Observer view. */
+function proposalsNode(notice: ProposalNotice): WorkNode {
+  return {
+    id: "proposals",
+    label: notice.label,
+    description: notice.description,
+    tooltip: notice.tooltip,
+    icon: "git-pull-request",
+    iconColor: "notificationsInfoIcon.foreground",
+    context: WorkItemContext.proposals,
+    children: [],
+    command: { command: REVIEW_PROPOSAL_COMMAND, title: vscode.l10n.t("Review Notebook Proposal"), arguments: [notice.proposalId] },
+  };
+}
+
+/**
+ * The root nodes; empty while Docket is off with nothing to show, so the view's welcome content
+ * (Turn On) shows. `proposals`: Notebook proposals waiting for review, whether Docket is on or off.
+ */
+export function buildWorkTree(status: Status | null, work: WorkState | null, guard: GuardOverview | null = null, proposals: ProposalNotice | null = null): WorkNode[] {
   if (status === null) return [];
   const nodes: WorkNode[] = [];
   if (status.source.kind === "pi-session") nodes.push(piSessionNode(status.source));
@@ -445,9 +477,10 @@ export function buildWorkTree(status: Status | null, work: WorkState | null, gua
   }
   const closed = closedScopes(status);
   // Off with nothing to report: leave the view empty so its welcome content (Turn On) shows.
-  if (status.phase === "off" && nodes.length === 0 && closed.length === 0) return [];
-  // Off with a history: the welcome content no longer shows, so the tree offers Turn On itself.
+  if (status.phase === "off" && nodes.length === 0 && closed.length === 0 && proposals === null) return [];
+  // Off with a history or a proposal: the welcome content no longer shows, so the tree offers Turn On itself.
   if (status.phase === "off" && status.source.kind === "workspace" && !isBlocked(status)) nodes.push(offNode());
+  if (proposals !== null) nodes.push(proposalsNode(proposals));
   if (status.activeScope !== null) nodes.push(activeScopeNode(status.activeScope, status, work));
   // Reviews belong to this workspace's ledger: not shown over a Pi session's history.
   if (guard !== null && status.source.kind === "workspace") {

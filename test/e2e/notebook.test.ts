@@ -19,6 +19,7 @@ import { openDocketContainer } from "./support/docketViews";
 import { OBSERVER_HEADER, readManifest, setUpNotebookThroughUi, workspaceSetting } from "./support/notebookSetup";
 import type { Locator } from "./support/playwright";
 import { sourceMarkdown } from "../support/notebookRecords";
+import { recordFileLabel, shortProposalId } from "../../extension/proposalTreeModel";
 
 const BUDGET_MS = Number(process.env.DOCKET_E2E_BUDGET_MS ?? 240_000);
 const SOURCE_A = "source-00000000-0000-4000-8000-00000000000a";
@@ -90,22 +91,24 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     const proposed = JSON.parse(docket(["notebook", "propose", input, "--notebook", notebook, "--workspace", dirs.workspace, "--json"], dirs.workspace)) as { proposal_id?: string; proposalId?: string };
     const proposalId = proposed.proposal_id ?? proposed.proposalId ?? "";
     assert.match(proposalId, /^proposal-/u);
+    // Rows name a proposal by the first block of its UUID, so they fit a default-width side bar.
+    const proposalRowText = `Proposal ${shortProposalId(proposalId)}`;
     mark("proposed");
 
     // The tree picks the proposal file up by itself; refreshing as well keeps a slow watcher from failing the test.
     await runCommand(p, "Docket: Refresh Notebook");
-    const recordRow = p.locator(SIDEBAR_ROWS, { hasText: "records/handbook.md" }).first();
+    const recordRow = p.locator(SIDEBAR_ROWS, { hasText: "handbook.md" }).first();
     await recordRow.waitFor({ timeout: 30_000 });
-    await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().waitFor({ timeout: 10_000 });
-    await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).first().waitFor({ timeout: 10_000 });
+    await p.locator(SIDEBAR_ROWS, { hasText: recordFileLabel(`records/${SOURCE_B}.md`) }).first().waitFor({ timeout: 10_000 });
+    await p.locator(SIDEBAR_ROWS, { hasText: proposalRowText }).first().waitFor({ timeout: 10_000 });
     // Who made it, as sealed in the proposal (here the CLI).
-    assert.match(await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).first().innerText(), /2 records · from docket notebook propose/u);
+    assert.match(await p.locator(SIDEBAR_ROWS, { hasText: proposalRowText }).first().innerText(), /2 records · from docket notebook propose/u);
     await p.locator(SIDEBAR_ROWS, { hasText: `1 record · ${root}` }).first().waitFor({ timeout: 10_000 });
     // The Docket icon counts the proposals waiting for review, so an agent's proposal is noticed.
     const badge = p.locator('.activitybar .action-item:has([aria-label^="Docket"]) .badge-content', { hasText: /^1$/u }).first();
     await badge.waitFor({ timeout: 15_000 });
     assert.match(await recordRow.innerText(), /update · valid/u);
-    assert.match(await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().innerText(), /create · valid/u);
+    assert.match(await p.locator(SIDEBAR_ROWS, { hasText: recordFileLabel(`records/${SOURCE_B}.md`) }).first().innerText(), /create · valid/u);
     mark("treeShown");
     await shot("01-observer-proposal");
 
@@ -124,7 +127,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await shot("02-diff-editor-with-actions");
 
     // The create diffs against an empty document.
-    await p.locator(SIDEBAR_ROWS, { hasText: `records/${SOURCE_B}.md` }).first().click();
+    await p.locator(SIDEBAR_ROWS, { hasText: recordFileLabel(`records/${SOURCE_B}.md`) }).first().click();
     await p.locator(".tab", { hasText: `${SOURCE_B}.md (new record ⇄ proposed)` }).first().waitFor({ timeout: 20_000 });
     await p.locator(".monaco-diff-editor .view-line", { hasText: "Desk observation" }).first().waitFor({ timeout: 20_000 });
     await shot("03-create-diff");
@@ -148,7 +151,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
       assert.equal(fs.existsSync(path.join(notebook, "records", `${SOURCE_B}.md`)), false, `${after}: the new record is not created`);
       assert.deepEqual(fs.existsSync(receipts) ? fs.readdirSync(receipts) : [], [], `${after}: no receipt under ${receipts}`);
       assert.equal(await p.locator(".notification-toast", { hasText: /Saving|Saved/u }).count(), 0, `${after}: no save started`);
-      assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: proposalId }).count(), 1, `${after}: the proposal is still listed`);
+      assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: proposalRowText }).count(), 1, `${after}: the proposal is still listed`);
     };
 
     let dialog = await openSaveAllModal();
@@ -204,7 +207,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     fs.writeFileSync(path.join(notebook, "records", "handbook.md"), edited);
     await runCommand(p, "Docket: Refresh Notebook");
     await p.locator(SIDEBAR_ROWS, { hasText: /stale: cannot be saved/u }).first().waitFor({ timeout: 30_000 });
-    const staleRow = p.locator(SIDEBAR_ROWS, { hasText: "records/handbook.md" }).first();
+    const staleRow = p.locator(SIDEBAR_ROWS, { hasText: "handbook.md" }).first();
     assert.match(await staleRow.innerText(), /stale/u);
     await staleRow.click();
     await p.locator(".tab", { hasText: "handbook.md (existing ⇄ proposed)" }).first().waitFor({ timeout: 20_000 });
@@ -224,7 +227,7 @@ test("a notebook set up in the UI gets a proposal reviewed in the diff editor an
     await discardDialog.waitFor({ state: "hidden", timeout: 10_000 });
     await p.locator('.editor-actions [aria-label^="Discard Proposal"]').first().click();
     await discardDialog.waitFor({ timeout: 15_000 });
-    assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: staleId }).count(), 1, "Enter on the Discard modal kept the proposal");
+    assert.equal(await p.locator(SIDEBAR_ROWS, { hasText: `Proposal ${shortProposalId(staleId)}` }).count(), 1, "Enter on the Discard modal kept the proposal");
     await discardDialog.locator(".monaco-button", { hasText: "Discard Proposal" }).first().click();
     await p.locator(SIDEBAR_ROWS, { hasText: /No pending proposals/u }).first().waitFor({ timeout: 20_000 });
     assert.equal(fs.readFileSync(path.join(notebook, "records", "handbook.md"), "utf8"), edited, "discarding never touches the notebook");

@@ -49,7 +49,7 @@ test("Observer is turned on, given a hypothesis and turned off from the palette 
     await p.locator(OBSERVER_HEADER, { hasText: /Observer/u }).first().click();
     for (const name of [/Work/u, /Receipts/u]) await p.locator(OBSERVER_HEADER, { hasText: name }).first().click();
     // Observer was never used and no Notebook is configured: the root says off, the status bar has no Observer item.
-    await row(p, /Observer: off · Episode none yet/u).waitFor({ timeout: 30_000 });
+    await row(p, /Observer: off[\s\S]*Episode none yet/u).waitFor({ timeout: 30_000 });
     assert.equal(await statusItem(p, "Docket Observer is off").count(), 0, "no Observer item before a Notebook or any use");
     await shot("01-observer-off");
 
@@ -61,7 +61,7 @@ test("Observer is turned on, given a hypothesis and turned off from the palette 
     await runCommand(p, "Docket: Observer On");
     await p.locator(".notification-toast", { hasText: /Observer/u }).first().waitFor({ timeout: 30_000 });
     await statusItem(p, "Docket Observer is on").waitFor({ timeout: 30_000 });
-    const onRow = row(p, /Observer: on · Episode open/u);
+    const onRow = row(p, /Observer: on[\s\S]*Episode open/u);
     await onRow.waitFor({ timeout: 30_000 });
     assert.ok(ledgerText(dirs.workspace).includes("observer/v1"), "Observer On is recorded in the ledger");
     mark("on");
@@ -109,7 +109,7 @@ test("Observer is turned on, given a hypothesis and turned off from the palette 
 
     await runCommand(p, "Docket: Observer Off");
     await statusItem(p, "Docket Observer is off").waitFor({ timeout: 30_000 });
-    await row(p, /Observer: off · Episode open/u).waitFor({ timeout: 30_000 });
+    await row(p, /Observer: off[\s\S]*Episode open/u).waitFor({ timeout: 30_000 });
     // Off changes the mode only: the Episode's hypothesis stays.
     await hypothesis.waitFor({ timeout: 10_000 });
     mark("off");

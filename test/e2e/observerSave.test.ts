@@ -19,6 +19,7 @@ import {
   OBSERVER_SESSION_TEXT,
   sessionUntilProposal,
 } from "../support/observerSession";
+import { recordFileLabel, shortProposalId } from "../../extension/proposalTreeModel";
 import { openDocketContainer } from "./support/docketViews";
 import { OBSERVER_HEADER } from "./support/notebookSetup";
 import type { Locator, Page } from "./support/playwright";
@@ -78,7 +79,7 @@ test("Observer's Review & Save from a scripted agent session is approved in the 
     await p.locator(OBSERVER_HEADER, { hasText: /Observer/u }).first().click();
     for (const name of [/Work/u, /Receipts/u]) await p.locator(OBSERVER_HEADER, { hasText: name }).first().click();
     await resizeSideBar(p, 820);
-    await row(p, /Observer: off · Episode none yet/u).waitFor({ timeout: 30_000 });
+    await row(p, /Observer: off[\s\S]*Episode none yet/u).waitFor({ timeout: 30_000 });
     await row(p, /^Notebook[\s\S]*no notebook at this folder yet/u).waitFor({ timeout: 30_000 });
     await shot("01-before-the-session");
 
@@ -90,7 +91,7 @@ test("Observer's Review & Save from a scripted agent session is approved in the 
 
     // Ledger appends refresh the view by themselves; refreshing as well keeps a slow watcher from failing the test.
     await runCommand(p, "Docket: Refresh Observer");
-    const rootRow = row(p, /Observer: on · Episode reviewing save/u);
+    const rootRow = row(p, /Observer: on[\s\S]*Episode reviewing save/u);
     await rootRow.waitFor({ timeout: 30_000 });
     assert.equal(await showsIcon(rootRow, "eye"), true, "the root shows Observer on");
 
@@ -121,13 +122,14 @@ test("Observer's Review & Save from a scripted agent session is approved in the 
     assert.equal(await showsIcon(memo, "note"), true);
 
     // The Episode's proposal, and the same proposal with its records in the Notebook part of the view.
-    await row(p, new RegExp(`Proposal ${proposalId}[\\s\\S]*review below`, "u")).waitFor({ timeout: 10_000 });
+    // Rows name a proposal and a record by the first block of its UUID (the tooltip has the whole id).
+    await row(p, new RegExp(`Proposal ${shortProposalId(proposalId)}[\\s\\S]*review below`, "u")).waitFor({ timeout: 10_000 });
     // (A string, not a RegExp: playwright's selector text breaks a RegExp holding the apostrophe.)
     const proposalRow = row(p, "4 records · from Observer's Review & Save");
     await proposalRow.waitFor({ timeout: 30_000 });
-    assert.ok((await proposalRow.innerText()).includes(`Proposal ${proposalId}`), "the Notebook part lists the Episode's proposal");
+    assert.ok((await proposalRow.innerText()).includes(`Proposal ${shortProposalId(proposalId)}`), "the Notebook part lists the Episode's proposal");
     for (const recordId of session.recordIds) {
-      const recordRow = row(p, `records/${recordId}.md`);
+      const recordRow = row(p, recordFileLabel(`records/${recordId}.md`));
       await recordRow.waitFor({ timeout: 10_000 });
       assert.match(await recordRow.innerText(), /create · valid/u);
     }
@@ -150,7 +152,7 @@ test("Observer's Review & Save from a scripted agent session is approved in the 
     await resizeSideBar(p, 430);
     const memoRecord = session.recordIds.find((id) => id.startsWith("memo-"));
     assert.ok(memoRecord !== undefined, "the proposal holds the Memo's record");
-    await row(p, `records/${memoRecord}.md`).click();
+    await row(p, recordFileLabel(`records/${memoRecord}.md`)).click();
     await p.locator(".tab", { hasText: `${memoRecord}.md (new record ⇄ proposed)` }).first().waitFor({ timeout: 20_000 });
     await p.locator(".monaco-diff-editor .view-line", { hasText: `# ${OBSERVER_SESSION_TEXT.memoTitle}` }).first().waitFor({ timeout: 20_000 });
     const saveAction = p.locator('.editor-actions [aria-label^="Save All Records"]').first();
@@ -194,14 +196,14 @@ test("Observer's Review & Save from a scripted agent session is approved in the 
 
     // The view follows: the Episode settled, nothing waiting, the Notebook holding the records.
     await resizeSideBar(p, 820);
-    const settled = row(p, /Observer: off · Episode settled/u);
+    const settled = row(p, /Observer: off[\s\S]*Episode settled/u);
     await settled.waitFor({ timeout: 30_000 });
     assert.equal(await showsIcon(settled, "eye-closed"), true, "the root shows Observer off");
     await row(p, /No pending proposals/u).waitFor({ timeout: 20_000 });
     await row(p, `4 records · ${root}`).waitFor({ timeout: 20_000 });
     await badge.waitFor({ state: "hidden", timeout: 15_000 });
     assert.equal(await row(p, "from Observer's Review & Save").count(), 0, "the Notebook part no longer lists the proposal");
-    for (const recordId of session.recordIds) assert.equal(await row(p, `records/${recordId}.md`).count(), 0, `${recordId} is no longer pending`);
+    for (const recordId of session.recordIds) assert.equal(await row(p, recordFileLabel(`records/${recordId}.md`)).count(), 0, `${recordId} is no longer pending`);
     mark("settled");
     await shot("07-episode-settled");
   });

@@ -105,8 +105,10 @@ test("an unused Observer shows the root only: every empty section is left out", 
     ["observer/root"],
   );
   const root = roots[0];
-  assert.equal(root?.label, "Observer: off · Episode none yet");
-  assert.equal(root?.description, empty.next);
+  // The label is the mode alone, short enough for a default-width side bar; the Episode and the next step follow.
+  assert.equal(root?.label, "Observer: off");
+  assert.equal(root?.description, `Episode none yet · ${empty.next}`);
+  assert.equal(root?.accessibilityLabel, `Observer: off, Episode none yet. ${empty.next}`);
   assert.equal(root?.icon, "eye-closed");
   assert.equal(root?.action, "observer-on");
   assert.equal(root?.context, ObserverItemContext.rootOff);
@@ -119,7 +121,7 @@ test("a busy Episode shows every section in order, with counts", () => {
   assert.deepEqual(
     roots.map((node) => [node.id, node.description]),
     [
-      ["observer/root", full.next],
+      ["observer/root", `Episode reviewing save · ${full.next}`],
       ["observer/issues", "3"],
       ["observer/staged", "2"],
       ["observer/candidates", "1"],
@@ -131,7 +133,7 @@ test("a busy Episode shows every section in order, with counts", () => {
     ],
   );
   const root = byId(roots, "observer/root");
-  assert.equal(root.label, "Observer: on · Episode reviewing save");
+  assert.equal(root.label, "Observer: on");
   assert.equal(root.icon, "eye");
   assert.equal(root.action, "observer-off");
   assert.equal(root.context, ObserverItemContext.rootOn);
@@ -232,6 +234,11 @@ test("memos list each memo and a pending reconciliation request; the proposal po
   assert.equal(proposal?.label, "Proposal proposal-9");
   assert.equal(proposal?.description, "review below");
   assert.match(proposal?.tooltip ?? "", /listed below in this view[\s\S]*Two records\./u);
+  // A generated id is cut to its UUID's first block in the label, whole in the tooltip.
+  const generated = "proposal-771696ae-43cd-42bb-9e12-1741803b0188";
+  const long = byId(buildObserverTree({ overview: { ...full, episode: { ...full.episode, proposalId: generated } }, error: null }, context), "observer/proposal").children[0];
+  assert.equal(long?.label, "Proposal 771696ae");
+  assert.ok(long?.tooltip?.startsWith(`Proposal ${generated}\n`));
   // Once saved, the Episode keeps its proposal id but nothing waits for review.
   const settled = buildObserverTree({ overview: { ...full, episode: { ...full.episode, status: "settled", summary: null } }, error: null }, context);
   assert.equal(settled.some((node) => node.id === "observer/proposal"), false);

@@ -1,15 +1,19 @@
 // The Observer view's pure model: the Notebook first, then each pending proposal (by id) with its
 // records (by path), stale proposals marked, an explicit "none" when the backend says there are
-// none, and the `docket-proposal:` document addresses round-tripping.
+// none, the `docket-proposal:` document addresses round-tripping, and the short names a row gives
+// generated ids so it fits a default-width side bar.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { NotebookStatus, ProposalSummary } from "../../server/protocol/messages";
 import {
   buildProposalTree,
   childrenOf,
+  originText,
   parseProposalDocumentPath,
   ProposalItemContext,
   proposalDocumentPath,
+  recordFileLabel,
+  shortProposalId,
   type ProposalTreeNode,
 } from "../../extension/proposalTreeModel";
 
@@ -93,4 +97,30 @@ test("proposal document addresses round-trip, ids kept as one segment", () => {
   }
   assert.equal(parseProposalDocumentPath("/proposal-1/sideways/memo/records/x.md"), null);
   assert.equal(parseProposalDocumentPath("/only"), null);
+});
+
+test("a generated proposal id is cut to its UUID's first block; other ids stay as they are", () => {
+  assert.equal(shortProposalId("proposal-771696ae-43cd-42bb-9e12-1741803b0188"), "771696ae");
+  for (const id of ["proposal-a", "proposal-771696ae", "771696ae-43cd-42bb-9e12-1741803b0188", "proposal-771696AE-43CD-42BB-9E12-1741803B0188"]) {
+    assert.equal(shortProposalId(id), id);
+  }
+});
+
+test("a record's row names its file; a generated <type>-<uuid>.md name is cut to the UUID's first block", () => {
+  assert.equal(recordFileLabel("records/handbook.md"), "handbook.md");
+  assert.equal(recordFileLabel("records/source-771696ae-43cd-42bb-9e12-1741803b0188.md"), "source-771696ae….md");
+  assert.equal(recordFileLabel("records/memo-00000000-0000-4000-8000-000000000004.md"), "memo-00000000….md");
+  assert.equal(recordFileLabel("top.md"), "top.md");
+  // Not the generated shape: kept whole (the tooltip has the path either way).
+  assert.equal(recordFileLabel("records/source-771696ae.md"), "source-771696ae.md");
+  assert.equal(recordFileLabel("records/source-771696ae-43cd-42bb-9e12-1741803b0188.txt"), "source-771696ae-43cd-42bb-9e12-1741803b0188.txt");
+});
+
+test("who made a proposal, in words", () => {
+  const l10n = { t: (message: string, ...args: Array<string | number | boolean>) => message.replace(/\{(\d+)\}/gu, (_, index: string) => String(args[Number(index)])) };
+  assert.equal(originText(null, l10n), null);
+  assert.equal(originText({ kind: "cli", client: null }, l10n), "from docket notebook propose");
+  assert.equal(originText({ kind: "observer", client: null }, l10n), "from Observer's Review & Save");
+  assert.equal(originText({ kind: "mcp", client: null }, l10n), "from an MCP agent");
+  assert.equal(originText({ kind: "mcp", client: "claude-code 2.1" }, l10n), "from claude-code 2.1 (MCP)");
 });

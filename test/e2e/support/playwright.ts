@@ -29,6 +29,8 @@ export interface Locator {
   focus(options?: { timeout?: number }): Promise<void>;
   /** Focuses the element, then presses the key. */
   press(key: string, options?: { timeout?: number }): Promise<void>;
+  /** Runs `fn` in the page on every matching element. */
+  evaluateAll<R>(fn: (elements: Element[]) => R): Promise<R>;
 }
 
 export interface FrameLocator {
