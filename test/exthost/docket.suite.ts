@@ -32,6 +32,7 @@ const COMMANDS = [
   "docket.notebook.saveAllInTitle",
   "docket.notebook.discardInTitle",
   "docket.notebook.refresh",
+  "docket.notebook.reviewProposal",
   "docket.observer.on",
   "docket.observer.off",
   "docket.observer.addHypothesis",
