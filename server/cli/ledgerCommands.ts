@@ -9,8 +9,6 @@ import { readReplayInputs } from "../ledger/replayInput";
 import { DocketError, toDocketError } from "../errors";
 import { anchorPathFor } from "../ledger/anchor";
 import { LedgerStore } from "../ledger/store";
-import { formatImportReport, importPiSession } from "../pi/piImport";
-import { LedgerExportError } from "../pi/piLedgerExport";
 import { containmentRootFor } from "../workspace/ledgerPaths";
 import { verifyLedgerFile } from "../workspace/ledgerVerify";
 
@@ -113,6 +111,11 @@ function ledgerImportPi(args: readonly string[], io: Io): number {
   if (parsed.positionals.length !== 1) throw new UsageError("ledger import-pi needs exactly one SESSION.jsonl");
   const file = path.resolve(io.cwd, parsed.positionals[0] as string);
   const out = stringFlag(parsed, "out");
+  // Loaded only here: the Pi session reader builds the protocol's schemas, which verify does not need.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { formatImportReport, importPiSession } = require("../pi/piImport") as typeof import("../pi/piImport");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { LedgerExportError } = require("../pi/piLedgerExport") as typeof import("../pi/piLedgerExport");
   let outcome: ReturnType<typeof importPiSession>;
   try {
     outcome = importPiSession(file, out === undefined ? null : path.resolve(io.cwd, out));

@@ -121,7 +121,7 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
       // Loaded only here: vscode-languageserver starts a parent-process watchdog timer as soon as
       // it is imported, which would keep every other (short-lived) command alive.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require("../backend/server") as typeof import("../backend/server")).serveStdio();
+      (require("./servers") as typeof import("./servers")).serveBackend();
       return null;
     }
     if (command === "policy") {
@@ -139,7 +139,7 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
       }
       // Loaded only here: the MCP SDK is large and no other command needs it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require("../mcp/mcpServer") as typeof import("../mcp/mcpServer")).serveMcpStdio({ ...located, notebookPath, version: VERSION });
+      (require("./servers") as typeof import("./servers")).serveMcp({ ...located, notebookPath, version: VERSION });
       return null;
     }
     if (command === "plan") {
