@@ -1,7 +1,7 @@
 // `npm run bench`: throughput figures, each printed next to a floor measured in the same run on
 // the same machine, so the ratio (not the absolute number) is what to compare across machines.
 // `npm run bench -- --quick`: only the in-process figures (ledger replay and Observer replay), none
-// of the hook, Guard, Router or Notebook figures that spawn processes or build workspaces.
+// of the hook, Guard, CLI, Router or Notebook figures that spawn processes or build workspaces.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,6 +14,7 @@ import { LedgerStore } from "../server/ledger/store";
 import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpoint";
 import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOperations";
+import { benchCliStart } from "./cli";
 import { benchGuardHooks } from "./guard";
 import { runNotebookBench } from "./notebook";
 import { runObserverBench } from "./observer";
@@ -192,6 +193,11 @@ const guardBench = hookBench;
 void benchGuardHooks(guardBench.workspace, guardBench.hookLedger, guardBench.lines, guardBench.runs)
   .catch((error: unknown) => {
     console.error(`guard bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    process.exitCode = 1;
+  })
+  .then(() => benchCliStart(directory, Number(process.env.DOCKET_BENCH_CLI_RUNS ?? 21)))
+  .catch((error: unknown) => {
+    console.error(`CLI bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     process.exitCode = 1;
   })
   .finally(() => fs.rmSync(directory, { recursive: true, force: true }))

@@ -27,6 +27,37 @@ const hookSlowPathPlugin = {
   },
 };
 
+/**
+ * The command modules dist/docket.js (server/cli/main.ts) requires lazily, each bundled alone beside
+ * it: a command parses and initialises only its own code (docs/performance.md). Only `require()`
+ * calls from server/cli/ are redirected; a static import stays inside the importing bundle, so a
+ * bundle never shares module state (or classes) with another by accident.
+ */
+const CLI_BUNDLES = {
+  "server/cli/stateCommands": "docket-cli-state.js",
+  "server/cli/workspaceCommands": "docket-cli-workspace.js",
+  "server/cli/ledgerCommands": "docket-cli-ledger.js",
+  "server/cli/servers": "docket-cli-servers.js",
+  "server/router/planCli": "docket-cli-plan.js",
+  "server/notebook/notebookCli": "docket-cli-notebook.js",
+  "server/observer/observerCli": "docket-cli-observer.js",
+  "server/guard/guardCli": "docket-cli-guard.js",
+  "server/hooks/hookCli": "docket-cli-hook.js",
+};
+
+const cliBundlesPlugin = {
+  name: "docket-cli-bundles",
+  setup(build) {
+    const cliFolder = path.join(root, "server", "cli") + path.sep;
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== "require-call" || !args.importer.startsWith(cliFolder)) return undefined;
+      const module = path.relative(root, path.resolve(args.resolveDir, args.path)).split(path.sep).join("/");
+      const bundle = CLI_BUNDLES[module];
+      return bundle === undefined ? undefined : { path: `./${bundle}`, external: true };
+    });
+  },
+};
+
 const configs = [
   {
     ...common,
@@ -38,14 +69,30 @@ const configs = [
     external: ["vscode"],
   },
   {
+    // The dispatcher alone (arguments, help, version); every command is a bundle of its own below.
+    // Always minified, like the hook: every `docket` run parses it.
     ...common,
     entryPoints: ["server/cli/main.ts"],
     outfile: "dist/docket.js",
     platform: "node",
     format: "cjs",
     target: "node20",
+    minify: true,
     banner: { js: "#!/usr/bin/env node" },
+    plugins: [cliBundlesPlugin],
   },
+  ...Object.entries(CLI_BUNDLES).map(([module, bundle]) => ({
+    ...common,
+    entryPoints: [`${module}.ts`],
+    outfile: `dist/${bundle}`,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    // The hot commands (status, policy) and the hook path are parsed on every call: minified.
+    ...(bundle === "docket-cli-state.js" || bundle === "docket-cli-hook.js" ? { minify: true } : {}),
+    // `docket hook` shares the hook bundle's slow path (docket-hook-slow.js).
+    plugins: bundle === "docket-cli-hook.js" ? [cliBundlesPlugin, hookSlowPathPlugin] : [cliBundlesPlugin],
+  })),
   {
     // The agent hook path alone (docs/hooks.md): no language server, MCP SDK or Judgment engine.
     // Always minified and split: a host waits for this process's start-up on every tool call, so

@@ -1,6 +1,6 @@
 // Coded errors shared by the backend, the CLI and (through JSON-RPC error data) the extension.
-import { ErrorCodes, type ErrorCode } from "./protocol/messages";
-import { StoreError } from "./ledger/store";
+import { ErrorCodes, type ErrorCode } from "./protocol/errorCodes";
+import { StoreError } from "./ledger/storeError";
 import { UnsafePathError } from "./workspace/containedFs";
 
 export class DocketError extends Error {

@@ -4,7 +4,7 @@
 // the result afterwards, so an edit happens only when both parse and the result means exactly the
 // user's settings plus (or minus) Docket's table; anything else is refused with nothing changed.
 import { DocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { isTomlTable, readTomlDocument, sameTomlValue, type TomlTable } from "../toml/toml";
 import { MCP_SERVER_NAME, type McpServerEntry } from "./hostConfig";
 

@@ -6,7 +6,7 @@ import { DocketError } from "../errors";
 import { hookCommand as buildHookCommand } from "../hooks/hookCommand";
 import type { HookEvent } from "../hooks/hostInput";
 import { isExtensibleToolName } from "../hooks/toolClassification";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 
 export const AGENT_HOSTS = ["claude", "codex"] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];

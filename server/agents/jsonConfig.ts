@@ -4,7 +4,7 @@
 // is refused rather than "repaired".
 import { DocketError } from "../errors";
 import type { HookEvent } from "../hooks/hostInput";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import {
   HOOK_TIMEOUT_SECONDS,
   isCurrentDocketHookCommand,

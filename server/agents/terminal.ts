@@ -4,79 +4,19 @@
 import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
 import { AgentHost, type AgentPlan } from "../protocol/messages";
-import { findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
-import { isExtensibleToolName } from "../hooks/toolClassification";
 import { WorkspaceLedger } from "../workspace/workspaceLedger";
+import { refreshCheckpoint } from "../hooks/checkpointState";
 import { agentsStatus } from "./agentsStatus";
 import { applyConnect, applyDisconnect, connectPlan, disconnectPlan, resolveRuntimePath } from "./installerFiles";
+import { writeStatus } from "./statusReport";
+import { TerminalExit, TerminalUsageError, ledgerPathOf, parse, workspaceOf, type Parsed, type TerminalCommand, type TerminalIo } from "./terminalArgs";
 import { unifiedDiff } from "./textDiff";
 
-export interface TerminalIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly cwd: string;
-  /** The script being run (process.argv[1]): the installed runtime hooks and MCP will call. */
-  readonly runtime?: string;
-}
-
-export const TERMINAL_COMMANDS = ["on", "off", "status", "connect", "disconnect"] as const;
-export type TerminalCommand = (typeof TERMINAL_COMMANDS)[number];
-
-/** Exit codes (documented in `docket --help`). */
-export const TerminalExit = { ok: 0, usage: 2, refused: 3 } as const;
-
-class TerminalUsageError extends Error {}
-
-interface Parsed {
-  readonly positionals: string[];
-  readonly workspace: string | undefined;
-  readonly ledger: string | undefined;
-  readonly flags: Set<string>;
-  /** `--read-only-tool NAME`, repeatable (connect only). */
-  readonly readOnlyTools: string[];
-}
-
-function parse(args: readonly string[], booleans: readonly string[], allowLedger: boolean, allowReadOnlyTools = false): Parsed {
-  const positionals: string[] = [];
-  const flags = new Set<string>();
-  const readOnlyTools: string[] = [];
-  let workspace: string | undefined;
-  let ledger: string | undefined;
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] as string;
-    const [name, inline] = arg.startsWith("--") ? (arg.slice(2).split(/=(.*)/su, 2) as [string, string | undefined]) : [null, undefined];
-    if (name === null) {
-      positionals.push(arg);
-    } else if (name === "workspace" || (allowLedger && name === "ledger")) {
-      const value = inline ?? args[index + 1];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new TerminalUsageError(`--${name} needs a value`);
-      if (inline === undefined) index += 1;
-      if (name === "workspace") workspace = value;
-      else ledger = value;
-    } else if (allowReadOnlyTools && name === "read-only-tool") {
-      const value = inline ?? args[index + 1];
-      if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) throw new TerminalUsageError("--read-only-tool needs a tool name");
-      if (inline === undefined) index += 1;
-      if (!isExtensibleToolName(value)) {
-        throw new TerminalUsageError(`--read-only-tool ${value}: use a tool name of letters, digits, "_", ".", ":" or "-" that is not a shell, edit or Docket tool`);
-      }
-      readOnlyTools.push(value);
-    } else if (booleans.includes(name) && inline === undefined) {
-      flags.add(name);
-    } else {
-      throw new TerminalUsageError(`unknown option --${name}`);
-    }
-  }
-  return { positionals, workspace, ledger, flags, readOnlyTools };
-}
-
-function workspaceOf(parsed: Parsed, io: TerminalIo): string {
-  return parsed.workspace !== undefined ? path.resolve(io.cwd, parsed.workspace) : findWorkspaceRoot(io.cwd);
-}
+export { TERMINAL_COMMANDS, TerminalExit, type TerminalCommand, type TerminalIo } from "./terminalArgs";
 
 function openLedger(parsed: Parsed, io: TerminalIo): WorkspaceLedger {
   const workspaceFolder = workspaceOf(parsed, io);
-  const ledgerPath = parsed.ledger !== undefined ? path.resolve(io.cwd, parsed.ledger) : resolveLedgerPath(workspaceFolder, null);
+  const ledgerPath = ledgerPathOf(parsed, io, workspaceFolder);
   // A person at a terminal runs this themselves: the workspace is trusted.
   const ledger = new WorkspaceLedger({ workspaceFolder, ledgerPath, trusted: true, actor: { kind: "terminal", client: null, session: null } });
   ledger.refresh();
@@ -107,21 +47,10 @@ function status(args: readonly string[], io: TerminalIo): number {
   noPositionals(parsed);
   const ledger = openLedger(parsed, io);
   const policy = ledger.policy();
+  // `docket status` answers from the checkpoint when it can; one replay makes it current again.
+  refreshCheckpoint(ledger.store);
   const workspaceFolder = ledger.options.workspaceFolder;
-  const agents = agentsStatus(workspaceFolder).hosts;
-  if (parsed.flags.has("json")) {
-    io.stdout(`${JSON.stringify({ workspaceFolder, ledgerPath: ledger.store.ledgerPath, ...policy, agents })}\n`);
-    return TerminalExit.ok;
-  }
-  io.stdout(`workspace: ${workspaceFolder}\nledger: ${ledger.store.ledgerPath}\n`);
-  io.stdout(`phase: ${policy.phase}\nscope: ${policy.workScopeId ?? "none"}\n`);
-  io.stdout(`legal operations: ${policy.legalOperations.length === 0 ? "none" : policy.legalOperations.join(", ")}\n`);
-  io.stdout(`shell: ${policy.shell}, edit: ${policy.edit}${policy.reason === null ? "" : ` — ${policy.reason}`}\n`);
-  for (const agent of agents) {
-    const state = agent.problem !== null ? `unreadable config (${agent.problem.code})` : agent.installed ? "connected" : agent.partial ? "partly connected" : "not connected";
-    const beat = agent.heartbeat === null ? "" : `; last hook ${agent.heartbeat.event} at ${agent.heartbeat.at}`;
-    io.stdout(`agent ${agent.host}: ${state}${beat}\n`);
-  }
+  writeStatus(io, parsed.flags.has("json"), { workspaceFolder, ledgerPath: ledger.store.ledgerPath, policy, agents: agentsStatus(workspaceFolder).hosts });
   return TerminalExit.ok;
 }
 

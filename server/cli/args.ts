@@ -1,6 +1,18 @@
 // The command line's one argument reader and usage error, shared by every `docket` subcommand
 // (the lazily loaded ones too: this file has no imports, so it costs them nothing to load).
+const USAGE_ERROR: unique symbol = Symbol.for("docket.cli.usage-error");
+
 export class UsageError extends Error {
+  /**
+   * Each command runs from its own bundle (scripts/build.mjs), each with its own copy of this
+   * class; the registered brand lets the dispatcher recognise a usage error thrown by any of them.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [USAGE_ERROR]?: unknown })[USAGE_ERROR] === true;
+  }
+
+  readonly [USAGE_ERROR] = true;
+
   constructor(
     message: string,
     readonly code = "docket.usage",

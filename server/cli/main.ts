@@ -1,17 +1,13 @@
 // The `docket` command line. It also contains the backend (`docket serve --stdio`) so the
 // extension, agents and people in a terminal all run the same code against the same ledger.
-import { UsageError, parseArgs, stringFlag, type ParsedArgs } from "./args";
+//
+// This file is only the dispatcher: it reads the command and loads the module that runs it. Each
+// of those modules is required lazily, and scripts/build.mjs builds each as its own bundle beside
+// dist/docket.js (dist/docket-cli-<group>.js), so a command parses and initialises only its own
+// code: `docket status` does not pay for the language server, `--version` for nothing at all.
 import fs from "node:fs";
-import path from "node:path";
-import { replayEntries } from "../ledger/replay";
-import { readReplayInputs } from "../ledger/replayInput";
-import { DocketError, toDocketError } from "../errors";
-import { anchorPathFor } from "../ledger/anchor";
-import { LedgerStore } from "../ledger/store";
-import { formatImportReport, importPiSession } from "../pi/piImport";
-import { LedgerExportError } from "../pi/piLedgerExport";
-import { containmentRootFor, findWorkspaceRoot, resolveLedgerPath } from "../workspace/ledgerPaths";
-import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
+import { UsageError, parseArgs, stringFlag } from "./args";
+import { locateLedger, type CliIo } from "./locate";
 
 const VERSION = "0.1.0";
 
@@ -105,151 +101,8 @@ docket.ledger-locked, docket.agent-config-malformed, docket.agent-config-conflic
 "docket: CODE: message" on stderr. See docs/agents.md.
 `;
 
-interface Io {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly cwd: string;
-}
-
-/** `--ledger PATH` wins; else the ledger of `--workspace DIR`; else of the Git root above cwd. */
-function locateLedger(parsed: ParsedArgs, io: Io): { workspaceFolder: string; ledgerPath: string } {
-  const explicit = stringFlag(parsed, "ledger");
-  const workspace = stringFlag(parsed, "workspace");
-  const workspaceFolder = workspace !== undefined ? path.resolve(io.cwd, workspace) : findWorkspaceRoot(io.cwd);
-  const ledgerPath = explicit !== undefined ? path.resolve(io.cwd, explicit) : resolveLedgerPath(workspaceFolder, null);
-  return { workspaceFolder, ledgerPath };
-}
-
-function policy(args: readonly string[], io: Io): number {
-  const parsed = parseArgs(args, ["ledger", "workspace"], ["json"]);
-  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
-  const { workspaceFolder, ledgerPath } = locateLedger(parsed, io);
-  const ledger = new WorkspaceLedger({ workspaceFolder, ledgerPath, trusted: false });
-  ledger.refresh();
-  const result = ledger.policy();
-  if (parsed.flags.has("json")) {
-    io.stdout(`${JSON.stringify(result)}\n`);
-  } else {
-    io.stdout(`phase: ${result.phase}${result.workScopeId === null ? "" : ` (${result.workScopeId})`}\n`);
-    io.stdout(`legal operations: ${result.legalOperations.length === 0 ? "none" : result.legalOperations.join(", ")}\n`);
-    io.stdout(`shell: ${result.shell}, edit: ${result.edit}${result.reason === null ? "" : ` — ${result.reason}`}\n`);
-  }
-  return 0;
-}
-
-async function ledgerVerify(args: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(args, ["ledger", "workspace"], ["json"]);
-  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
-  const { ledgerPath } = locateLedger(parsed, io);
-  const anchorLeft = fs.existsSync(anchorPathFor(ledgerPath));
-  let stat: fs.Stats | null = null;
-  try {
-    stat = fs.lstatSync(ledgerPath);
-  } catch {
-    // A missing ledger whose anchor remains is a truncation to nothing: verify reports it.
-    if (!anchorLeft) throw new UsageError(`no ledger at ${ledgerPath}`, "docket.ledger-missing");
-  }
-  if (stat !== null && !stat.isFile() && !stat.isSymbolicLink()) throw new UsageError(`${ledgerPath} is not a file`, "docket.ledger-missing");
-  const result = await verifyLedgerFile(ledgerPath);
-  if (parsed.flags.has("json")) {
-    io.stdout(`${JSON.stringify(result)}\n`);
-    return result.ok ? 0 : 1;
-  }
-  if (result.ok) {
-    io.stdout(`ok: ${result.lines} lines, ${result.accepted} accepted entries, hash chains intact (${ledgerPath})\n`);
-    if (result.tornTailBytes > 0) {
-      io.stdout(`note: ${result.tornTailBytes} bytes of an interrupted write follow the last line; they are not an entry and will be set aside on the next append\n`);
-    }
-  } else if (result.firstFault !== null) {
-    const fault = result.firstFault;
-    io.stdout(`rejected: line ${fault.line}${fault.index === null ? "" : ` (entry ${fault.index})`}: ${fault.code}: ${fault.message}\n`);
-  }
-  if (result.anchor === "matched") io.stdout(`head anchor: matched (${anchorPathFor(ledgerPath)})\n`);
-  else if (result.anchor === "none") io.stdout("head anchor: none yet — lines cut from the end cannot be noticed until Docket writes to this ledger (or `docket ledger anchor`)\n");
-  if (result.git.state === "matched") io.stdout(`git: matches the ledger committed at ${(result.git.commit ?? "").slice(0, 12)}\n`);
-  else if (result.git.state === "mismatched") io.stdout(`git: ${result.git.note ?? "differs from the committed ledger"}\n`);
-  return result.ok ? 0 : 1;
-}
-
-async function ledgerAnchor(args: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(args, ["ledger", "workspace"], ["json", "accept"]);
-  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
-  const { workspaceFolder, ledgerPath } = locateLedger(parsed, io);
-  const store = new LedgerStore(ledgerPath, { root: containmentRootFor(workspaceFolder, ledgerPath) });
-  try {
-    const anchored = await store.anchorNow({ accept: parsed.flags.has("accept") });
-    const result = { ok: true, path: ledgerPath, anchor: anchorPathFor(ledgerPath), lines: anchored.lines, previous: anchored.previous };
-    if (parsed.flags.has("json")) io.stdout(`${JSON.stringify(result)}\n`);
-    else if (anchored.lines === 0 && !store.exists) io.stdout(`removed the head anchor of the missing ledger ${ledgerPath}\n`);
-    else io.stdout(`anchored ${anchored.lines} lines of ${ledgerPath} (previous anchor: ${anchored.previous})\n`);
-    return 0;
-  } catch (error) {
-    const coded = toDocketError(error);
-    if (parsed.flags.has("json")) io.stdout(`${JSON.stringify({ ok: false, code: coded.code, message: coded.message })}\n`);
-    io.stderr(`docket: ${coded.code}: ${coded.message}\n`);
-    return 1;
-  }
-}
-
-function ledgerReplay(args: readonly string[], io: Io): number {
-  const parsed = parseArgs(args, [], ["json"]);
-  if (parsed.positionals.length !== 1) throw new UsageError("ledger replay needs exactly one FILE");
-  const file = path.resolve(io.cwd, parsed.positionals[0] as string);
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, "docket.input-unreadable");
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`${file} is not UTF-8 text`, "docket.input-unreadable");
-  }
-  const { inputs } = readReplayInputs(text);
-  const replayer = replayEntries(inputs.map((input) => input.value));
-  const dispositions = replayer.dispositions.map((disposition) =>
-    disposition.status === "accepted"
-      ? { index: disposition.index, status: "accepted" as const }
-      : { index: disposition.index, status: "rejected" as const, code: disposition.code },
-  );
-  const scopes = replayer.scopes().map((scope) => ({ workScopeId: scope.workScopeId, status: scope.root.status, head: scope.head.scopeSequence }));
-  if (parsed.flags.has("json")) {
-    io.stdout(`${JSON.stringify({ dispositions, scopes })}\n`);
-  } else {
-    for (const disposition of replayer.dispositions) {
-      const line = inputs[disposition.index]?.line ?? 0;
-      io.stdout(
-        disposition.status === "accepted"
-          ? `${disposition.index}\tline ${line}\taccepted\n`
-          : `${disposition.index}\tline ${line}\trejected\t${disposition.code}: ${disposition.message}\n`,
-      );
-    }
-    for (const scope of scopes) io.stdout(`scope ${scope.workScopeId}\t${scope.status}\thead ${scope.head}\n`);
-  }
-  return replayer.firstRejected === null ? 0 : 1;
-}
-
-function ledgerImportPi(args: readonly string[], io: Io): number {
-  const parsed = parseArgs(args, ["out"], ["json"]);
-  if (parsed.positionals.length !== 1) throw new UsageError("ledger import-pi needs exactly one SESSION.jsonl");
-  const file = path.resolve(io.cwd, parsed.positionals[0] as string);
-  const out = stringFlag(parsed, "out");
-  let outcome: ReturnType<typeof importPiSession>;
-  try {
-    outcome = importPiSession(file, out === undefined ? null : path.resolve(io.cwd, out));
-  } catch (error) {
-    if (error instanceof DocketError) throw new UsageError(error.message, error.code);
-    if (error instanceof LedgerExportError) throw new UsageError(error.message, `docket.${error.code}`);
-    throw error;
-  }
-  io.stdout(parsed.flags.has("json") ? `${JSON.stringify(outcome.report)}\n` : formatImportReport(outcome.report, out !== undefined));
-  return outcome.exitCode;
-}
-
 /** Runs a command and returns its exit code; `serve` keeps running and returns null. */
-export function runCli(argv: readonly string[], io: Io): number | null | Promise<number> {
+export function runCli(argv: readonly string[], io: CliIo): number | null | Promise<number> {
   try {
     const [command, ...rest] = argv;
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -268,10 +121,13 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
       // Loaded only here: vscode-languageserver starts a parent-process watchdog timer as soon as
       // it is imported, which would keep every other (short-lived) command alive.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require("../backend/server") as typeof import("../backend/server")).serveStdio();
+      (require("./servers") as typeof import("./servers")).serveBackend();
       return null;
     }
-    if (command === "policy") return policy(rest, io);
+    if (command === "policy") {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require("./stateCommands") as typeof import("./stateCommands")).runPolicyCommand(rest, io);
+    }
     if (command === "mcp") {
       const parsed = parseArgs(rest, ["workspace", "ledger", "notebook"], []);
       if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0] ?? ""}`);
@@ -283,7 +139,7 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
       }
       // Loaded only here: the MCP SDK is large and no other command needs it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require("../mcp/mcpServer") as typeof import("../mcp/mcpServer")).serveMcpStdio({ ...located, notebookPath, version: VERSION });
+      (require("./servers") as typeof import("./servers")).serveMcp({ ...located, notebookPath, version: VERSION });
       return null;
     }
     if (command === "plan") {
@@ -314,18 +170,20 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
       (require("../hooks/hookCli") as typeof import("../hooks/hookCli")).runHookProcess(rest);
       return null;
     }
-    if (command === "on" || command === "off" || command === "status" || command === "connect" || command === "disconnect") {
+    if (command === "status") {
+      // Answered from the verified checkpoint when it can be (no replay); else as `on`/`off` are.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const terminal = require("../agents/terminal") as typeof import("../agents/terminal");
-      return terminal.runTerminalCommand(command, rest, { ...io, runtime: process.argv[1] });
+      return (require("./stateCommands") as typeof import("./stateCommands")).runStatusCommand(rest, { ...io, runtime: process.argv[1] });
+    }
+    if (command === "on" || command === "off" || command === "connect" || command === "disconnect") {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const workspace = require("./workspaceCommands") as typeof import("./workspaceCommands");
+      return workspace.runTerminalCommand(command, rest, { ...io, runtime: process.argv[1] });
     }
     if (command === "ledger") {
-      const [sub, ...subArgs] = rest;
-      if (sub === "verify") return settled(ledgerVerify(subArgs, io), io);
-      if (sub === "anchor") return settled(ledgerAnchor(subArgs, io), io);
-      if (sub === "replay") return ledgerReplay(subArgs, io);
-      if (sub === "import-pi") return ledgerImportPi(subArgs, io);
-      throw new UsageError(sub === undefined ? "ledger needs a subcommand: verify, anchor, replay or import-pi" : `unknown ledger subcommand ${sub}`);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const ledger = (require("./ledgerCommands") as typeof import("./ledgerCommands")).runLedgerCommand(rest, io);
+      return typeof ledger === "number" ? ledger : settled(ledger, io);
     }
     throw new UsageError(`unknown command ${command}`);
   } catch (error) {
@@ -333,7 +191,7 @@ export function runCli(argv: readonly string[], io: Io): number | null | Promise
   }
 }
 
-function failure(error: unknown, io: Io): number {
+function failure(error: unknown, io: CliIo): number {
   if (error instanceof UsageError) {
     io.stderr(`docket: ${error.code}: ${error.message}\nRun 'docket --help' for usage.\n`);
     return 2;
@@ -343,7 +201,7 @@ function failure(error: unknown, io: Io): number {
 }
 
 /** An asynchronous command reports usage errors and crashes exactly like a synchronous one. */
-function settled(run: Promise<number>, io: Io): Promise<number> {
+function settled(run: Promise<number>, io: CliIo): Promise<number> {
   return run.catch((error: unknown) => failure(error, io));
 }
 

@@ -13,13 +13,23 @@
 // Legitimate states sit at the very end of the ledger (after an authorization only a landing is
 // legal; after a closure only a new scope), so the scan reads a few hundred bytes. A scan that
 // runs past its budget proves nothing, and the caller falls back to a full replay.
+import { computeToolPolicy } from "../developer/toolPolicy";
 import { lineShaOfText, type LedgerAnchor } from "../ledger/anchor";
-import { readAt, type OpenLedger } from "./checkpoint";
+import { readAt, type CheckpointState, type OpenLedger } from "./checkpoint";
 
 /** Windows read back from the end, small first; past the last one the proof gives up (the caller replays). */
 const WINDOWS = [16 * 1024, 1024 * 1024] as const;
 
 export type AllowanceClaim = { readonly kind: "no-open-scope" } | { readonly kind: "authorized"; readonly workScopeId: string };
+
+/** What a cached state lets run that Docket must prove before acting on it; null when it allows nothing gated. */
+export function allowanceClaim(state: CheckpointState): AllowanceClaim | null {
+  const policy = computeToolPolicy(state.facts);
+  if (policy.shell === "deny" && policy.edit === "deny") return null;
+  if (!state.facts.scopeActive) return { kind: "no-open-scope" };
+  if (state.workScopeId === null) return { kind: "authorized", workScopeId: "" };
+  return { kind: "authorized", workScopeId: state.workScopeId };
+}
 
 export type AllowProof =
   | { readonly kind: "proven" }

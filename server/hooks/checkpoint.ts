@@ -9,14 +9,16 @@
 // A checkpoint only ever saves work: its state is believed for denials and context, never for
 // letting a gated tool run (allowProof.ts proves those from the ledger's own last lines). It is
 // also bound to the ledger file's inode, so one that arrives with a cloned repository (or beside
-// a ledger put in place of the original) does not describe this file.
+// a ledger put in place of the original) does not describe this file. Its seal (checkpointSeal.ts)
+// is checked by readers that show the state as the ledger's (`docket status`), not here: the
+// hook's denials do not depend on it, and its hash would cost the hot path node:crypto.
 import fs from "node:fs";
 import path from "node:path";
 import * as z from "zod/mini";
 import type { RuntimeFacts } from "../developer/toolPolicy";
 import { readContained } from "../workspace/containedFs";
 
-export const CHECKPOINT_FORMAT = "docket/hook-checkpoint/v2";
+export const CHECKPOINT_FORMAT = "docket/hook-checkpoint/v3";
 
 /** Bytes of a tail Docket reads to tell a torn write from new lines; more means "replay". */
 const MAX_TAIL_PROBE = 64 * 1024;
@@ -64,6 +66,8 @@ export const Checkpoint = z.strictObject({
     ),
   }),
   state: CheckpointState,
+  /** sha256 of the canonical `ledger` and `state` (checkpointSeal.ts): a checkpoint edited by hand or by a tool no longer matches it. */
+  seal: sha256,
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
 

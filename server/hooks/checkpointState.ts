@@ -7,7 +7,8 @@ import { derivedPurpose } from "../developer/operations/common";
 import type { LedgerStore } from "../ledger/store";
 import { openContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { tailSeedOf, writeTailSeed } from "./tailSeed";
-import { CHECKPOINT_FORMAT, checkpointPathFor, type Checkpoint, type CheckpointState } from "./checkpoint";
+import { checkpointPathFor, lookupCheckpointFile, type Checkpoint, type CheckpointState } from "./checkpoint";
+import { sealIntact, sealedCheckpoint } from "./checkpointSeal";
 
 export function checkpointStateOf(history: HistoryView): CheckpointState {
   return {
@@ -38,11 +39,7 @@ export function checkpointOf(store: LedgerStore): Checkpoint | null {
   }
   const ino = store.inodeNumber;
   if (ino === null) return null;
-  return {
-    format: CHECKPOINT_FORMAT,
-    ledger: { ino, bytes: store.offset, lines: store.lineCount, headLine },
-    state: checkpointStateOf(describeHistory(store.replayer)),
-  };
+  return sealedCheckpoint({ ino, bytes: store.offset, lines: store.lineCount, headLine }, checkpointStateOf(describeHistory(store.replayer)));
 }
 
 /**
@@ -59,4 +56,19 @@ export function writeCheckpoint(store: LedgerStore): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * After a reader's full replay (`docket status` when the checkpoint could not answer): rewrites
+ * the checkpoint unless a current, sealed one is already there, so the next reader is fast again.
+ * Without the lock, like a hook's: a stale write is only slower, never wrong. Never throws.
+ */
+export function refreshCheckpoint(store: LedgerStore): void {
+  try {
+    const lookup = lookupCheckpointFile(store.ledgerPath, store.root);
+    if (lookup.kind === "current" && sealIntact(lookup.checkpoint)) return;
+  } catch {
+    // Unreadable: rewrite it.
+  }
+  writeCheckpoint(store);
 }

@@ -7,12 +7,12 @@
 // cannot be read before the deadline, or an allowance the ledger itself does not prove (a forged
 // or shipped checkpoint) all answer "blocked", which denies shell, edit and unknown tools.
 import fs from "node:fs";
-import { computeToolPolicy } from "../developer/toolPolicy";
-import { lineShaOfText, readAnchor, readableSize, type LedgerAnchor } from "../ledger/anchor";
+import { readAnchor, readableSize } from "../ledger/anchor";
 import { containmentRootFor } from "../workspace/ledgerPaths";
 import { UnsafePathError, openContained } from "../workspace/containedFs";
-import { proveAllowance, type AllowanceClaim } from "./allowProof";
-import { lookupCheckpoint, readAt, type CheckpointState, type OpenLedger } from "./checkpoint";
+import { allowanceClaim, proveAllowance } from "./allowProof";
+import { checkAnchor } from "./anchorCheck";
+import { lookupCheckpoint, type CheckpointState, type OpenLedger } from "./checkpoint";
 
 export type HookState =
   /** No ledger: Docket was never turned on here, so it governs nothing. */
@@ -31,31 +31,6 @@ export type HookState =
 export interface HookStateOptions {
   /** Epoch ms after which a slow replay gives up and the state reads as blocked (deny). */
   readonly deadline?: number;
-}
-
-type Anchored = { readonly kind: "ok"; readonly anchor: LedgerAnchor | null } | { readonly kind: "fault"; readonly reason: string };
-
-/** The ledger against its head anchor, from the anchored head line's bytes (no full read). */
-function checkAnchor(ledger: OpenLedger): Anchored {
-  const read = readAnchor(ledger.root, ledger.ledgerPath);
-  if (read.kind === "none") return { kind: "ok", anchor: null };
-  if (read.kind === "invalid") return { kind: "fault", reason: `the ledger's head anchor cannot be used (${read.why}); run \`docket ledger verify\`` };
-  const anchor = read.anchor;
-  if (anchor.head === null) return { kind: "ok", anchor };
-  const cut = `the ledger no longer reaches the head anchor Docket recorded (${anchor.lines} lines): lines were cut from its end or rewritten; run \`docket ledger verify\``;
-  if (ledger.size < anchor.bytes) return { kind: "fault", reason: cut };
-  const text = readAt(ledger.fd, anchor.head.offset, anchor.head.length).toString("utf8");
-  if (!text.endsWith("\n") || lineShaOfText(text) !== anchor.head.lineSha256) return { kind: "fault", reason: cut };
-  return { kind: "ok", anchor };
-}
-
-/** What the state lets run that Docket must prove before acting on it; null when it allows nothing gated. */
-function allowanceClaim(state: CheckpointState): AllowanceClaim | null {
-  const policy = computeToolPolicy(state.facts);
-  if (policy.shell === "deny" && policy.edit === "deny") return null;
-  if (!state.facts.scopeActive) return { kind: "no-open-scope" };
-  if (state.workScopeId === null) return { kind: "authorized", workScopeId: "" };
-  return { kind: "authorized", workScopeId: state.workScopeId };
 }
 
 function blocked(workspaceFolder: string, ledgerPath: string, reason: string): HookState {

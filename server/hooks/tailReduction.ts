@@ -12,8 +12,9 @@ import { stop } from "../ledger/faults";
 import { DEVELOPER_STREAM, LineFault, decodeLedgerLine } from "../ledger/ledgerLine";
 import { parseStored, refKey, rejectionOf } from "../ledger/replay";
 import { writeFileAtomicContained } from "../workspace/containedFs";
-import { CHECKPOINT_FORMAT, checkpointPathFor, readAt, type Checkpoint, type CheckpointState, type OpenLedger } from "./checkpoint";
+import { checkpointPathFor, readAt, type Checkpoint, type CheckpointState, type OpenLedger } from "./checkpoint";
 import { checkpointStateOf } from "./checkpointState";
+import { sealedCheckpoint } from "./checkpointSeal";
 import { IdFilter, eventIdKey, scopeIdKey } from "./idFilter";
 import { TAIL_SEED_FORMAT, readTailSeed, writeTailSeed, type TailSeed } from "./tailSeed";
 
@@ -163,16 +164,13 @@ export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): Tail
   }
   const state = checkpointStateOf(replay.history());
   if (lastLine !== null && state.blockedReason === null) {
-    advanceCheckpoint(openLedger, {
-      format: CHECKPOINT_FORMAT,
-      ledger: {
-        ino: openLedger.ino,
-        bytes: ledger.bytes + start,
-        lines: lineNumber,
-        headLine: { offset: lastLine.offset, length: Buffer.byteLength(lastLine.text), text: lastLine.text, lineSha256: previous as string },
-      },
-      state,
-    }, replay.seedAt(lineNumber, previous));
+    const position: Checkpoint["ledger"] = {
+      ino: openLedger.ino,
+      bytes: ledger.bytes + start,
+      lines: lineNumber,
+      headLine: { offset: lastLine.offset, length: Buffer.byteLength(lastLine.text), text: lastLine.text, lineSha256: previous as string },
+    };
+    advanceCheckpoint(openLedger, sealedCheckpoint(position, state), replay.seedAt(lineNumber, previous));
   }
   return { kind: "state", state };
 }

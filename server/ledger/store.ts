@@ -12,6 +12,7 @@ import { observerEntryProblem, type ObserverLedgerEntry } from "../observer/obse
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
 import { fsyncDirectory } from "./durableFs";
+import { StoreError } from "./storeError";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
   UnsafePathError,
@@ -22,6 +23,8 @@ import {
   removeStaleTemporaries,
   writeFileAtomicContained,
 } from "../workspace/containedFs";
+
+export { StoreError };
 
 export type StoreFaultCode =
   | LineFaultCode
@@ -71,25 +74,6 @@ export interface LineRecord {
   readonly offset: number;
   readonly length: number;
   readonly replayIndex: number | null;
-}
-
-export class StoreError extends Error {
-  constructor(
-    readonly code:
-      | "ledger-locked"
-      | "ledger-unwritable"
-      | "ledger-foreign"
-      | "ledger-corrupt"
-      | "ledger-changed-under-writer"
-      | "ledger-truncated"
-      | "ledger-rewritten"
-      | "ledger-unsafe-path"
-      | "preflight-rejected",
-    message: string,
-  ) {
-    super(message);
-    this.name = "StoreError";
-  }
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });

@@ -5,7 +5,13 @@
 // "import" and the CommonJS build is loaded with require (esbuild bundles the same file).
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 
-const smolToml = require("smol-toml") as typeof SmolToml;
+let loaded: typeof SmolToml | null = null;
+
+/** Loaded on first use: most readers (e.g. `docket status` with no Codex config) never parse TOML. */
+function smolToml(): typeof SmolToml {
+  loaded ??= require("smol-toml") as typeof SmolToml;
+  return loaded;
+}
 
 export type TomlTable = Record<string, unknown>;
 
@@ -14,9 +20,9 @@ export type TomlRead = { readonly ok: true; readonly value: TomlTable } | { read
 /** Parses a TOML document; never throws. `message` names the line and column of the first error. */
 export function readTomlDocument(text: string): TomlRead {
   try {
-    return { ok: true, value: smolToml.parse(text) };
+    return { ok: true, value: smolToml().parse(text) };
   } catch (error) {
-    if (error instanceof smolToml.TomlError) return { ok: false, message: `${error.message.split("\n")[0] ?? "invalid TOML"} (line ${error.line}, column ${error.column})` };
+    if (error instanceof smolToml().TomlError) return { ok: false, message: `${error.message.split("\n")[0] ?? "invalid TOML"} (line ${error.line}, column ${error.column})` };
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -6,7 +6,8 @@ import { phaseOf, runtimeFacts } from "../developer/history";
 import type { ReceiptProjection } from "../developer/receipts";
 import { readReceiptsPage, type ReceiptPageQuery } from "./receiptQueries";
 import type { ScopeState } from "../developer/scopeState";
-import { computeToolPolicy, legalOperations } from "../developer/toolPolicy";
+import { legalOperations } from "../developer/toolPolicy";
+import { toolPolicyResult } from "./policyResult";
 import {
   type LedgerHealth,
   type ReceiptsPage,
@@ -58,13 +59,7 @@ export function historyStatus(input: HistoryStatusInput): Status {
 
 /** The replay-current tool policy (what an agent may do right now). */
 export function historyPolicy(history: HistoryView): ToolPolicyResult {
-  const policy = computeToolPolicy(runtimeFacts(history));
-  return {
-    ...policy,
-    legalOperations: [...policy.legalOperations],
-    phase: phaseOf(history),
-    workScopeId: history.activeScope?.workScopeId ?? null,
-  };
+  return toolPolicyResult(runtimeFacts(history), phaseOf(history), history.activeScope?.workScopeId ?? null);
 }
 
 export function historyReceiptsPage(

@@ -18,9 +18,9 @@ import { findPackageRoot, loadSkillCatalog, type SkillCatalog } from "../develop
 import { checkAuthorization, reconcileLanding, workspaceDelta, type WorkspaceRefusal, type WorkspaceSnapshot } from "../developer/workspaceDelta";
 import { inForceBaselineKey, loadBaseline, saveBaseline, saveBaselineSync, type BaselineKey } from "./baselineStore";
 import { readFileAtCommit, takeWorkspaceSnapshot } from "./gitObservation";
-import { compareWithCommittedLedger } from "./gitAnchor";
 import { redactPersistedInput } from "../evidence/persistedText";
 import { containmentRootFor } from "./ledgerPaths";
+import { ledgerHealth, lineOfReplayIndex } from "./ledgerHealth";
 import { sweepStateTemporaries } from "./docketFolder";
 import { describeWorkState } from "../developer/workState";
 import { readProvenance, recordProvenance, type Actor } from "./provenanceStore";
@@ -43,9 +43,11 @@ import {
   type ReceiptsPage,
   type Status,
   type ToolPolicyResult,
-  type VerifyResult,
   type WorkState,
 } from "../protocol/messages";
+
+// `docket ledger verify` loads only the store, not this file: it lives in ledgerVerify.ts.
+export { verifyLedgerBytes, verifyLedgerFile } from "./ledgerVerify";
 
 export interface Clock {
   /** Current time as `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
@@ -125,32 +127,11 @@ export class WorkspaceLedger {
   }
 
   health(): LedgerHealth {
-    const replayer = this.store.replayer;
-    const rejected = replayer.firstRejected;
-    const fault = this.store.fault;
-    let problem: LedgerHealth["problem"] = null;
-    if (fault !== null) problem = { code: fault.code, message: fault.message, line: fault.line };
-    else if (rejected !== null) problem = { code: rejected.code, message: rejected.message, line: this.lineOfReplayIndex(rejected.index) };
-    return {
-      path: this.store.ledgerPath,
-      exists: this.store.exists,
-      bytes: this.store.offset + this.store.tornTail,
-      lines: this.store.lineCount,
-      accepted: replayer.accepted.length,
-      rejected: replayer.entryCount - replayer.accepted.length,
-      tornTailBytes: this.store.tornTail,
-      problem,
-    };
+    return ledgerHealth(this.store);
   }
 
   lineOfReplayIndex(index: number): number | null {
-    // Lines and replay indexes coincide while the ledger holds only developer entries.
-    const direct = this.store.lineRecord(index);
-    if (direct?.replayIndex === index) return index;
-    for (let line = 0; line < this.store.lineCount; line += 1) {
-      if (this.store.lineRecord(line)?.replayIndex === index) return line;
-    }
-    return null;
+    return lineOfReplayIndex(this.store, index);
   }
 
   status(): Status {
@@ -646,66 +627,4 @@ export class WorkspaceLedger {
     const record = readProvenance(this.options.workspaceFolder).get(eventSha256);
     return record === undefined ? detail : { ...detail, provenance: { actor: record.actor, nominations: [...record.nominations] } };
   }
-}
-
-/**
- * Verifies a ledger file from its first byte, independent of any cached state: every line's
- * wrapper and chain, replay and the head anchor beside it — everything but Git (synchronous, for
- * callers that verify often). The earliest problem wins: a line whose entry replay rejects comes
- * before the chain break its edit causes on the next line.
- */
-export function verifyLedgerBytes(ledgerPath: string): VerifyResult {
-  const ledger = new WorkspaceLedger({ workspaceFolder: "", ledgerPath, trusted: false });
-  ledger.refresh();
-  const health = ledger.health();
-  const fault = ledger.store.fault;
-  const rejected = ledger.store.replayer.firstRejected;
-  const rejectedLine = rejected === null ? null : (ledger.lineOfReplayIndex(rejected.index) ?? 0) + 1;
-  let firstFault: VerifyResult["firstFault"] = null;
-  let missingLines: VerifyResult["missingLines"] = null;
-  if (rejected !== null && rejectedLine !== null && (fault === null || rejectedLine <= fault.line + 1)) {
-    firstFault = { line: rejectedLine, index: rejected.index, code: rejected.code, message: rejected.message };
-  } else if (fault !== null) {
-    firstFault = { line: fault.line + 1, index: null, code: fault.code, message: fault.message };
-    missingLines = fault.missingLines ?? null;
-  } else if (ledger.store.tailIsCompleteLine()) {
-    // A crashed writer leaves a strict prefix of a line; a whole line without (or with an
-    // altered) newline means a committed line's terminator was edited.
-    firstFault = {
-      line: ledger.store.lineCount + 1,
-      index: null,
-      code: "ledger-line-unterminated",
-      message: "the last line is complete but its newline is missing or altered",
-    };
-  }
-  return {
-    ok: firstFault === null,
-    path: ledgerPath,
-    lines: health.lines,
-    accepted: health.accepted,
-    rejected: health.rejected,
-    firstFault,
-    tornTailBytes: health.tornTailBytes,
-    headLineSha256: ledger.store.headLineSha256,
-    missingLines,
-    anchor: ledger.store.anchorState.kind,
-    git: { state: "unavailable", commit: null, note: "not compared" },
-  };
-}
-
-/**
- * Everything verifyLedgerBytes checks, plus — when Git tracks the ledger — the version committed at
- * HEAD, a second anchor a local rewrite of the ledger and its anchor cannot reach.
- */
-export async function verifyLedgerFile(ledgerPath: string): Promise<VerifyResult> {
-  const local = verifyLedgerBytes(ledgerPath);
-  const committed = await compareWithCommittedLedger(ledgerPath);
-  if (committed.kind === "matched") return { ...local, git: { state: "matched", commit: committed.commit, note: null } };
-  if (committed.kind === "untracked") return { ...local, git: { state: "untracked", commit: null, note: null } };
-  if (committed.kind === "unavailable") return { ...local, git: { state: "unavailable", commit: null, note: committed.reason } };
-  const git: VerifyResult["git"] = { state: "mismatched", commit: committed.commit, note: committed.message };
-  if (local.firstFault !== null) return { ...local, git };
-  return committed.kind === "truncated"
-    ? { ...local, ok: false, git, firstFault: { line: committed.missing.from, index: null, code: "ledger-truncated", message: committed.message }, missingLines: committed.missing }
-    : { ...local, ok: false, git, firstFault: { line: committed.line, index: null, code: "ledger-rewritten", message: committed.message } };
 }
