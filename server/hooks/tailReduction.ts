@@ -52,19 +52,19 @@ class SeededReplay {
     this.scopeCount = seed.scopeCount;
   }
 
-  apply(raw: unknown): void {
+  apply(raw: unknown, parsedText: string): void {
     const index = this.entryCount;
     this.entryCount += 1;
     try {
-      this.accept(raw);
+      this.accept(raw, parsedText);
     } catch (error) {
       if (error instanceof NeedsReplay) throw error;
       if (this.firstRejection === null) this.firstRejection = { index, ...rejectionOf(error) };
     }
   }
 
-  private accept(raw: unknown): void {
-    const envelope = parseStored(raw);
+  private accept(raw: unknown, parsedText: string): void {
+    const envelope = parseStored(raw, parsedText);
     if (this.tailIds.has(envelope.eventId)) stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
     if (this.ids.mightContain(eventIdKey(envelope.eventId))) throw new NeedsReplay();
     const event = parseSemanticEvent(envelope);
@@ -162,7 +162,7 @@ export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): Tail
         const fault = error instanceof LineFault ? error : new LineFault("ledger-line-invalid", String(error));
         return { kind: "fault", reason: `ledger line ${lineNumber + 1}: ${fault.code}: ${fault.message}` };
       }
-      if (decoded.stream === DEVELOPER_STREAM) replay.apply(decoded.entry);
+      if (decoded.stream === DEVELOPER_STREAM) replay.apply(decoded.entry, decoded.entryText);
       lastLine = { offset: ledger.bytes + start, text: `${text}\n` };
       previous = decoded.lineSha256;
       lineNumber += 1;

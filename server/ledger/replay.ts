@@ -49,13 +49,16 @@ function observedIdentity(raw: unknown): ObservedIdentity {
   return identity;
 }
 
-/** Parses a stored entry into an envelope or stops with the fault replay records for it. */
-export function parseStored(raw: unknown): Envelope {
+/**
+ * Parses a stored entry into an envelope or stops with the fault replay records for it.
+ * `parsedText`: see parseEnvelope (the canonical text of a JSON.parse result handed over).
+ */
+export function parseStored(raw: unknown, parsedText?: string): Envelope {
   if (isRecord(raw) && typeof raw.protocolVersion === "string" && raw.protocolVersion !== DEVELOPER_PROTOCOL) {
     return stop("unsupported-protocol", `Unsupported Developer protocol: ${raw.protocolVersion}`);
   }
   try {
-    return parseEnvelope(raw);
+    return parseEnvelope(raw, undefined, parsedText);
   } catch (error) {
     return stop("invalid-envelope", error instanceof Error ? error.message : "invalid Developer envelope");
   }
@@ -120,12 +123,16 @@ export class Replayer {
     return entry === undefined ? undefined : stateOf(entry);
   }
 
-  /** Applies one raw entry and returns its disposition. Never throws. */
-  apply(raw: unknown): Disposition {
+  /**
+   * Applies one raw entry and returns its disposition. Never throws. A reader that just parsed
+   * and verified a ledger line hands over its entry with the entry's canonical text
+   * (`parsedText`), which spares parsing the payload a second time.
+   */
+  apply(raw: unknown, parsedText?: string): Disposition {
     const index = this.dispositionList.length;
     let disposition: Disposition;
     try {
-      disposition = this.accept(index, raw);
+      disposition = this.accept(index, raw, parsedText);
     } catch (error) {
       disposition = { status: "rejected", index, ...rejectionOf(error), observedIdentity: observedIdentity(raw) };
       if (this.firstRejection === null && this.undoLog === null) this.firstRejection = disposition;
@@ -174,8 +181,8 @@ export class Replayer {
     return accepted;
   }
 
-  private accept(index: number, raw: unknown): Disposition {
-    const envelope = parseStored(raw);
+  private accept(index: number, raw: unknown, parsedText: string | undefined): Disposition {
+    const envelope = parseStored(raw, parsedText);
     if (this.acceptedById.has(envelope.eventId)) {
       stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
     }
