@@ -232,8 +232,26 @@ export function dischargeObligation(scope: LiveScope, loose: LooseDischarge): vo
   if (frame.discharges.has(loose.dischargeId)) {
     reject("duplicate-identity", `Duplicate discharge: ${loose.dischargeId}`);
   }
-  const body = { ...loose, contributionIds };
-  frame.addDischarge({ ...body, dischargeSha256: dischargeSha256(body) });
+  // Written out, not spread: the frame keeps this record (see createBasis in routing.ts).
+  const body = {
+    dischargeId: loose.dischargeId,
+    frameId: loose.frameId,
+    expectedFrameRevision: loose.expectedFrameRevision,
+    obligationId: loose.obligationId,
+    contributionIds,
+    stopEvidence: loose.stopEvidence,
+    conclusion: loose.conclusion,
+  };
+  frame.addDischarge({
+    dischargeId: body.dischargeId,
+    frameId: body.frameId,
+    expectedFrameRevision: body.expectedFrameRevision,
+    obligationId: body.obligationId,
+    contributionIds: body.contributionIds,
+    stopEvidence: body.stopEvidence,
+    conclusion: body.conclusion,
+    dischargeSha256: dischargeSha256(body),
+  });
 }
 
 /** Event 18, the §5.1 guard. Debt clearing is applied afterwards by root.ts. */

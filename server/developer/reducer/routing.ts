@@ -14,6 +14,7 @@ import {
   pageChainSeed,
   pageSha256,
   snapshotBasisSha256,
+  type CanServeBasis,
   type CandidateDisposition,
   type SnapshotBasis,
   type SnapshotManifest,
@@ -164,8 +165,16 @@ export function completeCoverage(scope: LiveScope, snapshotId: string, expectedC
   }
   const coverage = snapshot.coverage;
   if (!coverageComplete(coverage)) invalid("routing coverage is incomplete, blocked, unknown, or does not match its seal");
+  // Written out, not spread (see createBasis).
   const completed: CompletedCoverage = {
-    ...coverage,
+    basis: coverage.basis,
+    manifest: coverage.manifest,
+    obligations: coverage.obligations,
+    nextPageIndex: coverage.nextPageIndex,
+    observedCandidateCount: coverage.observedCandidateCount,
+    pageChainSha256: coverage.pageChainSha256,
+    selectedCandidates: coverage.selectedCandidates,
+    targetSummaries: coverage.targetSummaries,
     coverageSha256: coverageSha256(coverage.manifest, coverage.selectedCandidates, coverage.targetSummaries),
   };
   if (completed.coverageSha256 !== expectedCoverageSha256) stop("routing-state-missing", "completed routing coverage hash mismatch");
@@ -197,8 +206,12 @@ export function createBasis(scope: LiveScope, snapshotId: string, body: LooseCan
   const known = new Set(coverage.obligations.map((entry) => entry.obligationId));
   if (targets.some((target) => !known.has(target))) invalid("can-serve targets must belong to the current frame");
   const fields = {
-    ...body,
+    basisId: body.basisId,
+    candidateId: body.candidateId,
     targetObligationIds: targets,
+    methodRevisionSha256: body.methodRevisionSha256,
+    policy: body.policy,
+    rootApplicability: body.rootApplicability,
     snapshotId: coverage.manifest.snapshotId,
     frameId: coverage.basis.frameId,
     frameRevision: coverage.basis.frameRevision,
@@ -207,7 +220,25 @@ export function createBasis(scope: LiveScope, snapshotId: string, body: LooseCan
     descriptorSha256: candidate.descriptorSha256,
     contextBasisSha256: coverage.coverageSha256,
   };
-  const basis = { ...fields, kind: "can-serve" as const, basisSha256: canServeBasisSha256(fields) };
+  // The kept record is written out field by field: V8 gives each object built by spread plus new
+  // fields a map of its own (see parseEnvelope).
+  const basis: CanServeBasis = {
+    basisId: fields.basisId,
+    candidateId: fields.candidateId,
+    targetObligationIds: fields.targetObligationIds,
+    methodRevisionSha256: fields.methodRevisionSha256,
+    policy: fields.policy,
+    rootApplicability: fields.rootApplicability,
+    snapshotId: fields.snapshotId,
+    frameId: fields.frameId,
+    frameRevision: fields.frameRevision,
+    capabilityId: fields.capabilityId,
+    capabilityRevisionSha256: fields.capabilityRevisionSha256,
+    descriptorSha256: fields.descriptorSha256,
+    contextBasisSha256: fields.contextBasisSha256,
+    kind: "can-serve",
+    basisSha256: canServeBasisSha256(fields),
+  };
   if (basis.basisSha256 !== expectedBasisSha256) stop("basis-missing", "can-serve basis hash mismatch");
   if (scope.bases.has(basis.basisId)) stop("basis-missing", "basis identity already exists");
   scope.addBasis(basis);
