@@ -35,7 +35,6 @@ export class Journal {
 }
 
 interface Slot<V> {
-  readonly key: string;
   value: V;
   removed: boolean;
 }
@@ -65,14 +64,17 @@ export class KeyedRecords<V> {
     return this.byKey.has(key);
   }
 
-  /** Appends a record; the key must not be present. */
+  /**
+   * Appends a record. The reducer adds a key only after checking it is absent; should a state
+   * from elsewhere repeat one, lookups find the first record, as a search of the list would.
+   */
   add(key: string, value: V): void {
-    const slot: Slot<V> = { key, value, removed: false };
+    const slot: Slot<V> = { value, removed: false };
     this.slots.push(slot);
-    this.byKey.set(key, slot);
+    if (!this.byKey.has(key)) this.byKey.set(key, slot);
     this.journal.record(() => {
       this.slots.pop();
-      this.byKey.delete(key);
+      if (this.byKey.get(key) === slot) this.byKey.delete(key);
     });
   }
 
