@@ -1,7 +1,9 @@
-// The pure developer/v8 scope reducer. Each transition returns a new state or throws a
-// ReplayFault; it never mutates its input, so a rejection keeps the exact prior state.
-// The per-kind rules live in reducer/ (frames, root, routing, invocations); this file checks the scope head and
-// dispatches by kind.
+// The developer/v8 scope reducer. Internally a scope is a LiveScope that each accepted event
+// changes in place (O(1) per event however long the scope); a rejected event rolls every change
+// back, so the prior state stays exactly as it was. Readers get immutable ScopeState snapshots,
+// and the ScopeState → ScopeState functions below keep the pure form for callers that hold one.
+// The per-kind rules live in reducer/ (frames, root, routing, invocations); this file checks the
+// scope head and dispatches by kind.
 import { eventRefOf, type Envelope } from "../ledger/envelope";
 import { stop } from "../ledger/faults";
 import type { SemanticEvent } from "./eventKinds";
@@ -16,12 +18,15 @@ import {
 } from "./reducer/frames";
 import { causeFacts, factOfEvent, type CauseEvent, type CauseFact } from "./reducer/causes";
 import { recordAssignment, settleInvocation, startInvocation } from "./reducer/invocations";
+import { LiveScope } from "./reducer/liveScope";
 import { accountPage, completeCoverage, createBasis, openSnapshot } from "./reducer/routing";
 import { authorizeChange, closeScope, observeFrameConcluded, observeFrameOpened, recordLanding } from "./reducer/root";
 import type { ScopeState } from "./scopeState";
 
-/** Creates the state for the first event of an unknown scope (§7.2 step 6). */
-export function openScope(envelope: Envelope, event: SemanticEvent): ScopeState {
+export { LiveScope };
+
+/** The live scope of the first event of an unknown scope (§7.2 step 6). */
+export function openLiveScope(envelope: Envelope, event: SemanticEvent): LiveScope {
   if (event.kind !== "work-scope-opened") {
     return stop("scope-not-open", "first accepted scope event must open the scope");
   }
@@ -31,33 +36,28 @@ export function openScope(envelope: Envelope, event: SemanticEvent): ScopeState 
   if (envelope.causalRefs.length !== 0) {
     stop("unresolved-causal-ref", "work-scope-opened cannot have causal refs");
   }
-  return {
-    workScopeId: envelope.workScopeId,
-    head: { scopeSequence: 0, eventRef: eventRefOf(envelope) },
-    root: { status: "open", closure: null, activeAuthorization: null, authorizations: [], landings: [], debts: [] },
-    frames: [],
-    supports: [],
-    snapshots: [],
-    bases: [],
-    assignments: [],
-    settlements: [],
-    activeInvocation: null,
-    openedAt: envelope.occurredAt,
-    openedEventSha256: envelope.eventSha256,
-    closedAt: null,
-  };
+  return LiveScope.opened(envelope);
 }
 
-function requireHead(scope: ScopeState, envelope: Envelope): void {
-  if (envelope.scopeSequence !== scope.head.scopeSequence + 1) {
+/** Creates the state for the first event of an unknown scope (§7.2 step 6). */
+export function openScope(envelope: Envelope, event: SemanticEvent): ScopeState {
+  return openLiveScope(envelope, event).snapshot();
+}
+
+/** The checks every event of a known scope passes first: it follows the head of an open scope. */
+function requireOpenHead(head: ScopeState["head"], status: "open" | "closed", envelope: Envelope): void {
+  if (envelope.scopeSequence !== head.scopeSequence + 1) {
     stop("scope-sequence-mismatch", "scope sequence does not follow the accepted head");
   }
-  if (envelope.previousScopeEventSha256 !== scope.head.eventRef.eventSha256) {
+  if (envelope.previousScopeEventSha256 !== head.eventRef.eventSha256) {
     stop("scope-chain-mismatch", "previous scope hash does not match the accepted head");
+  }
+  if (status === "closed") {
+    stop("semantic-transition-rejected", "Runtime work scope is closed");
   }
 }
 
-function applyKind(scope: ScopeState, envelope: Envelope, event: SemanticEvent, given: readonly CauseFact[] | undefined): ScopeState {
+function applyKind(scope: LiveScope, envelope: Envelope, event: SemanticEvent, given: readonly CauseFact[] | undefined): void {
   const causes = envelope.causalRefs;
   const facts = causeFacts(scope, causes, given);
   const self = eventRefOf(envelope);
@@ -71,11 +71,8 @@ function applyKind(scope: ScopeState, envelope: Envelope, event: SemanticEvent, 
     case "implementation-landing-recorded":
       return recordLanding(scope, event.landing, facts, self);
     case "route-frame-opened":
-      return observeFrameOpened(
-        openRouteFrame(scope, event.frame, event.obligations, event.parentDependency),
-        event.frame.frameId,
-        causes,
-      );
+      openRouteFrame(scope, event.frame, event.obligations, event.parentDependency);
+      return observeFrameOpened(scope, event.frame.frameId, causes);
     case "route-frame-replaced":
       return replaceRouteFrame(scope, event.frame, event.obligations);
     case "routing-snapshot-opened":
@@ -101,7 +98,25 @@ function applyKind(scope: ScopeState, envelope: Envelope, event: SemanticEvent, 
     case "obligation-discharged":
       return dischargeObligation(scope, event.discharge);
     case "route-frame-concluded":
-      return observeFrameConcluded(concludeFrame(scope, event.proposal, self), event.proposal.frameId, causes);
+      concludeFrame(scope, event.proposal, self);
+      return observeFrameConcluded(scope, event.proposal.frameId, causes);
+  }
+}
+
+/**
+ * Applies an event to a live scope in place and advances its head, or throws a ReplayFault with
+ * the scope exactly as it was. The change stays undoable (`scope.journal.rollback(mark)`) until
+ * the caller calls `scope.journal.forget()`, which a driver does once the event is kept for good.
+ */
+export function advanceLiveScope(scope: LiveScope, envelope: Envelope, event: SemanticEvent, causes?: readonly CauseFact[]): void {
+  const mark = scope.journal.length;
+  try {
+    requireOpenHead(scope.head, scope.status, envelope);
+    applyKind(scope, envelope, event, causes);
+    scope.setHead({ scopeSequence: envelope.scopeSequence, eventRef: eventRefOf(envelope) });
+  } catch (error) {
+    scope.journal.rollback(mark);
+    throw error;
   }
 }
 
@@ -116,13 +131,12 @@ export function advanceScope(scope: ScopeState, envelope: Envelope, event: Seman
 
 /**
  * The same transition with the causes already reduced to what they prove: a reader that resumes
- * from a checkpoint keeps these facts instead of whole cause events.
+ * from a checkpoint keeps these facts instead of whole cause events. It never changes `scope`.
  */
 export function advanceScopeWithFacts(scope: ScopeState, envelope: Envelope, event: SemanticEvent, causes?: readonly CauseFact[]): ScopeState {
-  requireHead(scope, envelope);
-  if (scope.root.status === "closed") {
-    return stop("semantic-transition-rejected", "Runtime work scope is closed");
-  }
-  const next = applyKind(scope, envelope, event, causes);
-  return { ...next, head: { scopeSequence: envelope.scopeSequence, eventRef: eventRefOf(envelope) } };
+  // Checked before the live copy is built, so an event at a closed scope costs nothing extra.
+  requireOpenHead(scope.head, scope.root.status, envelope);
+  const live = LiveScope.fromState(scope);
+  advanceLiveScope(live, envelope, event, causes);
+  return live.snapshot();
 }

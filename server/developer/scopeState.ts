@@ -1,5 +1,6 @@
-// Per-scope reducer state (§3.1). Every part is immutable: a transition builds a new state and a
-// rejected event therefore leaves the prior state exactly as it was.
+// Per-scope reducer state (§3.1) as readers see it. Every part is immutable: a ScopeState is a
+// snapshot the reducer's live scope (reducer/liveScope.ts) hands out, and later events never
+// change a snapshot already handed out.
 import type { EventRef } from "../ledger/envelope";
 import type { ScopeClosure } from "./eventKinds";
 import type { Authorization } from "./values/authorization";

@@ -4,7 +4,7 @@
 // may have seen, a cause in a closed scope, an event of a closed scope): the caller then replays.
 import { parseSemanticEvent } from "../developer/eventKinds";
 import type { HistoryView } from "../developer/history";
-import { advanceScopeWithFacts, openScope } from "../developer/reducer";
+import { LiveScope, advanceLiveScope, openLiveScope } from "../developer/reducer";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import type { ScopeState } from "../developer/scopeState";
 import { eventRefOf } from "../ledger/envelope";
@@ -36,7 +36,8 @@ function readTail(ledger: OpenLedger, from: number): Buffer | null {
 
 /** Replay's per-entry rules over the seed (server/ledger/replay.ts Replayer.accept). */
 class SeededReplay {
-  readonly scopes = new Map<string, ScopeState>();
+  /** The seed's open scopes, each made live (reduced in place) when the tail first reaches it. */
+  private readonly scopes = new Map<string, ScopeState | LiveScope>();
   private readonly causes: Map<string, CauseFact>;
   private readonly tailIds = new Set<string>();
   readonly ids: IdFilter;
@@ -52,19 +53,19 @@ class SeededReplay {
     this.scopeCount = seed.scopeCount;
   }
 
-  apply(raw: unknown): void {
+  apply(raw: unknown, parsedText: string): void {
     const index = this.entryCount;
     this.entryCount += 1;
     try {
-      this.accept(raw);
+      this.accept(raw, parsedText);
     } catch (error) {
       if (error instanceof NeedsReplay) throw error;
       if (this.firstRejection === null) this.firstRejection = { index, ...rejectionOf(error) };
     }
   }
 
-  private accept(raw: unknown): void {
-    const envelope = parseStored(raw);
+  private accept(raw: unknown, parsedText: string): void {
+    const envelope = parseStored(raw, parsedText);
     if (this.tailIds.has(envelope.eventId)) stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
     if (this.ids.mightContain(eventIdKey(envelope.eventId))) throw new NeedsReplay();
     const event = parseSemanticEvent(envelope);
@@ -78,20 +79,30 @@ class SeededReplay {
       }
       facts.push(fact);
     }
-    const current = this.scopes.get(envelope.workScopeId);
-    if (current === undefined && this.ids.mightContain(scopeIdKey(envelope.workScopeId))) throw new NeedsReplay();
-    const next = current === undefined ? openScope(envelope, event) : advanceScopeWithFacts(current, envelope, event, facts);
-    if (current === undefined) this.scopeCount += 1;
-    this.scopes.set(envelope.workScopeId, next);
+    const known = this.scopes.get(envelope.workScopeId);
+    if (known === undefined && this.ids.mightContain(scopeIdKey(envelope.workScopeId))) throw new NeedsReplay();
+    if (known === undefined) {
+      this.scopes.set(envelope.workScopeId, openLiveScope(envelope, event));
+      this.scopeCount += 1;
+    } else {
+      const live = known instanceof LiveScope ? known : LiveScope.fromState(known);
+      this.scopes.set(envelope.workScopeId, live);
+      advanceLiveScope(live, envelope, event, facts);
+      live.journal.forget();
+    }
     this.tailIds.add(envelope.eventId);
     this.ids.add(eventIdKey(envelope.eventId));
-    if (current === undefined) this.ids.add(scopeIdKey(envelope.workScopeId));
+    if (known === undefined) this.ids.add(scopeIdKey(envelope.workScopeId));
     this.causes.set(refKey(eventRefOf(envelope)), factOfEvent({ envelope, event }));
   }
 
   /** The history view describeHistory would give for the whole ledger. */
+  private states(): ScopeState[] {
+    return [...this.scopes.values()].map((scope) => (scope instanceof LiveScope ? scope.snapshot() : scope));
+  }
+
   history(): HistoryView {
-    const open = [...this.scopes.values()].filter((scope) => scope.root.status === "open");
+    const open = this.states().filter((scope) => scope.root.status === "open");
     const scopes = open;
     if (this.firstRejection !== null) {
       const { index, code, message } = this.firstRejection;
@@ -103,7 +114,7 @@ class SeededReplay {
   }
 
   seedAt(lines: number, headLineSha256: string | null): TailSeed {
-    const openScopes = [...this.scopes.values()].filter((scope) => scope.root.status === "open");
+    const openScopes = this.states().filter((scope) => scope.root.status === "open");
     const open = new Set(openScopes.map((scope) => scope.workScopeId));
     const causes = [...this.causes].filter(([key]) => open.has(key.slice(0, key.indexOf("\u0000"))));
     return { format: TAIL_SEED_FORMAT, lines, headLineSha256, entryCount: this.entryCount, scopeCount: this.scopeCount, openScopes, causes, ids: this.ids.toData() };
@@ -152,7 +163,7 @@ export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): Tail
         const fault = error instanceof LineFault ? error : new LineFault("ledger-line-invalid", String(error));
         return { kind: "fault", reason: `ledger line ${lineNumber + 1}: ${fault.code}: ${fault.message}` };
       }
-      if (decoded.stream === DEVELOPER_STREAM) replay.apply(decoded.entry);
+      if (decoded.stream === DEVELOPER_STREAM) replay.apply(decoded.entry, decoded.entryText);
       lastLine = { offset: ledger.bytes + start, text: `${text}\n` };
       previous = decoded.lineSha256;
       lineNumber += 1;

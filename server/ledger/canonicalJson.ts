@@ -1,6 +1,6 @@
 // Canonical JSON and value hashing exactly as developer/v8 defines them: keys sorted by UTF-16
 // code units (never locale), no whitespace, numbers in JavaScript's shortest round-trip form.
-import { createHash } from "node:crypto";
+import crypto from "node:crypto";
 
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
@@ -63,24 +63,131 @@ export function compareCodeUnits(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-/** Serializes an already-validated JSON value canonically. */
-export function canonicalJson(value: JsonValue): string {
+/** The general canonical serialization of an already-validated JSON value (the reference form). */
+function canonicalJsonOf(value: JsonValue): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${(value as readonly JsonValue[]).map(canonicalJson).join(",")}]`;
+  if (Array.isArray(value)) return `[${(value as readonly JsonValue[]).map(canonicalJsonOf).join(",")}]`;
   const record = value as { readonly [key: string]: JsonValue };
   return `{${Object.keys(record)
     .sort(compareCodeUnits)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key] as JsonValue)}`)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJsonOf(record[key] as JsonValue)}`)
     .join(",")}}`;
+}
+
+// Canonicalization is most of what replay costs per line (every line, every payload and every
+// hashed value), so the common case takes a fast path with the very same output: a tree of plain
+// objects, dense arrays, strings, booleans, null and finite numbers. When every object's keys are
+// already in code-unit order (true of every line Docket wrote), the engine's own JSON.stringify
+// writes the canonical text; otherwise one pass sorts and writes. Anything else — other objects,
+// holes, non-finite numbers, extreme nesting — takes the general path, which gives the same text
+// (and the same errors) as before.
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** True when `value` is a plain JSON tree whose object keys are all in code-unit order. */
+function isSortedPlainJson(value: unknown, depth: number): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (depth >= MAX_JSON_DEPTH) return false;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+        for (let index = 0; index < value.length; index += 1) {
+          if (!(index in value) || !isSortedPlainJson(value[index], depth + 1)) return false;
+        }
+        return true;
+      }
+      if (!isPlainObject(value)) return false;
+      const record = value as Record<string, unknown>;
+      let previous: string | null = null;
+      for (const key of Object.keys(record)) {
+        if (previous !== null && !(previous < key)) return false;
+        if (!isSortedPlainJson(record[key], depth + 1)) return false;
+        previous = key;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** The canonical text of a plain JSON tree in any key order, or undefined for anything else. */
+function plainCanonicalJson(value: unknown, depth: number): string | undefined {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+    case "object": {
+      if (depth >= MAX_JSON_DEPTH) return undefined;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype) return undefined;
+        let text = "[";
+        for (let index = 0; index < value.length; index += 1) {
+          if (!(index in value)) return undefined;
+          const entry = plainCanonicalJson(value[index], depth + 1);
+          if (entry === undefined) return undefined;
+          text += index === 0 ? entry : `,${entry}`;
+        }
+        return `${text}]`;
+      }
+      if (!isPlainObject(value)) return undefined;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      for (let index = 1; index < keys.length; index += 1) {
+        if (!((keys[index - 1] as string) < (keys[index] as string))) {
+          keys.sort(compareCodeUnits);
+          break;
+        }
+      }
+      let text = "{";
+      for (let index = 0; index < keys.length; index += 1) {
+        const key = keys[index] as string;
+        const entry = plainCanonicalJson(record[key], depth + 1);
+        if (entry === undefined) return undefined;
+        text += `${index === 0 ? "" : ","}${JSON.stringify(key)}:${entry}`;
+      }
+      return `${text}}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The canonical text when `value` is a plain JSON tree (what toJsonValue would accept unchanged). */
+function fastCanonicalJson(value: unknown): string | undefined {
+  return isSortedPlainJson(value, 0) ? JSON.stringify(value) : plainCanonicalJson(value, 0);
+}
+
+/** Serializes an already-validated JSON value canonically. */
+export function canonicalJson(value: JsonValue): string {
+  return fastCanonicalJson(value) ?? canonicalJsonOf(value);
 }
 
 /** Validates and serializes any value; throws CanonicalJsonError for non-JSON input. */
 export function canonicalize(value: unknown): string {
-  return canonicalJson(toJsonValue(value));
+  return fastCanonicalJson(value) ?? canonicalJsonOf(toJsonValue(value));
 }
 
+// A replayed event takes several hashes; the one-shot crypto.hash (Node 20.12+) costs about half
+// of a Hash object's setup for inputs this small. Same digest either way.
+const oneShotHash = typeof crypto.hash === "function" ? crypto.hash : null;
+
 export function sha256Hex(text: string | Uint8Array): string {
-  return createHash("sha256").update(text).digest("hex");
+  if (oneShotHash !== null) return oneShotHash("sha256", text, "hex");
+  return crypto.createHash("sha256").update(text).digest("hex");
 }
 
 /** H(v): SHA-256 (lowercase hex) of the UTF-8 canonical JSON of v. */
@@ -93,7 +200,6 @@ export function h24(value: unknown): string {
   return hashValue(value).slice(0, 24);
 }
 
-const encoder = new TextEncoder();
 export function utf8Length(text: string): number {
-  return encoder.encode(text).byteLength;
+  return Buffer.byteLength(text, "utf8");
 }

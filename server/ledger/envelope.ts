@@ -1,6 +1,6 @@
 // The persisted developer/v8 event envelope (§2): strict parse with every rejection rule, and
 // creation from a draft. Parse recomputes eventSha256 and rejects drift.
-import { canonicalJson, compareCodeUnits, hashValue, sha256Hex, toJsonValue, utf8Length, type JsonValue } from "./canonicalJson";
+import { MAX_JSON_DEPTH, canonicalJson, compareCodeUnits, hashValue, nestsDeeperThan, sha256Hex, toJsonValue, utf8Length, type JsonValue } from "./canonicalJson";
 import {
   MAX_PAYLOAD_BYTES,
   arrayAt,
@@ -77,16 +77,42 @@ export function parseEventRef(value: unknown, path: string): EventRef {
   };
 }
 
-function payloadAt(value: unknown, path: string): { json: JsonValue; text: string } {
+const PAYLOAD_MEMBER = ',"payload":';
+const AFTER_PAYLOAD_MEMBER = ',"previousScopeEventSha256":';
+
+/**
+ * The payload's canonical text cut out of the whole envelope's canonical text, when the value is
+ * JSON.parse output the caller hands over with its canonical text (a ledger line it just verified):
+ * then the payload needs no copy and no second serialization. Undefined when that cannot apply.
+ * Every other member is a validated string, ref list, null, sha or integer, so the first
+ * `,"payload":` and the last `,"previousScopeEventSha256":` are the payload's own bounds.
+ */
+function payloadTextWithin(envelopeText: string, value: unknown): string | undefined {
+  const start = envelopeText.indexOf(PAYLOAD_MEMBER);
+  const end = envelopeText.lastIndexOf(AFTER_PAYLOAD_MEMBER);
+  if (start < 0 || end < start) return undefined;
+  const text = envelopeText.slice(start + PAYLOAD_MEMBER.length, end);
+  // Nesting past toJsonValue's limit needs at least two characters per level; such a payload takes
+  // the general path, which refuses it with its own message.
+  if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH)) return undefined;
+  return text;
+}
+
+function payloadAt(value: unknown, path: string, parsedText?: string): { json: JsonValue; text: string } {
+  const text = parsedText === undefined ? undefined : payloadTextWithin(parsedText, value);
+  if (text !== undefined) {
+    if (utf8Length(text) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
+    return { json: value as JsonValue, text };
+  }
   let json: JsonValue;
   try {
     json = toJsonValue(value, `${path}/`);
   } catch (error) {
     return fail(path, error instanceof Error ? error.message : "expected a JSON value");
   }
-  const text = canonicalJson(json);
-  if (utf8Length(text) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
-  return { json, text };
+  const canonical = canonicalJson(json);
+  if (utf8Length(canonical) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
+  return { json, text: canonical };
 }
 
 export function envelopeSha256(draft: EnvelopeDraft): string {
@@ -106,8 +132,12 @@ function envelopeSha256WithPayloadText(draft: EnvelopeDraft, payloadText: string
   );
 }
 
-/** Strictly parses a stored envelope. Throws ValueError describing the first violation. */
-export function parseEnvelope(value: unknown, path = "developerEventEnvelope"): Envelope {
+/**
+ * Strictly parses a stored envelope. Throws ValueError describing the first violation.
+ * `parsedText`: only for a value that is JSON.parse output handed over for good, its canonical
+ * JSON text (a ledger line's entry); the envelope then keeps that value's payload as is.
+ */
+export function parseEnvelope(value: unknown, path = "developerEventEnvelope", parsedText?: string): Envelope {
   const data = objectAt(value, path);
   exactKeys(data, path, ENVELOPE_KEYS);
   const scopeSequence = integerAt(data.scopeSequence, `${path}.scopeSequence`, { max: MAX_SCOPE_SEQUENCE });
@@ -141,7 +171,8 @@ export function parseEnvelope(value: unknown, path = "developerEventEnvelope"): 
   const workScopeId = idAt(data.workScopeId, `${path}.workScopeId`);
   const occurredAt = timestampAt(data.occurredAt, `${path}.occurredAt`);
   const kind = idAt(data.kind, `${path}.kind`);
-  const payload = payloadAt(data.payload, `${path}.payload`);
+  // The cut-out needs every member before the payload to be a string or a ref list (checked above).
+  const payload = payloadAt(data.payload, `${path}.payload`, typeof data.eventSha256 === "string" ? parsedText : undefined);
   const parsed: EnvelopeDraft = {
     protocolVersion: DEVELOPER_PROTOCOL,
     eventId,
@@ -157,7 +188,21 @@ export function parseEnvelope(value: unknown, path = "developerEventEnvelope"): 
   if (envelopeSha256WithPayloadText(parsed, payload.text) !== eventSha256) {
     fail(`${path}.eventSha256`, "does not match the canonical event body");
   }
-  return { ...parsed, eventSha256 };
+  // Written out, not spread: V8 gives every object built by `{ ...parsed, eventSha256 }` a map of
+  // its own, which costs each of the (retained) envelopes hundreds of bytes and makes every
+  // envelope field access megamorphic.
+  return {
+    protocolVersion: parsed.protocolVersion,
+    eventId,
+    workScopeId,
+    scopeSequence,
+    previousScopeEventSha256,
+    causalRefs,
+    occurredAt,
+    kind,
+    payload: payload.json,
+    eventSha256,
+  };
 }
 
 /** Builds a hashed envelope from a draft and re-parses it, so creation obeys every parse rule. */

@@ -21,6 +21,11 @@ export interface LedgerLine {
   readonly lineSha256: string;
 }
 
+/** A decoded line with its entry's canonical text (which replay reuses instead of recomputing it). */
+export interface DecodedLedgerLine extends LedgerLine {
+  readonly entryText: string;
+}
+
 const LINE_KEYS = ["ledger", "line", "previousLineSha256", "stream", "entry", "lineSha256"] as const;
 
 export function lineSha256(line: number, previousLineSha256: string | null, stream: string, entry: JsonValue): string {
@@ -73,7 +78,7 @@ export class LineFault extends Error {
  * Decodes one line's text (without newline) and checks its link to the previous line.
  * Throws LineFault. The wrapper must be byte-identical to its canonical form.
  */
-export function decodeLedgerLine(text: string, expectedLine: number, expectedPrevious: string | null): LedgerLine {
+export function decodeLedgerLine(text: string, expectedLine: number, expectedPrevious: string | null): DecodedLedgerLine {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -130,5 +135,5 @@ export function decodeLedgerLine(text: string, expectedLine: number, expectedPre
     const problem = observerEntryProblem(line.entry);
     if (problem !== null) throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1}: ${problem}`);
   }
-  return line;
+  return { ...line, entryText };
 }

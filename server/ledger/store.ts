@@ -408,6 +408,7 @@ export class LedgerStore {
     const dispositions: Disposition[] = [];
     const previousTorn = this.tornTailBytes;
     let start = 0;
+    let lastLineStart = -1;
     for (;;) {
       const newline = buffer.indexOf(0x0a, start);
       if (newline < 0) break;
@@ -435,7 +436,7 @@ export class LedgerStore {
       let replayIndex: number | null = null;
       if (decoded.stream === DEVELOPER_STREAM) {
         replayIndex = this.replayerValue.entryCount;
-        dispositions.push(this.replayerValue.apply(decoded.entry));
+        dispositions.push(this.replayerValue.apply(decoded.entry, decoded.entryText));
       } else if (decoded.stream === GUARD_STREAM) {
         this.guardLinesValue.push({
           line: lineNumber,
@@ -452,9 +453,11 @@ export class LedgerStore {
       }
       this.lines.push({ offset: this.offsetBytes + start, length: newline - start + 1, replayIndex });
       this.headSha = decoded.lineSha256;
-      this.lastLineBytes = Buffer.from(buffer.subarray(start, newline + 1));
+      lastLineStart = start;
       start = newline + 1;
     }
+    // Only the last line's bytes are kept (to notice a rewrite); copied once, not once per line.
+    if (lastLineStart >= 0) this.lastLineBytes = Buffer.from(buffer.subarray(lastLineStart, start));
     if (this.faultValue !== null) {
       this.tornTailBytes = 0;
     } else {

@@ -5,10 +5,10 @@
 // up among the records of the current scope (so a cause in another scope then proves nothing).
 import { eventRefOf, type Envelope, type EventRef } from "../../ledger/envelope";
 import type { SemanticEvent } from "../eventKinds";
-import type { ScopeState } from "../scopeState";
 import { conclusionSha256 } from "../values/conclusions";
 import type { ObservedSupport } from "../values/contributions";
 import type { InvocationSettlement } from "../values/skills";
+import type { LiveScope } from "./liveScope";
 import { sameRef } from "./transition";
 
 /** A resolved, already accepted cause event. */
@@ -41,21 +41,24 @@ export function factOfEvent(cause: CauseEvent): CauseFact {
   }
 }
 
-/** Finds what the scope recorded for a cited ref (the fallback when no cause events are given). */
-function factInScope(scope: ScopeState, ref: EventRef): CauseFact {
-  const support = scope.supports.find((entry) => sameRef(entry.eventRef, ref));
+/**
+ * Finds what the scope recorded for a cited ref (the fallback when no cause events are given; the
+ * replay drivers always give them, so this linear search is off their path).
+ */
+function factInScope(scope: LiveScope, ref: EventRef): CauseFact {
+  const support = scope.supports.values().find((entry) => sameRef(entry.eventRef, ref));
   if (support !== undefined) return { kind: "support", ref, support };
-  const settled = scope.settlements.find((entry) => sameRef(entry.eventRef, ref));
+  const settled = scope.settlements.values().find((entry) => sameRef(entry.eventRef, ref));
   if (settled !== undefined) return { kind: "settlement", ref, settlement: settled.settlement };
-  const concluded = scope.frames.find((entry) => entry.conclusion !== null && sameRef(entry.conclusion.eventRef, ref));
+  const concluded = scope.frames.values().find((entry) => entry.conclusion !== null && sameRef(entry.conclusion.eventRef, ref));
   if (concluded?.conclusion != null) {
     return { kind: "conclusion", ref, frameId: concluded.frame.frameId, conclusionSha256: concluded.conclusion.conclusionSha256 };
   }
-  const authorized = scope.root.authorizations.find((entry) => sameRef(entry.eventRef, ref));
+  const authorized = scope.authorizations.values().find((entry) => sameRef(entry.eventRef, ref));
   if (authorized !== undefined) return { kind: "authorization", ref, authorizationId: authorized.authorizationId };
   return { kind: "other", ref };
 }
 
-export function causeFacts(scope: ScopeState, causalRefs: readonly EventRef[], given: readonly CauseFact[] | undefined): readonly CauseFact[] {
+export function causeFacts(scope: LiveScope, causalRefs: readonly EventRef[], given: readonly CauseFact[] | undefined): readonly CauseFact[] {
   return given ?? causalRefs.map((ref) => factInScope(scope, ref));
 }

@@ -4,7 +4,6 @@
 // (reducer/causes.ts); the records kept here remember their events so later events can cite them.
 import type { EventRef } from "../../ledger/envelope";
 import { stop } from "../../ledger/faults";
-import type { FrameState, ScopeState } from "../scopeState";
 import { blockerSetSha256, createBlocker } from "../values/blockers";
 import { compareCodeUnits } from "../../ledger/canonicalJson";
 import type { ConclusionProposal } from "../values/conclusions";
@@ -23,37 +22,18 @@ import type { Obligation } from "../values/obligations";
 import { verifyFrameObligations, type RouteFrame } from "../values/routeFrame";
 import { skillReturnSupportSha256 } from "../values/skills";
 import type { CauseFact } from "./causes";
+import type { LiveFrame } from "./liveFrame";
+import type { LiveScope } from "./liveScope";
 import type { LooseDependency, LooseDischarge, LooseProposal } from "./payloadShapes";
-import {
-  actionableObligationIds,
-  asInput,
-  canonicalIds,
-  obligationBlocked,
-  obligationDischarged,
-  openFrame,
-  reject,
-  replaceFrame,
-  sameIds,
-  subsetOf,
-} from "./transition";
-
-function newFrame(frame: RouteFrame, obligations: readonly Obligation[]): FrameState {
-  return { frame, obligations, routing: null, contributions: [], discharges: [], blockers: [], conclusion: null };
-}
+import { actionableObligationIds, asInput, canonicalIds, openFrame, reject, sameIds, subsetOf } from "./transition";
 
 /** Event 5. The root-debt part (reroute clearing) is applied afterwards by root.ts. */
-export function openRouteFrame(
-  scope: ScopeState,
-  frame: RouteFrame,
-  obligations: readonly Obligation[],
-  dependency: LooseDependency | null,
-): ScopeState {
+export function openRouteFrame(scope: LiveScope, frame: RouteFrame, obligations: readonly Obligation[], dependency: LooseDependency | null): void {
   asInput(() => verifyFrameObligations(frame, obligations));
   if (frame.workScopeId !== scope.workScopeId) reject("stale-frame", "frame belongs to another work scope");
-  if (scope.frames.some((entry) => entry.frame.frameId === frame.frameId)) {
+  if (scope.frames.has(frame.frameId)) {
     reject("duplicate-identity", `Duplicate frame: ${frame.frameId}`);
   }
-  let next = scope;
   if (frame.parentFrameId === null) {
     if (dependency !== null) reject("parent-dependency-invalid", "root frame cannot have parent dependency");
   } else {
@@ -63,7 +43,7 @@ export function openRouteFrame(
     if (!subsetOf(targets, actionableObligationIds(parent))) {
       reject("parent-dependency-invalid", "child dependency must target actionable parent obligations");
     }
-    const existing = parent.blockers.find((entry) => entry.blockerId === dependency.blockerId);
+    const existing = parent.blockers.get(dependency.blockerId);
     if (existing === undefined) {
       // A child never concludes or unblocks its parent; the parent carries this blocker until an
       // explicit frame-blocker-resolved removes it (§5.3).
@@ -75,25 +55,25 @@ export function openRouteFrame(
         targetObligationIds: targets,
         details: { reason: dependency.reason },
       });
-      next = replaceFrame(scope, { ...parent, blockers: [...parent.blockers, blocker] });
+      parent.addBlocker(blocker);
     } else if (!sameIds(existing.targetObligationIds, targets)) {
       reject("parent-dependency-invalid", "existing parent blocker targets differ");
     }
   }
-  return { ...next, frames: [...next.frames, newFrame(frame, obligations)] };
+  scope.addFrame(scope.newFrame(frame, obligations));
 }
 
 /** Event 14: scope-wide support; a repeated supportId is a causality fault, not a reducer one. */
-export function observeSupport(scope: ScopeState, support: ObservedSupport, eventRef: EventRef): ScopeState {
-  if (scope.supports.some((entry) => entry.supportId === support.supportId)) {
+export function observeSupport(scope: LiveScope, support: ObservedSupport, eventRef: EventRef): void {
+  if (scope.supports.has(support.supportId)) {
     return stop("source-causality-missing", "support identity already exists");
   }
-  return { ...scope, supports: [...scope.supports, { ...support, eventRef }] };
+  scope.addSupport({ ...support, eventRef });
 }
 
 /** A skill-return proposal must restate exactly the Contribution its settled invocation returned. */
-function assertSkillProposalCurrent(scope: ScopeState, frame: FrameState, proposal: ProposalBody): void {
-  const source = scope.assignments.find((entry) => entry.status !== "ready" && entry.invocationId === proposal.source.sourceId);
+function assertSkillProposalCurrent(scope: LiveScope, frame: LiveFrame, proposal: ProposalBody): void {
+  const source = scope.startedAssignment(proposal.source.sourceId);
   if (source === undefined || source.status !== "settled") {
     return reject("contribution-not-admissible", "Skill proposal has no settled invocation source");
   }
@@ -158,13 +138,13 @@ function requireContributionCause(proposal: LooseProposal, facts: readonly Cause
 
 /** Event 15. Cause first, then the exact proposal hash, then frame admissibility. */
 export function admitContribution(
-  scope: ScopeState,
+  scope: LiveScope,
   event: { proposal: LooseProposal; expectedProposalSha256: string; contributionId: string; admissionBasisSha256: string },
   facts: readonly CauseFact[],
-): ScopeState {
+): void {
   const loose = event.proposal;
   if (loose.source.kind === "child-frame") {
-    const child = scope.frames.find((entry) => entry.frame.frameId === loose.source.sourceId);
+    const child = scope.frame(loose.source.sourceId);
     if (child === undefined || child.frame.parentFrameId !== loose.frameId || child.conclusion === null) {
       stop("source-causality-missing", "child support source is not a concluded child of the target frame");
     }
@@ -176,7 +156,7 @@ export function admitContribution(
   if (computed !== event.expectedProposalSha256) stop("source-causality-missing", "proposed contribution hash mismatch");
   const frame = openFrame(scope, body.frameId);
   if (body.frameRevision !== frame.frame.frameRevision) reject("contribution-not-admissible", "contribution targets a stale frame");
-  if (frame.contributions.some((entry) => entry.contributionId === event.contributionId)) {
+  if (frame.contributions.has(event.contributionId)) {
     reject("duplicate-identity", `Duplicate contribution: ${event.contributionId}`);
   }
   const targets = body.targetUses.map((use) => use.obligationId);
@@ -189,7 +169,7 @@ export function admitContribution(
     admissionBasisSha256: event.admissionBasisSha256,
     admissionSha256: admissionSha256(event.contributionId, proposal, event.admissionBasisSha256),
   };
-  return replaceFrame(scope, { ...frame, contributions: [...frame.contributions, contribution] });
+  frame.addContribution(contribution);
 }
 
 /** Does a cited event support this hash (its own hash, an observed support, a settlement or a conclusion)? */
@@ -205,70 +185,91 @@ function causeSupports(facts: readonly CauseFact[], sha256: string): boolean {
 
 /** Event 16: the only way a blocker goes away (a child conclusion alone never does it). */
 export function resolveBlocker(
-  scope: ScopeState,
+  scope: LiveScope,
   event: { frameId: string; blockerId: string; resolutionBasisSha256: string },
   facts: readonly CauseFact[],
-): ScopeState {
+): void {
   if (!causeSupports(facts, event.resolutionBasisSha256)) {
     stop("source-causality-missing", "blocker resolution lacks an exact prior support causal ref");
   }
   const frame = openFrame(scope, event.frameId);
-  if (!frame.blockers.some((entry) => entry.blockerId === event.blockerId)) {
+  if (!frame.blockers.has(event.blockerId)) {
     reject("blocker-not-found", `Unknown blocker: ${event.blockerId}`);
   }
-  return replaceFrame(scope, { ...frame, blockers: frame.blockers.filter((entry) => entry.blockerId !== event.blockerId) });
+  frame.removeBlocker(event.blockerId);
 }
 
 /** Whether the scope's active invocation works on this obligation of this frame. */
-function activeInvocationTargets(scope: ScopeState, frame: FrameState, obligationId: string): boolean {
+function activeInvocationTargets(scope: LiveScope, frame: LiveFrame, obligationId: string): boolean {
   const active = scope.activeInvocation;
   if (active === null || active.frameId !== frame.frame.frameId) return false;
-  const assignment = scope.assignments.find((entry) => entry.assignment.assignmentId === active.assignmentId);
+  const assignment = scope.assignments.get(active.assignmentId);
   if (assignment === undefined) return reject("assignment-not-ready", `Unknown assignment: ${active.assignmentId}`);
   return assignment.assignment.targetObligationIds.includes(obligationId);
 }
 
 /** Event 17: only admitted contributions with a supporting use for this obligation can discharge it. */
-export function dischargeObligation(scope: ScopeState, loose: LooseDischarge): ScopeState {
+export function dischargeObligation(scope: LiveScope, loose: LooseDischarge): void {
   if (loose.stopEvidence.length === 0) reject("invalid-input", "stopEvidence has an invalid length");
   const contributionIds = canonicalIds(loose.contributionIds, "contributionIds", true);
   const frame = openFrame(scope, loose.frameId);
   if (loose.expectedFrameRevision !== frame.frame.frameRevision) reject("stale-frame", "discharge targets a stale frame revision");
   if (!frame.frame.obligationIds.includes(loose.obligationId)) reject("obligation-not-actionable", "unknown frame obligation");
   if (
-    obligationBlocked(frame, loose.obligationId) ||
-    obligationDischarged(frame, loose.obligationId) ||
+    frame.isBlocked(loose.obligationId) ||
+    frame.isDischarged(loose.obligationId) ||
     activeInvocationTargets(scope, frame, loose.obligationId)
   ) {
     reject("obligation-not-actionable", "obligation is blocked, active, or discharged");
   }
   for (const contributionId of contributionIds) {
-    const contribution = frame.contributions.find((entry) => entry.contributionId === contributionId);
+    const contribution = frame.contributions.get(contributionId);
     const supports = contribution?.proposal.targetUses.some(
       (use) => use.obligationId === loose.obligationId && SUPPORTING_USES.includes(use.useAs),
     );
     if (supports !== true) reject("discharge-not-supported", "discharge lacks current admitted targeting support");
   }
-  if (frame.discharges.some((entry) => entry.dischargeId === loose.dischargeId)) {
+  if (frame.discharges.has(loose.dischargeId)) {
     reject("duplicate-identity", `Duplicate discharge: ${loose.dischargeId}`);
   }
-  const body = { ...loose, contributionIds };
-  return replaceFrame(scope, { ...frame, discharges: [...frame.discharges, { ...body, dischargeSha256: dischargeSha256(body) }] });
+  // Written out, not spread: the frame keeps this record (see createBasis in routing.ts).
+  const body = {
+    dischargeId: loose.dischargeId,
+    frameId: loose.frameId,
+    expectedFrameRevision: loose.expectedFrameRevision,
+    obligationId: loose.obligationId,
+    contributionIds,
+    stopEvidence: loose.stopEvidence,
+    conclusion: loose.conclusion,
+  };
+  frame.addDischarge({
+    dischargeId: body.dischargeId,
+    frameId: body.frameId,
+    expectedFrameRevision: body.expectedFrameRevision,
+    obligationId: body.obligationId,
+    contributionIds: body.contributionIds,
+    stopEvidence: body.stopEvidence,
+    conclusion: body.conclusion,
+    dischargeSha256: dischargeSha256(body),
+  });
 }
 
 /** Event 18, the §5.1 guard. Debt clearing is applied afterwards by root.ts. */
-export function concludeFrame(scope: ScopeState, proposal: ConclusionProposal, eventRef: EventRef): ScopeState {
+export function concludeFrame(scope: LiveScope, proposal: ConclusionProposal, eventRef: EventRef): void {
   const frame = openFrame(scope, proposal.frameId);
   if (proposal.expectedFrameRevision !== frame.frame.frameRevision) reject("stale-frame", "conclusion targets a stale frame revision");
-  if (proposal.expectedBlockerSetSha256 !== blockerSetSha256(frame.blockers) || frame.blockers.length !== 0) {
+  if (proposal.expectedBlockerSetSha256 !== blockerSetSha256(frame.blockers.values()) || frame.blockers.size !== 0) {
     reject("conclusion-not-ready", "conclusion blocker basis is not empty and current");
   }
   if (scope.activeInvocation?.frameId === frame.frame.frameId) reject("conclusion-not-ready", "frame has an active invocation");
-  const current = frame.discharges.map((entry) => entry.dischargeId).sort(compareCodeUnits);
-  if (frame.discharges.length !== frame.obligations.length || !sameIds(proposal.dischargeIds, current)) {
+  const current = frame.discharges
+    .values()
+    .map((entry) => entry.dischargeId)
+    .sort(compareCodeUnits);
+  if (frame.discharges.size !== frame.obligations.length || !sameIds(proposal.dischargeIds, current)) {
     reject("conclusion-not-ready", "conclusion requires every current discharge");
   }
-  return replaceFrame(scope, { ...frame, conclusion: { proposal, conclusionSha256: conclusionSha256(proposal), eventRef } });
+  scope.concludeFrame(frame, { proposal, conclusionSha256: conclusionSha256(proposal), eventRef });
 }
 
 /**
@@ -276,7 +277,7 @@ export function concludeFrame(scope: ScopeState, proposal: ConclusionProposal, e
  * revision goes (routing, contributions, discharges, blockers, its assignments, snapshots and
  * bases); scope-wide supports, settlements and blockers this frame put on its parent remain.
  */
-export function replaceRouteFrame(scope: ScopeState, frame: RouteFrame, obligations: readonly Obligation[]): ScopeState {
+export function replaceRouteFrame(scope: LiveScope, frame: RouteFrame, obligations: readonly Obligation[]): void {
   asInput(() => verifyFrameObligations(frame, obligations));
   const current = openFrame(scope, frame.frameId);
   if (
@@ -287,13 +288,9 @@ export function replaceRouteFrame(scope: ScopeState, frame: RouteFrame, obligati
     reject("replacement-not-ready", "replacement identity is not a fresh frame revision");
   }
   if (scope.activeInvocation?.frameId === frame.frameId) reject("replacement-not-ready", "active invocation must settle before replacement");
-  if (scope.frames.some((entry) => entry.frame.parentFrameId === frame.frameId && entry.conclusion === null)) {
+  if (scope.hasOpenChild(frame.frameId)) {
     reject("replacement-not-ready", "open child frame must conclude before replacement");
   }
-  return {
-    ...replaceFrame(scope, newFrame(frame, obligations)),
-    assignments: scope.assignments.filter((entry) => entry.assignment.parentFrameId !== frame.frameId),
-    snapshots: scope.snapshots.filter((entry) => entry.frameId !== frame.frameId),
-    bases: scope.bases.filter((entry) => entry.frameId !== frame.frameId),
-  };
+  scope.replaceFrame(scope.newFrame(frame, obligations));
+  scope.dropFrameRecords(frame.frameId);
 }

@@ -3,26 +3,21 @@
 // a time per scope; a settlement may block its targets but never admits or discharges anything.
 import type { EventRef } from "../../ledger/envelope";
 import { stop } from "../../ledger/faults";
-import type { AssignmentState, FrameState, ScopeState } from "../scopeState";
+import type { AssignmentState } from "../scopeState";
 import { createBlocker, settlementBlockerId, type Blocker } from "../values/blockers";
 import type { CanServeBasis } from "../values/routing";
 import type { InvocationSettlement, ReadySkillAssignment } from "../values/skills";
-import { actionableObligationIds, openFrame, reject, replaceFrame, sameIds, subsetOf } from "./transition";
+import type { LiveFrame } from "./liveFrame";
+import type { LiveScope } from "./liveScope";
+import { actionableObligationIds, openFrame, reject, sameIds, subsetOf } from "./transition";
 
-function assignmentById(scope: ScopeState, assignmentId: string): AssignmentState {
-  const found = scope.assignments.find((entry) => entry.assignment.assignmentId === assignmentId);
+function assignmentById(scope: LiveScope, assignmentId: string): AssignmentState {
+  const found = scope.assignments.get(assignmentId);
   if (found === undefined) return reject("assignment-not-ready", `Unknown assignment: ${assignmentId}`);
   return found;
 }
 
-function withAssignment(scope: ScopeState, next: AssignmentState): ScopeState {
-  return {
-    ...scope,
-    assignments: scope.assignments.map((entry) => (entry.assignment.assignmentId === next.assignment.assignmentId ? next : entry)),
-  };
-}
-
-function assertReady(frame: FrameState, assignment: ReadySkillAssignment, basis: CanServeBasis): void {
+function assertReady(frame: LiveFrame, assignment: ReadySkillAssignment, basis: CanServeBasis): void {
   const routing = frame.routing;
   if (routing === null) return reject("assignment-not-ready", "assignment requires current routing coverage");
   if (
@@ -59,21 +54,21 @@ function assertReady(frame: FrameState, assignment: ReadySkillAssignment, basis:
 }
 
 /** Event 11. */
-export function recordAssignment(scope: ScopeState, assignment: ReadySkillAssignment, basisId: string): ScopeState {
-  const basis = scope.bases.find((entry) => entry.basisId === basisId);
+export function recordAssignment(scope: LiveScope, assignment: ReadySkillAssignment, basisId: string): void {
+  const basis = scope.bases.get(basisId);
   if (basis === undefined) return stop("basis-missing", "ready assignment basis is absent");
-  if (scope.assignments.some((entry) => entry.assignment.assignmentId === assignment.assignmentId)) {
+  if (scope.assignments.has(assignment.assignmentId)) {
     reject("duplicate-identity", `Duplicate assignment: ${assignment.assignmentId}`);
   }
   const frame = openFrame(scope, assignment.parentFrameId);
   assertReady(frame, assignment, basis);
-  return { ...scope, assignments: [...scope.assignments, { status: "ready", assignment, basis }] };
+  scope.addAssignment({ status: "ready", assignment, basis });
 }
 
 /** Event 12: one active invocation per scope, on a ready assignment whose targets are still actionable. */
-export function startInvocation(scope: ScopeState, invocationId: string, assignmentId: string): ScopeState {
+export function startInvocation(scope: LiveScope, invocationId: string, assignmentId: string): void {
   if (scope.activeInvocation !== null) reject("invocation-already-active", "work scope already has an active invocation");
-  if (scope.assignments.some((entry) => entry.status !== "ready" && entry.invocationId === invocationId)) {
+  if (scope.startedAssignment(invocationId) !== undefined) {
     reject("duplicate-identity", `Duplicate invocation: ${invocationId}`);
   }
   const current = assignmentById(scope, assignmentId);
@@ -82,10 +77,8 @@ export function startInvocation(scope: ScopeState, invocationId: string, assignm
   if (!subsetOf(current.assignment.targetObligationIds, actionableObligationIds(frame))) {
     reject("assignment-not-ready", "assignment targets are no longer actionable");
   }
-  return {
-    ...withAssignment(scope, { status: "active", assignment: current.assignment, basis: current.basis, invocationId }),
-    activeInvocation: { invocationId, assignmentId, frameId: frame.frame.frameId },
-  };
+  scope.updateAssignment({ status: "active", assignment: current.assignment, basis: current.basis, invocationId });
+  scope.setActiveInvocation({ invocationId, assignmentId, frameId: frame.frame.frameId });
 }
 
 /** Which obligations a settlement speaks about; they must stay within the assignment's targets. */
@@ -106,7 +99,7 @@ function blockerTargets(values: readonly string[]): readonly string[] {
 }
 
 /** capability failure blocks every assignment target; dependency and needs-context block the listed ones. */
-function settlementBlocker(frame: FrameState, assignment: ReadySkillAssignment, settlement: InvocationSettlement): Blocker | null {
+function settlementBlocker(frame: LiveFrame, assignment: ReadySkillAssignment, settlement: InvocationSettlement): Blocker | null {
   const frameId = frame.frame.frameId;
   if (settlement.kind === "capability-failed") {
     return createBlocker({
@@ -144,7 +137,7 @@ function settlementBlocker(frame: FrameState, assignment: ReadySkillAssignment, 
 }
 
 /** Event 13: the first terminal settlement of the active invocation wins. */
-export function settleInvocation(scope: ScopeState, settlement: InvocationSettlement, eventRef: EventRef): ScopeState {
+export function settleInvocation(scope: LiveScope, settlement: InvocationSettlement, eventRef: EventRef): void {
   const active = scope.activeInvocation;
   if (active === null) return reject("invocation-not-active", "work scope has no active invocation");
   if (active.invocationId !== settlement.invocationId || active.assignmentId !== settlement.assignmentId) {
@@ -159,20 +152,17 @@ export function settleInvocation(scope: ScopeState, settlement: InvocationSettle
   }
   const frame = openFrame(scope, active.frameId);
   const blocker = settlementBlocker(frame, current.assignment, settlement);
-  let next = scope;
   if (blocker !== null) {
-    if (frame.blockers.some((entry) => entry.blockerId === blocker.blockerId)) reject("duplicate-identity", `Duplicate blocker: ${blocker.blockerId}`);
-    next = replaceFrame(next, { ...frame, blockers: [...frame.blockers, blocker] });
+    if (frame.blockers.has(blocker.blockerId)) reject("duplicate-identity", `Duplicate blocker: ${blocker.blockerId}`);
+    frame.addBlocker(blocker);
   }
-  return {
-    ...withAssignment(next, {
-      status: "settled",
-      assignment: current.assignment,
-      basis: current.basis,
-      invocationId: active.invocationId,
-      settlement,
-    }),
-    settlements: [...next.settlements, { settlement, eventRef }],
-    activeInvocation: null,
-  };
+  scope.updateAssignment({
+    status: "settled",
+    assignment: current.assignment,
+    basis: current.basis,
+    invocationId: active.invocationId,
+    settlement,
+  });
+  scope.addSettlement({ settlement, eventRef });
+  scope.setActiveInvocation(null);
 }

@@ -3,25 +3,25 @@
 import type { EventRef } from "../../ledger/envelope";
 import { stop } from "../../ledger/faults";
 import type { ScopeClosure } from "../eventKinds";
-import type { ScopeState } from "../scopeState";
 import type { Authorization } from "../values/authorization";
 import { createLandingDebt, type Landing } from "../values/landing";
 import type { CauseFact } from "./causes";
+import type { LiveScope } from "./liveScope";
 import { cites, reject } from "./transition";
 
 /** The only route whose conclusion can pay a verification debt. */
 export const VERIFICATION_ROUTE_ID = "route:claim-evidence-assessment";
 
-export function closeScope(scope: ScopeState, closure: ScopeClosure, closedAt: string): ScopeState {
+export function closeScope(scope: LiveScope, closure: ScopeClosure, closedAt: string): void {
   // Open frames and pending debts deliberately do not block closure (the reference allows it).
-  if (scope.root.activeAuthorization !== null || scope.activeInvocation !== null) {
+  if (scope.activeAuthorization !== null || scope.activeInvocation !== null) {
     reject("scope-close-blocked", "Runtime scope cannot close with active authorization or invocation");
   }
-  return { ...scope, root: { ...scope.root, status: "closed", closure, activeAuthorization: null }, closedAt };
+  scope.close(closure, closedAt);
 }
 
 /** Event 3: the cause must be this scope's conclusion of the authorized frame, with that hash. */
-export function authorizeChange(scope: ScopeState, authorization: Authorization, facts: readonly CauseFact[], eventRef: EventRef): ScopeState {
+export function authorizeChange(scope: LiveScope, authorization: Authorization, facts: readonly CauseFact[], eventRef: EventRef): void {
   const caused = facts.some(
     (fact) =>
       fact.kind === "conclusion" &&
@@ -30,17 +30,16 @@ export function authorizeChange(scope: ScopeState, authorization: Authorization,
       fact.conclusionSha256 === authorization.conclusionSha256,
   );
   if (!caused) stop("source-causality-missing", "Runtime authorization lacks its exact frame conclusion cause");
-  const root = scope.root;
   if (
-    root.activeAuthorization !== null ||
-    root.landings.some((landing) => landing.authorizationId === authorization.authorizationId) ||
-    root.debts.some((debt) => debt.reroutePending || debt.verificationPending) ||
+    scope.activeAuthorization !== null ||
+    scope.landings.has(authorization.authorizationId) ||
+    scope.hasPendingDebt() ||
     scope.activeInvocation !== null ||
-    scope.frames.some((entry) => entry.conclusion === null)
+    scope.hasOpenFrame()
   ) {
     reject("authorization-blocked", "Runtime authorization requires settled frames, invocation, and landing debt");
   }
-  const frame = scope.frames.find((entry) => entry.frame.frameId === authorization.frameId);
+  const frame = scope.frame(authorization.frameId);
   if (
     frame === undefined ||
     frame.frame.frameRevision !== authorization.frameRevision ||
@@ -48,62 +47,46 @@ export function authorizeChange(scope: ScopeState, authorization: Authorization,
   ) {
     reject("authorization-stale", "Runtime authorization does not match a current frame conclusion");
   }
-  return {
-    ...scope,
-    root: {
-      ...root,
-      activeAuthorization: authorization,
-      authorizations: [...root.authorizations, { authorizationId: authorization.authorizationId, eventRef }],
-    },
-  };
+  scope.setActiveAuthorization(authorization);
+  scope.addAuthorization({ authorizationId: authorization.authorizationId, eventRef });
 }
 
 /** Event 4: a landing clears the authorization and leaves both debts pending. */
-export function recordLanding(scope: ScopeState, landing: Landing, facts: readonly CauseFact[], eventRef: EventRef): ScopeState {
-  const root = scope.root;
+export function recordLanding(scope: LiveScope, landing: Landing, facts: readonly CauseFact[], eventRef: EventRef): void {
   const caused = facts.some(
     (fact) => fact.kind === "authorization" && fact.ref.workScopeId === scope.workScopeId && fact.authorizationId === landing.authorizationId,
   );
   if (!caused) stop("source-causality-missing", "Runtime landing lacks its exact authorization cause");
-  if (root.activeAuthorization === null) return reject("landing-blocked", "Runtime landing requires an active authorization");
-  if (
-    root.activeAuthorization.authorizationId !== landing.authorizationId ||
-    scope.frames.some((entry) => entry.frame.frameId === landing.rerouteFrameId || entry.frame.frameId === landing.verificationFrameId)
-  ) {
+  const active = scope.activeAuthorization;
+  if (active === null) return reject("landing-blocked", "Runtime landing requires an active authorization");
+  if (active.authorizationId !== landing.authorizationId || scope.frames.has(landing.rerouteFrameId) || scope.frames.has(landing.verificationFrameId)) {
     reject("landing-stale", "Runtime landing does not match current authorization or debt identities");
   }
-  return {
-    ...scope,
-    root: {
-      ...root,
-      activeAuthorization: null,
-      landings: [...root.landings, landing],
-      debts: [...root.debts, createLandingDebt(landing, eventRef)],
-    },
-  };
+  const debt = createLandingDebt(landing, eventRef);
+  scope.setActiveAuthorization(null);
+  scope.addLanding(landing);
+  scope.addDebt(debt);
 }
 
 /** After event 5: opening the reroute frame pays the reroute debt, if it cites the landing. */
-export function observeFrameOpened(scope: ScopeState, frameId: string, causes: readonly EventRef[]): ScopeState {
-  const debts = scope.root.debts.map((debt) => {
-    if (!debt.reroutePending || debt.rerouteFrameId !== frameId) return debt;
+export function observeFrameOpened(scope: LiveScope, frameId: string, causes: readonly EventRef[]): void {
+  for (const { key, debt } of scope.pendingDebtEntries()) {
+    if (!debt.reroutePending || debt.rerouteFrameId !== frameId) continue;
     if (!cites(causes, debt.landingEventRef)) reject("debt-causality-mismatch", "Reroute frame lacks the exact landing cause");
-    return { ...debt, reroutePending: false };
-  });
-  return { ...scope, root: { ...scope.root, debts } };
+    scope.updateDebt(key, { ...debt, reroutePending: false });
+  }
 }
 
 /** After event 18: concluding the verification frame on claim-evidence assessment pays that debt. */
-export function observeFrameConcluded(scope: ScopeState, frameId: string, causes: readonly EventRef[]): ScopeState {
-  const frame = scope.frames.find((entry) => entry.frame.frameId === frameId);
+export function observeFrameConcluded(scope: LiveScope, frameId: string, causes: readonly EventRef[]): void {
+  const frame = scope.frame(frameId);
   if (frame === undefined || frame.conclusion === null) return reject("invalid-input", "Verification debt requires a concluded frame");
-  const debts = scope.root.debts.map((debt) => {
-    if (!debt.verificationPending || debt.verificationFrameId !== frameId) return debt;
+  for (const { key, debt } of scope.pendingDebtEntries()) {
+    if (!debt.verificationPending || debt.verificationFrameId !== frameId) continue;
     if (frame.frame.routeDefinitionId !== VERIFICATION_ROUTE_ID) {
       reject("verification-route-mismatch", "Verification debt requires claim-evidence assessment Route");
     }
     if (!cites(causes, debt.landingEventRef)) reject("debt-causality-mismatch", "Verification conclusion lacks the exact landing cause");
-    return { ...debt, verificationPending: false };
-  });
-  return { ...scope, root: { ...scope.root, debts } };
+    scope.updateDebt(key, { ...debt, verificationPending: false });
+  }
 }

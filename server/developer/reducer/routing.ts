@@ -4,7 +4,7 @@
 // Bookkeeping faults are `routing-state-missing` / `basis-missing`; malformed or unsealed
 // routing values are payload faults, as in the reference.
 import { stop } from "../../ledger/faults";
-import type { CompletedCoverage, RoutingCoverage, RoutingSnapshot, ScopeState } from "../scopeState";
+import type { CompletedCoverage, RoutingCoverage, RoutingSnapshot } from "../scopeState";
 import { obligationSetSha256 } from "../values/obligations";
 import {
   MAX_PAGE_SIZE,
@@ -14,13 +14,15 @@ import {
   pageChainSeed,
   pageSha256,
   snapshotBasisSha256,
+  type CanServeBasis,
   type CandidateDisposition,
   type SnapshotBasis,
   type SnapshotManifest,
   type TargetEffectKind,
 } from "../values/routing";
+import type { LiveScope } from "./liveScope";
 import type { LooseCanServeBody, LoosePage } from "./payloadShapes";
-import { openFrame, reject, replaceFrame, sameIds } from "./transition";
+import { openFrame, reject, sameIds } from "./transition";
 
 function invalid(message: string): never {
   return stop("invalid-payload", message);
@@ -35,23 +37,18 @@ function canonical(values: readonly string[], name: string, nonEmpty: boolean): 
   return values;
 }
 
-function snapshotById(scope: ScopeState, snapshotId: string): RoutingSnapshot | undefined {
-  return scope.snapshots.find((entry) => entry.snapshotId === snapshotId);
-}
-
-function withSnapshot(scope: ScopeState, snapshot: RoutingSnapshot): ScopeState {
-  return { ...scope, snapshots: scope.snapshots.map((entry) => (entry.snapshotId === snapshot.snapshotId ? snapshot : entry)) };
+function snapshotById(scope: LiveScope, snapshotId: string): RoutingSnapshot | undefined {
+  return scope.snapshots.get(snapshotId);
 }
 
 /** Event 7. A replacement drops the still-collecting snapshot it replaces, pages and all. */
-export function openSnapshot(scope: ScopeState, basis: SnapshotBasis, manifest: SnapshotManifest, replacesSnapshotId: string | null): ScopeState {
-  const frame = scope.frames.find((entry) => entry.frame.frameId === basis.frameId);
+export function openSnapshot(scope: LiveScope, basis: SnapshotBasis, manifest: SnapshotManifest, replacesSnapshotId: string | null): void {
+  const frame = scope.frame(basis.frameId);
   if (frame === undefined || frame.frame.frameRevision !== basis.frameRevision || frame.conclusion !== null) {
     return stop("routing-state-missing", "routing snapshot frame is not current and open");
   }
-  let snapshots = scope.snapshots;
   if (replacesSnapshotId === null) {
-    if (snapshots.some((entry) => entry.frameId === basis.frameId && entry.frameRevision === basis.frameRevision)) {
+    if (scope.hasSnapshotFor(basis.frameId, basis.frameRevision)) {
       stop("routing-state-missing", "current frame already has a routing snapshot");
     }
   } else {
@@ -64,9 +61,9 @@ export function openSnapshot(scope: ScopeState, basis: SnapshotBasis, manifest: 
     ) {
       stop("routing-state-missing", "replacement snapshot is absent, completed, or stale");
     }
-    snapshots = snapshots.filter((entry) => entry.snapshotId !== replacesSnapshotId);
   }
-  if (snapshots.some((entry) => entry.snapshotId === manifest.snapshotId)) {
+  // The replaced snapshot no longer counts: its id may be reused by its replacement.
+  if (manifest.snapshotId !== replacesSnapshotId && scope.snapshots.has(manifest.snapshotId)) {
     stop("routing-state-missing", "routing snapshot identity already exists");
   }
   if (manifest.snapshotBasisSha256 !== snapshotBasisSha256(basis)) invalid("snapshot manifest does not match its basis");
@@ -94,7 +91,8 @@ export function openSnapshot(scope: ScopeState, basis: SnapshotBasis, manifest: 
     frameRevision: basis.frameRevision,
     coverage,
   };
-  return { ...scope, snapshots: [...snapshots, snapshot] };
+  if (replacesSnapshotId !== null) scope.removeSnapshot(replacesSnapshotId);
+  scope.addSnapshot(snapshot);
 }
 
 function countEffect(
@@ -108,7 +106,7 @@ function countEffect(
 }
 
 /** Event 8: the next page, exactly one disposition per candidate, effects on every obligation in order. */
-export function accountPage(scope: ScopeState, page: LoosePage, dispositions: readonly CandidateDisposition[]): ScopeState {
+export function accountPage(scope: LiveScope, page: LoosePage, dispositions: readonly CandidateDisposition[]): void {
   const snapshot = snapshotById(scope, page.snapshotId);
   if (snapshot === undefined || snapshot.status !== "collecting") {
     return stop("routing-state-missing", "routing page snapshot is absent or completed");
@@ -137,7 +135,7 @@ export function accountPage(scope: ScopeState, page: LoosePage, dispositions: re
     if (disposition.targetEffects.some((effect) => effect.effect === "selected")) selected.push(candidate);
     summaries = summaries.map((summary, target) => countEffect(summary, disposition.targetEffects[target]?.effect ?? "optional-limitation"));
   });
-  return withSnapshot(scope, {
+  scope.updateSnapshot({
     ...snapshot,
     coverage: {
       ...coverage,
@@ -160,15 +158,23 @@ function coverageComplete(coverage: RoutingCoverage): boolean {
 }
 
 /** Event 9: complete against the seal, then attach to the (still open, unrouted) frame. */
-export function completeCoverage(scope: ScopeState, snapshotId: string, expectedCoverageSha256: string): ScopeState {
+export function completeCoverage(scope: LiveScope, snapshotId: string, expectedCoverageSha256: string): void {
   const snapshot = snapshotById(scope, snapshotId);
   if (snapshot === undefined || snapshot.status !== "collecting") {
     return stop("routing-state-missing", "routing coverage snapshot is absent or completed");
   }
   const coverage = snapshot.coverage;
   if (!coverageComplete(coverage)) invalid("routing coverage is incomplete, blocked, unknown, or does not match its seal");
+  // Written out, not spread (see createBasis).
   const completed: CompletedCoverage = {
-    ...coverage,
+    basis: coverage.basis,
+    manifest: coverage.manifest,
+    obligations: coverage.obligations,
+    nextPageIndex: coverage.nextPageIndex,
+    observedCandidateCount: coverage.observedCandidateCount,
+    pageChainSha256: coverage.pageChainSha256,
+    selectedCandidates: coverage.selectedCandidates,
+    targetSummaries: coverage.targetSummaries,
     coverageSha256: coverageSha256(coverage.manifest, coverage.selectedCandidates, coverage.targetSummaries),
   };
   if (completed.coverageSha256 !== expectedCoverageSha256) stop("routing-state-missing", "completed routing coverage hash mismatch");
@@ -182,12 +188,12 @@ export function completeCoverage(scope: ScopeState, snapshotId: string, expected
   ) {
     reject("routing-not-current", "routing coverage is stale for this frame");
   }
-  const next = replaceFrame(scope, { ...frame, routing: completed });
-  return withSnapshot(next, { ...snapshot, status: "completed", coverage: completed });
+  frame.setRouting(completed);
+  scope.updateSnapshot({ ...snapshot, status: "completed", coverage: completed });
 }
 
 /** Event 10: only a selected capability candidate can serve, on targets of the covered frame. */
-export function createBasis(scope: ScopeState, snapshotId: string, body: LooseCanServeBody, expectedBasisSha256: string): ScopeState {
+export function createBasis(scope: LiveScope, snapshotId: string, body: LooseCanServeBody, expectedBasisSha256: string): void {
   const snapshot = snapshotById(scope, snapshotId);
   if (snapshot === undefined || snapshot.status !== "completed") {
     return stop("routing-state-missing", "can-serve snapshot is absent or incomplete");
@@ -200,8 +206,12 @@ export function createBasis(scope: ScopeState, snapshotId: string, body: LooseCa
   const known = new Set(coverage.obligations.map((entry) => entry.obligationId));
   if (targets.some((target) => !known.has(target))) invalid("can-serve targets must belong to the current frame");
   const fields = {
-    ...body,
+    basisId: body.basisId,
+    candidateId: body.candidateId,
     targetObligationIds: targets,
+    methodRevisionSha256: body.methodRevisionSha256,
+    policy: body.policy,
+    rootApplicability: body.rootApplicability,
     snapshotId: coverage.manifest.snapshotId,
     frameId: coverage.basis.frameId,
     frameRevision: coverage.basis.frameRevision,
@@ -210,8 +220,26 @@ export function createBasis(scope: ScopeState, snapshotId: string, body: LooseCa
     descriptorSha256: candidate.descriptorSha256,
     contextBasisSha256: coverage.coverageSha256,
   };
-  const basis = { ...fields, kind: "can-serve" as const, basisSha256: canServeBasisSha256(fields) };
+  // The kept record is written out field by field: V8 gives each object built by spread plus new
+  // fields a map of its own (see parseEnvelope).
+  const basis: CanServeBasis = {
+    basisId: fields.basisId,
+    candidateId: fields.candidateId,
+    targetObligationIds: fields.targetObligationIds,
+    methodRevisionSha256: fields.methodRevisionSha256,
+    policy: fields.policy,
+    rootApplicability: fields.rootApplicability,
+    snapshotId: fields.snapshotId,
+    frameId: fields.frameId,
+    frameRevision: fields.frameRevision,
+    capabilityId: fields.capabilityId,
+    capabilityRevisionSha256: fields.capabilityRevisionSha256,
+    descriptorSha256: fields.descriptorSha256,
+    contextBasisSha256: fields.contextBasisSha256,
+    kind: "can-serve",
+    basisSha256: canServeBasisSha256(fields),
+  };
   if (basis.basisSha256 !== expectedBasisSha256) stop("basis-missing", "can-serve basis hash mismatch");
-  if (scope.bases.some((entry) => entry.basisId === basis.basisId)) stop("basis-missing", "basis identity already exists");
-  return { ...scope, bases: [...scope.bases, basis] };
+  if (scope.bases.has(basis.basisId)) stop("basis-missing", "basis identity already exists");
+  scope.addBasis(basis);
 }

@@ -2,7 +2,8 @@
 // carrying the reducer code), frame lookup and actionability (§3.1), and cause matching.
 import type { EventRef } from "../../ledger/envelope";
 import { stop } from "../../ledger/faults";
-import type { FrameState, ScopeState } from "../scopeState";
+import type { LiveFrame } from "./liveFrame";
+import type { LiveScope } from "./liveScope";
 
 /** Reducer codes the reference reports inside `semantic-transition-rejected` messages. */
 export type ReducerCode =
@@ -52,33 +53,23 @@ export function cites(causes: readonly EventRef[], ref: EventRef): boolean {
   return causes.some((cause) => sameRef(cause, ref));
 }
 
-export function requiredFrame(scope: ScopeState, frameId: string): FrameState {
-  const frame = scope.frames.find((entry) => entry.frame.frameId === frameId);
+export function requiredFrame(scope: LiveScope, frameId: string): LiveFrame {
+  const frame = scope.frame(frameId);
   if (frame === undefined) return reject("unknown-frame", `Unknown frame: ${frameId}`);
   return frame;
 }
 
 /** "Open frame" = exists and has no conclusion. */
-export function openFrame(scope: ScopeState, frameId: string): FrameState {
+export function openFrame(scope: LiveScope, frameId: string): LiveFrame {
   const frame = requiredFrame(scope, frameId);
   if (frame.conclusion !== null) reject("frame-concluded", `Frame is already concluded: ${frameId}`);
   return frame;
 }
 
-export function obligationBlocked(frame: FrameState, obligationId: string): boolean {
-  return frame.blockers.some((entry) => entry.targetObligationIds.includes(obligationId));
-}
-
-export function obligationDischarged(frame: FrameState, obligationId: string): boolean {
-  return frame.discharges.some((entry) => entry.obligationId === obligationId);
-}
-
 /** Obligations of an open frame that no blocker targets and no discharge settled. */
-export function actionableObligationIds(frame: FrameState): readonly string[] {
+export function actionableObligationIds(frame: LiveFrame): readonly string[] {
   if (frame.conclusion !== null) return [];
-  return frame.obligations
-    .map((entry) => entry.obligationId)
-    .filter((id) => !obligationBlocked(frame, id) && !obligationDischarged(frame, id));
+  return frame.obligations.map((entry) => entry.obligationId).filter((id) => !frame.isBlocked(id) && !frame.isDischarged(id));
 }
 
 export function subsetOf(values: readonly string[], allowed: readonly string[]): boolean {
@@ -97,11 +88,4 @@ export function canonicalIds(values: readonly string[], name: string, nonEmpty: 
     if ((values[index - 1] ?? "") >= (values[index] ?? "")) reject("invalid-input", `${name} must be unique and in canonical order`);
   }
   return values;
-}
-
-export function replaceFrame(scope: ScopeState, next: FrameState): ScopeState {
-  return {
-    ...scope,
-    frames: scope.frames.map((entry) => (entry.frame.frameId === next.frame.frameId ? next : entry)),
-  };
 }

@@ -89,6 +89,23 @@ export function expectHash(value: unknown, path: string, computed: string, what:
   return stored;
 }
 
+/**
+ * A hash of a value, remembered per value object when that object is frozen (as every parsed
+ * value of this layer is). Replay asks for some hashes again each time an event is cited as a
+ * cause (a settlement's support hash, a conclusion's hash); a frozen value cannot change, so the
+ * first answer stays right. Unfrozen values are hashed every time.
+ */
+export function rememberedForFrozen<T extends object>(hash: (value: T) => string): (value: T) => string {
+  const remembered = new WeakMap<T, string>();
+  return (value) => {
+    const known = remembered.get(value);
+    if (known !== undefined) return known;
+    const computed = hash(value);
+    if (Object.isFrozen(value)) remembered.set(value, computed);
+    return computed;
+  };
+}
+
 /** H({domain, …fields}): every domain-wrapped hash of this layer goes through here. */
 export function domainHash(domain: string, fields: Readonly<Record<string, unknown>>): string {
   return hashValue({ ...fields, domain });

@@ -2,7 +2,7 @@
 // its sorted discharge ids and the (empty) blocker-set hash. Authorization later binds to
 // conclusionSha256, which is why this hash carries weight.
 import { exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
-import { canonicalIdListAt, domainHash, expectHash, uniqueTextListAt } from "./common";
+import { canonicalIdListAt, domainHash, expectHash, rememberedForFrozen, uniqueTextListAt } from "./common";
 
 export const CONCLUSION_DOMAIN = "developer/v8/route-frame-conclusion";
 export const MAX_CONCLUSION_STOP_EVIDENCE = 32;
@@ -56,8 +56,8 @@ export function createConclusionProposal(proposal: ConclusionProposal): Conclusi
   });
 }
 
-export function conclusionSha256(proposal: ConclusionProposal): string {
-  return domainHash(CONCLUSION_DOMAIN, {
+export const conclusionSha256: (proposal: ConclusionProposal) => string = rememberedForFrozen((proposal) =>
+  domainHash(CONCLUSION_DOMAIN, {
     proposal: {
       frameId: proposal.frameId,
       expectedFrameRevision: proposal.expectedFrameRevision,
@@ -66,8 +66,8 @@ export function conclusionSha256(proposal: ConclusionProposal): string {
       expectedBlockerSetSha256: proposal.expectedBlockerSetSha256,
       conclusion: proposal.conclusion,
     },
-  });
-}
+  }),
+);
 
 export function parseFrameConclusion(value: unknown, path = "conclusion"): FrameConclusion {
   const data = objectAt(value, path);

@@ -2,7 +2,7 @@
 // closed union of what a Skill may return, and the three distinct ways an invocation settles
 // (a returned value — possibly `abort` —, a provider failure, or a lifecycle end).
 import { arrayAt, exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
-import { assertUnique, booleanAt, canonicalIdListAt, domainHash, expectHash, literalAt, uniqueTextListAt } from "./common";
+import { assertUnique, booleanAt, canonicalIdListAt, domainHash, expectHash, literalAt, rememberedForFrozen, uniqueTextListAt } from "./common";
 import { MAX_LIMITATIONS, parseTargetUse, type ContributionTargetUse } from "./contributions";
 
 export const SKILL_RETURN_CONTRACT = "developer-skill-return/v1";
@@ -253,6 +253,6 @@ export function createInvocationSettlement(settlement: InvocationSettlement): In
  * H({domain, settlement}); a skill-return proposal must cite this as both its source revision
  * and its support hash. The settlement is re-parsed so only its exact wire keys are hashed.
  */
-export function skillReturnSupportSha256(settlement: InvocationSettlement): string {
-  return domainHash(SKILL_RETURN_SUPPORT_DOMAIN, { settlement: createInvocationSettlement(settlement) });
-}
+export const skillReturnSupportSha256: (settlement: InvocationSettlement) => string = rememberedForFrozen((settlement) =>
+  domainHash(SKILL_RETURN_SUPPORT_DOMAIN, { settlement: createInvocationSettlement(settlement) }),
+);
