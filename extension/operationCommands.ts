@@ -101,9 +101,16 @@ export function registerOperationCommands({ backend, log, register, requireWrita
   function draftOf(commandId: string): Record<string, unknown> {
     return drafts.get(commandId) ?? {};
   }
+  /** The write in flight: Next Step waits for it, so a quick second step never sees the state before it. */
+  let writing: Promise<void> = Promise.resolve();
   async function sendKeepingDraft<T>(commandId: string, params: object, send: () => PromiseLike<T>): Promise<T> {
+    const sent = Promise.resolve(send());
+    writing = sent.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
-      const result = await send();
+      const result = await sent;
       drafts.delete(commandId);
       return result;
     } catch (error) {
@@ -348,6 +355,7 @@ export function registerOperationCommands({ backend, log, register, requireWrita
     }),
 
     register(OperationCommandIds.nextStep, async () => {
+      await writing;
       const state = await workState();
       switch (state.nextAction) {
         case "open_judgment":

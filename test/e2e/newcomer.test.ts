@@ -132,6 +132,7 @@ test("a newcomer's cycle through Next Step and the recommended items, in real VS
     assert.match(await exampleOf(p, /reroute decision[\s\S]*\(2\/3\)/u), /greet\(\) now trims the name/u, "the example quotes the landing");
     await answerQuickInput(p, /reroute decision[\s\S]*\(2\/3\)/u, "Does the trimmed greeting change the plan?");
     await answerList(p, /\(3\/3\)/u, ["Check whether other callers pass padded names"]);
+    await treeRow(p, "Does the trimmed greeting change the plan?");
     await runCommand(p, NEXT_STEP);
     await acceptFirst(p, /Conclude[\s\S]*Contextual judgment/u);
     await answerQuickInput(p, /\(1\/3\)/u, "The plan holds");
@@ -144,6 +145,7 @@ test("a newcomer's cycle through Next Step and the recommended items, in real VS
     assert.match(await exampleOf(p, /claim–evidence route[\s\S]*\(1\/2\)/u), /Does the landed change do what was authorized: greet\(\) now trims the name/u);
     await answerQuickInput(p, /claim–evidence route[\s\S]*\(1\/2\)/u, "Does greet() trim the name now?");
     await answerList(p, /\(2\/2\)/u, ["Confirm the landed behaviour"]);
+    await treeRow(p, "Does greet() trim the name now?");
     await runCommand(p, NEXT_STEP);
     await acceptFirst(p, /Conclude[\s\S]*Contextual judgment/u);
     await answerQuickInput(p, /\(1\/3\)/u, "greet() trims the name");
