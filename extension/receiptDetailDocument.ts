@@ -3,7 +3,7 @@
 // width, with the exact canonical text in a fenced block and an indented copy for reading. Pure
 // (no vscode): the labels come in localized, the caller shows the text read-only.
 import type { GuardReceiptDetail, ObserverReceiptDetail, ReceiptDetail, ReceiptLink } from "../server/protocol/messages";
-import type { ReceiptsStrings } from "../server/protocol/webviewMessages";
+import { reviewStatusText, type ReceiptsStrings } from "../server/protocol/webviewMessages";
 
 /** Labels only the document uses (the rest are the view's own, ReceiptsStrings). */
 export interface DetailDocumentStrings {
@@ -152,19 +152,6 @@ export function receiptDocument(detail: ReceiptDetail, strings: ReceiptsStrings,
   return { title, markdown: doc.text() };
 }
 
-function statusText(status: GuardReceiptDetail["receipt"]["status"], strings: ReceiptsStrings): string | null {
-  switch (status) {
-    case "supported":
-      return strings.statusSupported;
-    case "unsupported":
-      return strings.statusUnsupported;
-    case "incomplete":
-      return strings.statusIncomplete;
-    case null:
-      return null;
-  }
-}
-
 function chainFacts(stream: string, line: number, lineSha256: string, previous: string | null, strings: ReceiptsStrings): Fact[] {
   return [
     [strings.detailStream, stream, true],
@@ -177,7 +164,7 @@ function chainFacts(stream: string, line: number, lineSha256: string, previous: 
 export function reviewDocument(detail: GuardReceiptDetail, strings: ReceiptsStrings, labels: DetailDocumentStrings): DetailDocument {
   const row = detail.receipt;
   const title = documentTitle(fill(labels.reviewTitle, row.line, row.kind));
-  const status = statusText(row.status, strings);
+  const status = reviewStatusText(row.status, strings);
   const facts: Fact[] = [[strings.detailReview, row.reviewId, true]];
   if (row.workScopeId !== null) facts.push([strings.detailWorkScopeId, row.workScopeId, true]);
   if (status !== null) facts.push([strings.detailStatus, status, false]);

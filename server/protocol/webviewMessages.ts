@@ -204,6 +204,20 @@ export const ReceiptsStrings = z.strictObject({
 });
 export type ReceiptsStrings = z.infer<typeof ReceiptsStrings>;
 
+/** A review's status in words, the same in the Reviews tab and in its editor document (null: no status yet). */
+export function reviewStatusText(status: "supported" | "unsupported" | "incomplete" | null, strings: ReceiptsStrings): string | null {
+  switch (status) {
+    case "supported":
+      return strings.statusSupported;
+    case "unsupported":
+      return strings.statusUnsupported;
+    case "incomplete":
+      return strings.statusIncomplete;
+    case null:
+      return null;
+  }
+}
+
 /** Host → webview. */
 export const HostToReceipts = z.discriminatedUnion("type", [
   /** Sent on `ready`, on every backend state change and on every `docket/stateChanged`. */

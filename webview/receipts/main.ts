@@ -69,6 +69,7 @@ import {
   ReceiptsTab,
   ReceiptsToHost,
   ReceiptsViewState,
+  reviewStatusText,
 } from "../../server/protocol/webviewMessages";
 import {
   format,
@@ -517,16 +518,7 @@ function renderDetail(current: Model): void {
 const STATUS_ICONS = { supported: "pass", unsupported: "error", incomplete: "warning" } as const;
 
 function statusText(status: GuardReceiptRow["status"]): string {
-  switch (status) {
-    case "supported":
-      return strings.statusSupported;
-    case "unsupported":
-      return strings.statusUnsupported;
-    case "incomplete":
-      return strings.statusIncomplete;
-    case null:
-      return "";
-  }
+  return reviewStatusText(status, strings) ?? "";
 }
 
 function statusNode(status: GuardReceiptRow["status"]): HTMLElement {
