@@ -3,89 +3,118 @@
 // the set of records, never on the order they were read in.
 import { compareNotebookText } from "./referenceOrder";
 import { notebookDiagnostic, sortDiagnostics, type NotebookDiagnostic } from "./diagnostics";
-import type { ParsedRecord } from "./markdownProfile";
-import type { LineageType } from "./recordSchema";
+import type { LineageRef, LineageType, RecordType, SemanticRelation, SourceRef } from "./recordSchema";
+
+/**
+ * What Phase B reads of a record that passed Phase A: a ParsedRecord, or the same facts taken from
+ * the validation cache (validationCache.ts) without parsing the file again.
+ */
+export interface GraphRecord {
+  readonly path: string;
+  readonly recordId: string;
+  readonly type: RecordType;
+  readonly status: string;
+  readonly sha256: string;
+  readonly record: {
+    readonly sources: readonly SourceRef[];
+    readonly lineage: readonly LineageRef[];
+    readonly relations: readonly SemanticRelation[];
+  };
+}
+
 
 /** Lineage kinds that only make sense between records of one type; derived_from is unrestricted. */
 const SAME_TYPE_LINEAGE: ReadonlySet<LineageType> = new Set<LineageType>(["merged_from", "split_from", "supersedes"]);
 
-type Index = ReadonlyMap<string, ParsedRecord>;
+type Index = ReadonlyMap<string, GraphRecord>;
 
-function graphDiagnostic(record: ParsedRecord, code: string, message: string, pointer?: string, relatedId?: string): NotebookDiagnostic {
+function graphDiagnostic(record: GraphRecord, code: string, message: string, pointer?: string, relatedId?: string): NotebookDiagnostic {
   return notebookDiagnostic({ phase: "graph", code, path: record.path, pointer, recordId: record.recordId, relatedId, message });
 }
 
-/** Path order; the byte hash breaks ties so even two inputs claiming one path order the same way. */
-function inPathOrder(records: readonly ParsedRecord[]): ParsedRecord[] {
-  return [...records].sort((left, right) => compareNotebookText(left.path, right.path) || compareNotebookText(left.sha256, right.sha256));
+function byPathThenHash(left: GraphRecord, right: GraphRecord): number {
+  return compareNotebookText(left.path, right.path) || compareNotebookText(left.sha256, right.sha256);
 }
+
+/**
+ * Path order; the byte hash breaks ties so even two inputs claiming one path order the same way.
+ * Readers hand the records over in path order already, so one pass confirms it instead of a sort.
+ */
+function inPathOrder(records: readonly GraphRecord[]): readonly GraphRecord[] {
+  for (let index = 1; index < records.length; index += 1) {
+    if (byPathThenHash(records[index - 1] as GraphRecord, records[index] as GraphRecord) > 0) return [...records].sort(byPathThenHash);
+  }
+  return records;
+}
+
+// Each rule appends its findings to one list, in the order the rules run: the final stable sort
+// keeps that order among ties, so the order of the appends is part of the output.
+type Findings = NotebookDiagnostic[];
 
 /** Targets of one edge family, each checked for self-reference and existence. */
-function targetDiagnostics(record: ParsedRecord, family: string, targets: readonly string[], field: string, index: Index): NotebookDiagnostic[] {
-  const diagnostics: NotebookDiagnostic[] = [];
+function targetDiagnostics(out: Findings, record: GraphRecord, family: string, targets: readonly string[], field: string, index: Index): void {
   targets.forEach((target, position) => {
+    const selfEdge = target === record.recordId;
+    const missing = !index.has(target);
+    if (!selfEdge && !missing) return;
     const pointer = `/${family}/${position}/${field}`;
-    if (target === record.recordId) diagnostics.push(graphDiagnostic(record, "graph.edge.self", `${family} entry ${position} points at its own record.`, pointer, target));
-    if (!index.has(target)) diagnostics.push(graphDiagnostic(record, "graph.target.missing", `${family} entry ${position} points at ${target}, which is not in the Notebook.`, pointer, target));
+    if (selfEdge) out.push(graphDiagnostic(record, "graph.edge.self", `${family} entry ${position} points at its own record.`, pointer, target));
+    if (missing) out.push(graphDiagnostic(record, "graph.target.missing", `${family} entry ${position} points at ${target}, which is not in the Notebook.`, pointer, target));
   });
-  return diagnostics;
 }
 
-function lineageTypeDiagnostics(record: ParsedRecord, index: Index): NotebookDiagnostic[] {
-  const diagnostics: NotebookDiagnostic[] = [];
+function lineageTypeDiagnostics(out: Findings, record: GraphRecord, index: Index): void {
   record.record.lineage.forEach((edge, position) => {
     const target = index.get(edge.target);
     if (target === undefined) return;
     const pointer = `/lineage/${position}/target`;
     if (edge.type === "promoted_from") {
       if (record.type !== "zettel" || target.type !== "memo" || target.status !== "promoted") {
-        diagnostics.push(graphDiagnostic(record, "graph.promotion.mismatch", "promoted_from must lead from a zettel to a memo whose status is promoted.", pointer, edge.target));
+        out.push(graphDiagnostic(record, "graph.promotion.mismatch", "promoted_from must lead from a zettel to a memo whose status is promoted.", pointer, edge.target));
       }
     } else if (SAME_TYPE_LINEAGE.has(edge.type) && target.type !== record.type) {
-      diagnostics.push(graphDiagnostic(record, "graph.lineage.type-mismatch", `${edge.type} must point at another ${record.type}, not a ${target.type}.`, pointer, edge.target));
+      out.push(graphDiagnostic(record, "graph.lineage.type-mismatch", `${edge.type} must point at another ${record.type}, not a ${target.type}.`, pointer, edge.target));
     }
   });
-  return diagnostics;
 }
 
-/** Repeated edges within one family; the first occurrence stands, each repeat is reported. */
-function duplicateDiagnostics(record: ParsedRecord, family: string, keys: readonly string[]): NotebookDiagnostic[] {
+/**
+ * Repeated edges within one family; the first occurrence stands, each repeat is reported. An edge's
+ * key is the JSON of its fields, so two edges repeat exactly when their fields are equal strings.
+ */
+function duplicateDiagnostics<Edge>(out: Findings, record: GraphRecord, family: string, edges: readonly Edge[], key: (edge: Edge) => string): void {
+  if (edges.length < 2) return;
   const seen = new Set<string>();
-  const diagnostics: NotebookDiagnostic[] = [];
-  keys.forEach((key, position) => {
-    if (seen.has(key)) diagnostics.push(graphDiagnostic(record, "graph.edge.duplicate", `${family} entry ${position} repeats an earlier entry.`, `/${family}/${position}`));
-    seen.add(key);
+  edges.forEach((edge, position) => {
+    const edgeKey = key(edge);
+    if (seen.has(edgeKey)) out.push(graphDiagnostic(record, "graph.edge.duplicate", `${family} entry ${position} repeats an earlier entry.`, `/${family}/${position}`));
+    seen.add(edgeKey);
   });
-  return diagnostics;
 }
 
-function connectivityDiagnostics(record: ParsedRecord, index: Index): NotebookDiagnostic[] {
+function connectivityDiagnostics(out: Findings, record: GraphRecord, index: Index): void {
   const { sources, lineage } = record.record;
   if (record.type === "memo" && sources.length === 0 && !lineage.some((edge) => index.get(edge.target)?.type === "inquiry")) {
-    return [graphDiagnostic(record, "graph.memo.orphan", "A memo needs a source reference or a lineage edge to an inquiry.")];
+    out.push(graphDiagnostic(record, "graph.memo.orphan", "A memo needs a source reference or a lineage edge to an inquiry."));
+  } else if (record.type === "zettel" && !sources.some((source) => index.get(source.record)?.type === "source")) {
+    out.push(graphDiagnostic(record, "graph.zettel.source-required", "A zettel needs at least one reference to an existing source record."));
   }
-  if (record.type === "zettel" && !sources.some((source) => index.get(source.record)?.type === "source")) {
-    return [graphDiagnostic(record, "graph.zettel.source-required", "A zettel needs at least one reference to an existing source record.")];
-  }
-  return [];
 }
 
-function recordDiagnostics(record: ParsedRecord, index: Index): NotebookDiagnostic[] {
+function recordDiagnostics(out: Findings, record: GraphRecord, index: Index): void {
   const { sources, lineage, relations } = record.record;
-  return [
-    ...targetDiagnostics(record, "sources", sources.map((source) => source.record), "record", index),
-    ...targetDiagnostics(record, "lineage", lineage.map((edge) => edge.target), "target", index),
-    ...lineageTypeDiagnostics(record, index),
-    ...targetDiagnostics(record, "relations", relations.map((relation) => relation.target), "target", index),
-    ...duplicateDiagnostics(record, "sources", sources.map((source) => JSON.stringify([source.record, source.role, source.locator ?? null]))),
-    ...duplicateDiagnostics(record, "lineage", lineage.map((edge) => JSON.stringify([edge.type, edge.target]))),
-    ...duplicateDiagnostics(record, "relations", relations.map((relation) => JSON.stringify([relation.type, relation.target]))),
-    ...connectivityDiagnostics(record, index),
-  ];
+  targetDiagnostics(out, record, "sources", sources.map((source) => source.record), "record", index);
+  targetDiagnostics(out, record, "lineage", lineage.map((edge) => edge.target), "target", index);
+  lineageTypeDiagnostics(out, record, index);
+  targetDiagnostics(out, record, "relations", relations.map((relation) => relation.target), "target", index);
+  duplicateDiagnostics(out, record, "sources", sources, (source) => JSON.stringify([source.record, source.role, source.locator ?? null]));
+  duplicateDiagnostics(out, record, "lineage", lineage, (edge) => JSON.stringify([edge.type, edge.target]));
+  duplicateDiagnostics(out, record, "relations", relations, (relation) => JSON.stringify([relation.type, relation.target]));
+  connectivityDiagnostics(out, record, index);
 }
 
 /** Rule 10: a promoted memo is only promoted if some zettel says it was promoted from it. */
-function promotionBacklinkDiagnostics(records: readonly ParsedRecord[]): NotebookDiagnostic[] {
+function promotionBacklinkDiagnostics(records: readonly GraphRecord[]): NotebookDiagnostic[] {
   const promotedTargets = new Set<string>();
   for (const record of records) {
     if (record.type !== "zettel") continue;
@@ -100,9 +129,9 @@ function promotionBacklinkDiagnostics(records: readonly ParsedRecord[]): Noteboo
  * Validates a record set that passed Phase A. Duplicate ids are reported alone (every other rule
  * needs ids to be unique); otherwise all rules run and every finding is reported, sorted, capped.
  */
-export function validateGraph(records: readonly ParsedRecord[]): NotebookDiagnostic[] {
+export function validateGraph(records: readonly GraphRecord[]): NotebookDiagnostic[] {
   const ordered = inPathOrder(records);
-  const index = new Map<string, ParsedRecord>();
+  const index = new Map<string, GraphRecord>();
   const duplicates: NotebookDiagnostic[] = [];
   for (const record of ordered) {
     const first = index.get(record.recordId);
@@ -110,5 +139,8 @@ export function validateGraph(records: readonly ParsedRecord[]): NotebookDiagnos
     else duplicates.push(graphDiagnostic(record, "graph.id.duplicate", `Record id ${record.recordId} is already used by ${first.path}.`, "/id", record.recordId));
   }
   if (duplicates.length > 0) return sortDiagnostics(duplicates);
-  return sortDiagnostics([...ordered.flatMap((record) => recordDiagnostics(record, index)), ...promotionBacklinkDiagnostics(ordered)]);
+  const findings: Findings = [];
+  for (const record of ordered) recordDiagnostics(findings, record, index);
+  findings.push(...promotionBacklinkDiagnostics(ordered));
+  return sortDiagnostics(findings);
 }

@@ -1,10 +1,11 @@
 // Phase A of observer-record/v1 (observer.md §5.5): one file's bytes to a typed record, or the
 // diagnostics of the first step that failed. Never throws, whatever the bytes.
 import { createHash } from "node:crypto";
-import { parseStrictYaml } from "../yaml/strictDocument";
 import { notebookDiagnostic, sortDiagnostics, type NotebookDiagnostic } from "./diagnostics";
 import { recordRuleDiagnostics } from "./recordRules";
 import { OBSERVER_RECORD_SCHEMA, schemaDiagnostics, type ObserverRecord, type RecordType } from "./recordSchema";
+import { certainlyMatchesRecordSchema } from "./recordSchemaCheck";
+import { readSimpleFrontmatter } from "./simpleFrontmatter";
 
 export interface ParsedRecord {
   readonly path: string;
@@ -109,8 +110,14 @@ function parseFrontmatter(path: string, text: string): Step<Record<string, unkno
   if (size > MAX_FRONTMATTER_BYTES) {
     return markdownFailure(path, "markdown.frontmatter.too-large", `The frontmatter has ${size} bytes; a record's may have at most ${MAX_FRONTMATTER_BYTES}.`);
   }
+  // The plain subset nearly every record is written in, without the yaml package (simpleFrontmatter.ts);
+  // it declines anything it is not certain of, and yaml answers that as before.
+  const simple = readSimpleFrontmatter(text, MAX_FRONTMATTER_KEYS);
+  if (simple !== undefined) return { ok: true, value: simple };
   let value: unknown;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parseStrictYaml } = require("../yaml/strictDocument") as typeof import("../yaml/strictDocument");
     // Core schema so unquoted timestamps stay strings; `<<` is an ordinary key; duplicate keys are
     // errors (found in linear time, strictDocument.ts); maxAliasCount 0 makes any alias an error,
     // so no value is shared or expanded. logLevel "error" keeps yaml from printing warnings.
@@ -217,7 +224,7 @@ function checkRecord(path: string, text: string): Step<{ frontmatter: Record<str
       ],
     };
   }
-  const schemaProblems = schemaDiagnostics(path, fields);
+  const schemaProblems = certainlyMatchesRecordSchema(fields) ? [] : schemaDiagnostics(path, fields);
   if (schemaProblems.length > 0) return { ok: false, diagnostics: sortDiagnostics(schemaProblems) };
   const ruleProblems = recordRuleDiagnostics(path, fields as unknown as ObserverRecord);
   if (ruleProblems.length > 0) return { ok: false, diagnostics: sortDiagnostics(ruleProblems) };
@@ -249,12 +256,13 @@ function atPath(result: ParseRecordResult, path: string): ParseRecordResult {
  * check headings, schema, then record rules. The result is shared with later calls for the same
  * bytes: never mutate it.
  */
-export function parseRecordMarkdown(path: string, bytes: Uint8Array): ParseRecordResult {
+export function parseRecordMarkdown(path: string, bytes: Uint8Array, knownSha256?: string): ParseRecordResult {
   // Checked before anything reads the bytes, hashing for the cache included.
   if (bytes.byteLength > MAX_RECORD_BYTES) {
     return markdownFailure(path, "markdown.record.too-large", `The record has ${bytes.byteLength} bytes; a record may have at most ${MAX_RECORD_BYTES}.`);
   }
-  const key = createHash("sha256").update(bytes).digest("hex");
+  // A caller that just hashed the bytes (the notebook reader) passes the digest instead of paying twice.
+  const key = knownSha256 ?? createHash("sha256").update(bytes).digest("hex");
   const remembered = parseCache.get(key);
   if (remembered !== undefined) {
     // Refresh its place so records read on every validation stay.
@@ -272,6 +280,18 @@ export function parseRecordMarkdown(path: string, bytes: Uint8Array): ParseRecor
     parseCacheBytes -= entry.bytes;
   }
   return result;
+}
+
+/**
+ * Phase A without the in-memory answers: for a caller that keeps its own (the validation cache of
+ * `docket notebook validate`, notebookValidation.ts) and would only pay for keeping thousands of
+ * parsed records alive in a process that ends right after.
+ */
+export function parseRecordMarkdownUnremembered(path: string, bytes: Uint8Array, sha256: string): ParseRecordResult {
+  if (bytes.byteLength > MAX_RECORD_BYTES) {
+    return markdownFailure(path, "markdown.record.too-large", `The record has ${bytes.byteLength} bytes; a record may have at most ${MAX_RECORD_BYTES}.`);
+  }
+  return parseRecordUncached(path, bytes, sha256);
 }
 
 function parseRecordUncached(path: string, bytes: Uint8Array, sha256: string): ParseRecordResult {

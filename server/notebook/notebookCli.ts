@@ -13,8 +13,19 @@ import { findWorkspaceRoot } from "../workspace/ledgerPaths";
 import { formatDiagnostic, notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 import { ACTIVE_TRANSACTION_PATH, NotebookLanguage, type NotebookIssue } from "./manifest";
 import { describeNotebookPathKind, resolveNotebookPath } from "./notebookPath";
-import { notebookStatus, planNotebookSetup, readNotebook, setupNotebook, type NotebookSetupPlan, type NotebookStatus } from "./notebookStore";
-import { describeRecovery, recoverNotebook, type RecoveryOutcome } from "./recovery";
+import { notebookStatus, planNotebookSetup, setupNotebook, type NotebookSetupPlan, type NotebookStatus } from "./notebookStore";
+import { validateNotebookCached } from "./notebookValidation";
+import type { RecoveryOutcome } from "./recovery";
+import { validationCacheLocation, type ValidationCacheLocation } from "./validationCache";
+
+/**
+ * Recovery and what it needs (proposals, receipts, the publication's schemas) load only when a
+ * command recovers or describes a recovery, so `validate` starts without them (docs/performance.md).
+ */
+function recoveryModule(): typeof import("./recovery") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("./recovery") as typeof import("./recovery");
+}
 
 export interface NotebookCliIo {
   readonly stdout: (text: string) => void;
@@ -60,7 +71,7 @@ function recoverCommand(root: string): string {
  * published, so it is never called valid, and the leftovers a crash put in records/ are named.
  */
 function recoveryDiagnostics(root: string, leftovers: readonly string[]): NotebookDiagnostic[] {
-  const recovery = describeRecovery(root);
+  const recovery = recoveryModule().describeRecovery(root);
   return [
     notebookDiagnostic({
       phase: "record",
@@ -74,26 +85,63 @@ function recoveryDiagnostics(root: string, leftovers: readonly string[]): Notebo
   ];
 }
 
+/**
+ * Where validate keeps its Phase A cache: the workspace named by `--workspace`, else the Git work
+ * tree around the current folder; none outside a workspace or with `--no-cache`. The Notebook
+ * itself holds nothing of Docket's (docs/notebook.md), so the cache lives with Docket's other state.
+ */
+function validateCacheLocation(parsed: ParsedArgs, io: NotebookCliIo, notebookRoot: string): ValidationCacheLocation | null {
+  if (parsed.flags.has("no-cache")) return null;
+  const flag = parsed.flags.get("workspace");
+  let workspace: string;
+  if (typeof flag === "string") {
+    workspace = path.resolve(io.cwd, flag);
+    let isFolder = false;
+    try {
+      isFolder = fs.statSync(workspace).isDirectory();
+    } catch {
+      isFolder = false;
+    }
+    if (!isFolder) throw new UsageError(`--workspace ${flag} is not a folder`);
+  } else {
+    workspace = findWorkspaceRoot(io.cwd);
+    if (!fs.existsSync(path.join(workspace, ".git"))) return null;
+  }
+  try {
+    return validationCacheLocation(fs.realpathSync.native(workspace), notebookRoot);
+  } catch {
+    return null;
+  }
+}
+
 function runValidate(args: readonly string[], io: NotebookCliIo): number {
-  const parsed = parseArgs(args, [], ["json"]);
+  const parsed = parseArgs(args, ["workspace"], ["json", "no-cache"]);
   const folder = notebookFolderArgument(parsed, io, "validate");
-  const read = readNotebook(folder.path);
+  let notebookRoot: string;
+  try {
+    notebookRoot = fs.realpathSync.native(folder.path);
+  } catch {
+    // The reader reports a missing folder with its own code; without a root there is no cache to name.
+    notebookRoot = folder.path;
+  }
+  const read = validateNotebookCached(folder.path, validateCacheLocation(parsed, io, notebookRoot));
   if (!read.ok) return reportIssue(read.issue, io);
-  const { validation, activeTransaction, leftovers } = read.value;
-  const diagnostics = [...(activeTransaction ? recoveryDiagnostics(read.value.root, leftovers) : []), ...validation.diagnostics.map(notebookDiagnostic)].slice(0, 100);
+  const { validation } = read.value;
+  const { activeTransaction, leftovers } = read.value.notebook;
+  const diagnostics = [...(activeTransaction ? recoveryDiagnostics(read.value.notebook.root, leftovers) : []), ...validation.diagnostics.map(notebookDiagnostic)].slice(0, 100);
   const valid = validation.valid && !activeTransaction;
   if (parsed.flags.has("json")) {
     const report = { valid, graphEvaluated: validation.graphEvaluated, records: validation.records, diagnostics };
     io.stdout(`${JSON.stringify(report)}\n`);
   } else {
-    io.stdout(`Notebook ${read.value.root} (${read.value.manifest.notebook_id}, ${read.value.manifest.default_language})\n`);
+    io.stdout(`Notebook ${read.value.notebook.root} (${read.value.notebook.manifest.notebook_id}, ${read.value.notebook.manifest.default_language})\n`);
     const graph = validation.graphEvaluated ? "whole graph checked" : "graph not checked: a record failed its own checks first";
     if (valid) {
       io.stdout(`valid: ${countOf(validation.records, "record")}, whole graph checked\n`);
     } else if (activeTransaction) {
       io.stdout(`recovery required: a publication was interrupted, so ${agree(validation.records, "this", "these")} ${countOf(validation.records, "record file")} may be half published (${graph})\n`);
     } else {
-      io.stdout(`invalid: ${countOf(validation.diagnostics.length, "diagnostic")}, ${countOf(read.value.files.length, "record file")}, ${graph}\n`);
+      io.stdout(`invalid: ${countOf(validation.diagnostics.length, "diagnostic")}, ${countOf(read.value.notebook.files.length, "record file")}, ${graph}\n`);
     }
     for (const diagnostic of diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
   }
@@ -126,7 +174,7 @@ function statusJson(status: NotebookStatus, recovery: { action: string } | null)
 /** The status with what recovery would do spelled out in the lock's issue; reads only. */
 function statusWithRecovery(status: NotebookStatus): { status: NotebookStatus; recovery: { action: string; message: string } | null } {
   if (!status.activeTransaction) return { status, recovery: null };
-  const recovery = describeRecovery(status.root);
+  const recovery = recoveryModule().describeRecovery(status.root);
   const issues = status.issues.map((issue) => (issue.code === "publication-transaction.active" ? { ...issue, message: `${issue.message}. ${capitalize(recovery.message)}` } : issue));
   return { status: { ...status, issues }, recovery };
 }
@@ -204,7 +252,7 @@ function runRecover(args: readonly string[], io: NotebookCliIo): number {
   }
   const flag = parsed.flags.get("workspace");
   const workspace = typeof flag === "string" ? path.resolve(io.cwd, flag) : findWorkspaceRoot(io.cwd);
-  const outcome = recoverNotebook({ root, workspace: fs.existsSync(workspace) ? workspace : null, receiptId: () => `receipt-${randomUUID()}` });
+  const outcome = recoveryModule().recoverNotebook({ root, workspace: fs.existsSync(workspace) ? workspace : null, receiptId: () => `receipt-${randomUUID()}` });
   const after = notebookStatus(root);
   const health = after.ok ? after.value.health : null;
   const whole = outcome.status === "clean" || outcome.status === "settled" || outcome.status === "not-published";
@@ -303,7 +351,7 @@ export function lazySubcommand(usage: string, load: () => NotebookSubcommand["ru
 }
 
 export const NOTEBOOK_SUBCOMMANDS: Readonly<Record<string, NotebookSubcommand>> = {
-  validate: { usage: "validate DIR [--json]", run: runValidate },
+  validate: { usage: "validate DIR [--workspace DIR] [--no-cache] [--json]", run: runValidate },
   status: { usage: "status DIR [--json]", run: runStatus },
   recover: { usage: "recover DIR [--workspace DIR] [--json]", run: runRecover },
   setup: { usage: "setup DIR [--language en|ko] [--yes]", run: runSetup },

@@ -26,7 +26,7 @@ import {
 } from "./manifest";
 import type { ParsedRecord } from "./markdownProfile";
 import { validateRecordSet, type RecordSetValidation } from "./recordSet";
-import { publicationTemporaryTarget } from "./transactionFiles";
+import { publicationTemporaryTarget } from "./publicationTemporary";
 
 export type { RecordSetValidation };
 export type NotebookRecord = ParsedRecord;
@@ -53,6 +53,9 @@ export interface NotebookLocation {
   readonly recordsDir: string;
   readonly manifestPath: string;
 }
+
+/** A Notebook's layout, manifest and record bytes, read and checked, its records not yet validated. */
+export type NotebookFiles = Omit<NotebookSnapshot, "validation">;
 
 /** A Notebook whose layout and manifest are sound; its records may still be invalid. */
 export interface NotebookSnapshot extends NotebookLocation {
@@ -126,6 +129,22 @@ function requireRealDirectory(at: string, name: string): void {
   if (!stat.isDirectory()) failNotebook("notebook.layout-invalid", at, `${name} must be a folder`);
 }
 
+/**
+ * The file behind `fd`, whose size fstat just gave, read as readFileSync(fd) reads it (up to that
+ * size; to the end when it reported 0) without the second fstat readFileSync would make.
+ */
+function readOpenFile(fd: number, size: number): Buffer {
+  if (size === 0) return fs.readFileSync(fd);
+  const buffer = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const read = fs.readSync(fd, buffer, length, size - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return buffer.subarray(0, length);
+}
+
 /** Opens without following a final symlink, then re-checks the opened file, so a swap between list and read is caught. */
 function readRegularFile(at: string, onNotRegular: () => never): Buffer {
   let fd: number;
@@ -136,8 +155,9 @@ function readRegularFile(at: string, onNotRegular: () => never): Buffer {
     return ioFailure(at, "cannot read", error);
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) return onNotRegular();
-    return fs.readFileSync(fd);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return onNotRegular();
+    return readOpenFile(fd, stat.size);
   } catch (error) {
     if (error instanceof NotebookIssueError) throw error;
     return ioFailure(at, "cannot read", error);
@@ -195,15 +215,19 @@ function locate(root: string): NotebookLocation {
 }
 
 /** `tolerateLeftovers`: for reports (status, validate), which must say "recovery required" rather than fail on what a crash left. */
-function snapshotOrThrow(root: string, tolerateLeftovers: boolean): NotebookSnapshot {
+function filesOrThrow(root: string, tolerateLeftovers: boolean): NotebookFiles {
   const location = locate(root);
   requireRealDirectory(location.observerDir, OBSERVER_DIRECTORY);
   requireRealDirectory(location.recordsDir, RECORDS_DIRECTORY);
   const manifest = readManifest(location.manifestPath);
   const activeTransaction = hasActiveTransaction(location.root);
   const { files, leftovers } = readRecordFiles(location.recordsDir, tolerateLeftovers && activeTransaction);
-  const validation = validateRecordSet(files.map((file) => ({ path: file.path, bytes: file.bytes })));
-  return { ...location, manifest, files, validation, activeTransaction, leftovers };
+  return { ...location, manifest, files, activeTransaction, leftovers };
+}
+
+function snapshotOrThrow(root: string, tolerateLeftovers: boolean): NotebookSnapshot {
+  const read = filesOrThrow(root, tolerateLeftovers);
+  return { ...read, validation: validateRecordSet(read.files) };
 }
 
 function inventoryOf(snapshot: NotebookSnapshot): InventoryEntry[] {
@@ -244,6 +268,14 @@ function attempt<Value>(run: () => Value, at: string): NotebookResult<Value> {
  */
 export function readNotebook(root: string): NotebookResult<NotebookSnapshot> {
   return attempt(() => snapshotOrThrow(root, true), root);
+}
+
+/**
+ * What readNotebook reads, without validating the records: for a caller that validates them its
+ * own way (`docket notebook validate` with its persistent cache, notebookValidation.ts).
+ */
+export function readNotebookFiles(root: string): NotebookResult<NotebookFiles> {
+  return attempt(() => filesOrThrow(root, true), root);
 }
 
 /** A usable Notebook: sound layout and manifest and every record valid (else `notebook.records-invalid`). */
@@ -337,7 +369,7 @@ function planOrThrow(root: string, language: NotebookLanguage): NotebookSetupPla
   }
   // Adopting a folder that already has records: they must be valid before anything is written.
   if (hasRecords) {
-    const validation = validateRecordSet(readRecordFiles(recordsDir, false).files.map((file) => ({ path: file.path, bytes: file.bytes })));
+    const validation = validateRecordSet(readRecordFiles(recordsDir, false).files);
     if (!validation.valid) {
       throw new NotebookIssueError(
         notebookIssue("notebook.records-invalid", recordsDir, `the existing records are not a valid Notebook (${countOf(validation.diagnostics.length, "diagnostic")}); nothing was written`, validation.diagnostics),

@@ -2,8 +2,7 @@
 // The keyword layout (which conditionals nest where, in which order) decides which errors ajv
 // reports and in what order, so it follows the published v1 layout: Notebooks and their
 // diagnostics must match the reference Observer's for the same file.
-import Ajv2020, { type ErrorObject } from "ajv/dist/2020";
-import addFormats from "ajv-formats";
+import type { ErrorObject } from "ajv/dist/2020";
 import { notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 
 export const OBSERVER_RECORD_SCHEMA = "observer-record/v1";
@@ -166,21 +165,35 @@ export const observerRecordSchema = {
   },
 } as const;
 
+/** Tags already judged: a notebook uses a handful of languages, and asking ICU costs about 10 µs a record. */
+const bcp47Answers = new Map<string, boolean>();
+const BCP47_ANSWERS_LIMIT = 1_024;
+
 /** bcp47 as the reference defines it: ICU accepts the tag and canonicalises it to exactly one locale. */
 export function isBcp47(value: string): boolean {
+  const known = bcp47Answers.get(value);
+  if (known !== undefined) return known;
+  let answer: boolean;
   try {
-    return Intl.getCanonicalLocales(value).length === 1;
+    answer = Intl.getCanonicalLocales(value).length === 1;
   } catch {
-    return false;
+    answer = false;
   }
+  if (bcp47Answers.size < BCP47_ANSWERS_LIMIT) bcp47Answers.set(value, answer);
+  return answer;
 }
 
 type FrontmatterValidator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
 let compiled: FrontmatterValidator | undefined;
 
-// Compiled on first use: ajv code generation is the costly part and most callers never validate.
+// Loaded and compiled on first use: ajv code generation is the costly part, and a notebook whose
+// records all pass recordSchemaCheck.ts never needs it.
 function validator(): FrontmatterValidator {
   if (compiled === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Ajv2020 = (require("ajv/dist/2020") as typeof import("ajv/dist/2020")).default;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
     const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
     addFormats(ajv);
     ajv.addFormat("bcp47", { type: "string", validate: isBcp47 });

@@ -73,13 +73,7 @@ export function recordTarget(root: string, relativePath: string): string {
   return path.join(root, ...relativePath.split("/"));
 }
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const RECORD_TEMPORARY = new RegExp(`^\\.(.+\\.md)\\.${UUID}\\.tmp$`, "u");
-
-/** The record a publication temporary in `records/` was for (`.<name>.md.<uuid>.tmp` → `<name>.md`), or null. */
-export function publicationTemporaryTarget(name: string): string | null {
-  return RECORD_TEMPORARY.exec(name)?.[1] ?? null;
-}
+export { publicationTemporaryTarget } from "./publicationTemporary";
 
 function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;

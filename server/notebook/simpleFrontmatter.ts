@@ -1,0 +1,181 @@
+// The frontmatter of nearly every record in a small, plain subset of YAML, read without the `yaml`
+// package: that package's lexer, CST, composer and toJS cost about 400 µs a record (twice, with
+// the depth pre-pass in server/yaml/strictDocument.ts), 15 times reading and hashing the file.
+//
+// The subset is what writers of observer-record/v1 produce: block mappings and block sequences,
+// keys of letters, digits, `_` and `-`, one-line plain, single- or double-quoted string scalars,
+// `[]`, `{}` and one-line flow sequences of plain words. Anything else — comments, anchors, tags,
+// block or multi-line scalars, escapes, tabs, scalars that would resolve to a number, a boolean or
+// null, repeated keys, unusual characters — answers `undefined`, and the caller parses the text
+// with the `yaml` package as before. So this reader never decides anything on its own: it either
+// returns exactly the value `yaml` (core schema) would, for a text `yaml` reads without error, or
+// it declines. test/unit/notebookValidationCache.test.ts compares it with `yaml` on every record
+// fixture, generated notebooks and line-level mutations of them.
+
+/** Characters that might read differently in some YAML corner: control and format characters, exotic spaces, line separators. */
+const UNUSUAL_CHARACTER = /[^\n\x20-\x7e\u00a1-\u167f\u1681-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff\u3001-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]/u;
+/** A mapping key line: `key:` alone, or `key: value` (one space or more before the value); keys far below YAML's 1,024-character bound on implicit keys. */
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,255}):(?: +(.*))?$/;
+/** Keys the core schema would turn into something other than that string. */
+const SPECIAL_KEY = /^(?:null|true|false|__proto__)$/i;
+/** The first characters that start something other than a plain scalar (YAML indicators), or a number. */
+const PLAIN_FIRST = /^[^-?:,[\]{}#&*!|>'"%@`~+.0-9 ]/;
+/** yaml's core schema tags (null, bool, int, float) in their own words: a plain scalar matching one is not a string. */
+const CORE_NON_STRING = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+  /^0o[0-7]+$/,
+  /^[-+]?[0-9]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+];
+const SINGLE_QUOTED = /^'((?:[^']|'')*)'$/;
+const DOUBLE_QUOTED = /^"([^"\\]*)"$/;
+const FLOW_WORDS = /^\[([^[\]{}"'#:,]+(?:,[^[\]{}"'#:,]+)*)\]$/;
+/** Nesting far beyond any record's (3); deeper text goes to `yaml`, which has the bounded checks. */
+const MAX_DEPTH = 8;
+
+interface Line {
+  readonly indent: number;
+  readonly content: string;
+}
+
+class Decline extends Error {}
+
+function decline(): never {
+  throw new Decline();
+}
+
+function plainScalar(text: string): string {
+  if (!PLAIN_FIRST.test(text) || text.includes(": ") || text.includes(" #") || text.endsWith(":")) decline();
+  for (const test of CORE_NON_STRING) if (test.test(text)) decline();
+  return text;
+}
+
+function inlineValue(text: string): unknown {
+  if (text === "[]") return [];
+  if (text === "{}") return {};
+  const first = text.charAt(0);
+  if (first === "'") {
+    const match = SINGLE_QUOTED.exec(text);
+    return match !== null ? (match[1] as string).replaceAll("''", "'") : decline();
+  }
+  if (first === '"') {
+    const match = DOUBLE_QUOTED.exec(text);
+    return match !== null ? (match[1] as string) : decline();
+  }
+  if (first === "[") {
+    const match = FLOW_WORDS.exec(text);
+    if (match === null) decline();
+    return (match[1] as string).split(",").map((item) => {
+      const word = item.replace(/^ +| +$/g, "");
+      return word === "" ? decline() : plainScalar(word);
+    });
+  }
+  return plainScalar(text);
+}
+
+class Reader {
+  private position = 0;
+  keys = 0;
+
+  constructor(
+    private readonly lines: Line[],
+    private readonly maxKeys: number,
+  ) {}
+
+  done(): boolean {
+    return this.position >= this.lines.length;
+  }
+
+  private peek(): Line | undefined {
+    return this.lines[this.position];
+  }
+
+  /** The value of a key whose line ends at the colon: a deeper mapping, or a sequence (at the same indent only at the top level). */
+  private nestedValue(indent: number, depth: number): unknown {
+    const next = this.peek();
+    if (next === undefined) decline();
+    const isItem = next.content.startsWith("- ");
+    if (next.indent > indent) return isItem ? this.sequence(next.indent, depth + 1) : this.mapping(next.indent, depth + 1);
+    if (next.indent === indent && indent === 0 && isItem) return this.sequence(indent, depth + 1);
+    return decline();
+  }
+
+  mapping(indent: number, depth: number): Record<string, unknown> {
+    if (depth > MAX_DEPTH) decline();
+    const result: Record<string, unknown> = {};
+    for (let line = this.peek(); line !== undefined && line.indent >= indent; line = this.peek()) {
+      if (line.indent > indent) decline();
+      if (line.content.startsWith("- ")) {
+        // A sequence at the mapping's own indent belongs to the key before it (handled there); here it ends nothing sensibly.
+        decline();
+      }
+      const match = KEY_LINE.exec(line.content);
+      if (match === null) decline();
+      const key = match[1] as string;
+      if (SPECIAL_KEY.test(key) || Object.hasOwn(result, key)) decline();
+      this.keys += 1;
+      if (this.keys > this.maxKeys) decline();
+      this.position += 1;
+      const rest = match[2];
+      result[key] = rest === undefined ? this.nestedValue(indent, depth) : inlineValue(rest);
+    }
+    return result;
+  }
+
+  private sequence(indent: number, depth: number): unknown[] {
+    if (depth > MAX_DEPTH) decline();
+    const items: unknown[] = [];
+    for (let line = this.peek(); line !== undefined && line.indent >= indent; line = this.peek()) {
+      if (line.indent > indent || !line.content.startsWith("- ")) {
+        // At the top level a key line at the sequence's indent is the next key of the mapping above.
+        if (line.indent === indent && indent === 0 && KEY_LINE.test(line.content)) break;
+        decline();
+      }
+      const item = line.content.slice(2);
+      if (item.startsWith(" ") || item.startsWith("- ") || item === "-") decline();
+      if (KEY_LINE.test(item)) {
+        // `- key: value` opens a mapping whose keys line up with `key`.
+        this.lines[this.position] = { indent: indent + 2, content: item };
+        items.push(this.mapping(indent + 2, depth + 1));
+      } else {
+        this.position += 1;
+        items.push(inlineValue(item));
+      }
+    }
+    return items;
+  }
+}
+
+/**
+ * The frontmatter text (line endings already `\n`) as the plain mapping `yaml` would give, or
+ * `undefined` when the text is outside the subset (including any text `yaml` would refuse, and
+ * any with more than `maxKeys` keys): then only `yaml` may answer.
+ */
+export function readSimpleFrontmatter(text: string, maxKeys: number): Record<string, unknown> | undefined {
+  if (text === "" || UNUSUAL_CHARACTER.test(text)) return undefined;
+  const lines: Line[] = [];
+  for (const raw of text.split("\n")) {
+    if (raw === "") continue;
+    // Only spaces indent in YAML; the subset has no other white space (UNUSUAL_CHARACTER).
+    const indent = /^ */.exec(raw)?.[0].length ?? 0;
+    const content = raw.slice(indent);
+    // Whitespace-only lines, trailing spaces, comments and directives or document markers are left to yaml.
+    if (content === "" || raw.endsWith(" ") || content.startsWith("#") || (indent === 0 && (content.startsWith("---") || content.startsWith("...") || content.startsWith("%")))) {
+      return undefined;
+    }
+    lines.push({ indent, content });
+  }
+  if (lines.length === 0 || (lines[0] as Line).indent !== 0) return undefined;
+  try {
+    const reader = new Reader(lines, maxKeys);
+    const value = reader.mapping(0, 1);
+    return reader.done() ? value : undefined;
+  } catch (error) {
+    if (error instanceof Decline) return undefined;
+    throw error;
+  }
+}
