@@ -1,37 +1,16 @@
-// The `docket` command's start as a person or script pays for it: a whole `node dist/docket.js`
-// process per command, on a small ledger (one full Developer cycle, then a second scope ready to
-// edit), next to a bare `node -e 0` start measured in the same interleaved rounds. The figure is
-// CPU time (user + system), which a busy machine disturbs less than wall time: each child reports
-// its own from a preloaded exit hook (process.resourceUsage, microseconds), plus the CPU of the
-// children it waited for (`ledger verify` runs git; /proc/self/stat, in clock ticks).
-// Target (issue 15): `docket status` and `docket policy` ≤ 1.5× the `node -e 0` floor, median.
+// CLI start figures: the `docket` command as a person or script pays for it — a whole
+// `node dist/docket.js` process per command — on a small ledger (one full Developer cycle, then a
+// second scope ready to edit), next to a bare `node -e 0` start measured in the same interleaved
+// rounds, in CPU time (the runner's exit reporter: the process's own, plus the git calls
+// `ledger verify` waits for). Target (issue 15): `docket status` and `docket policy` ≤ 1.5× the
+// floor, median; `ledger verify` (a full replay by definition) and `--version` are informational.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { WorkspaceLedger, type Clock } from "../server/workspace/workspaceLedger";
 import { checkpointPolicy } from "../server/workspace/checkpointPolicy";
-
-const TARGET_RATIO = 1.5;
-
-/** Loaded with `node -r` into every measured process: writes its CPU microseconds to fd 3 on exit. */
-const CPU_REPORTER = `"use strict";
-const fs = require("node:fs");
-process.on("exit", () => {
-  const usage = process.resourceUsage();
-  let children = 0;
-  try {
-    const stat = fs.readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    children = (Number(fields[13]) + Number(fields[14])) * 10000;
-  } catch {}
-  fs.writeSync(3, String(usage.userCPUTime + usage.systemCPUTime + (Number.isFinite(children) ? children : 0)));
-});
-`;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
+import { figure, measuredOf, type BenchFigure } from "./figure";
+import { interleavedRounds, samplesOf, type Arm, type ProducerOptions } from "./runner";
 
 function fixedClock(): Clock {
   let tick = 0;
@@ -73,41 +52,45 @@ async function smallLedgerWorkspace(directory: string): Promise<{ workspace: str
   return { workspace, ledgerPath, lines: ledger.store.lineCount };
 }
 
-export async function benchCliStart(directory: string, runs: number): Promise<void> {
-  const { workspace, ledgerPath, lines } = await smallLedgerWorkspace(directory);
+interface Command {
+  readonly id: string;
+  readonly label: string;
+  readonly args: readonly string[];
+  readonly target: boolean;
+}
+
+export async function cliFigures(options: ProducerOptions): Promise<BenchFigure[]> {
+  const cli = path.join(__dirname, "docket.js");
+  const commands: readonly Command[] = [
+    { id: "cli.status", label: "docket status", args: [cli, "status"], target: true },
+    { id: "cli.policy", label: "docket policy", args: [cli, "policy"], target: true },
+    { id: "cli.ledgerVerify", label: "docket ledger verify", args: [cli, "ledger", "verify"], target: false },
+    { id: "cli.version", label: "docket --version", args: [cli, "--version"], target: false },
+  ].filter((command) => options.wants(command.id));
+  if (commands.length === 0) return [];
+  const plannedRounds = options.rounds ?? Number(process.env.DOCKET_BENCH_CLI_RUNS ?? (options.quick ? 7 : 21));
+  const { workspace, ledgerPath, lines } = await smallLedgerWorkspace(options.directory);
   // The writers left a current, sealed checkpoint: status and policy must answer from it.
   if (checkpointPolicy(workspace, ledgerPath) === null) throw new Error("the bench ledger's checkpoint does not answer");
-  const reporter = path.join(directory, "cpu-reporter.js");
-  fs.writeFileSync(reporter, CPU_REPORTER);
-  const cli = path.join(__dirname, "docket.js");
-  const commands: { name: string; args: readonly string[]; target: boolean }[] = [
-    { name: "docket status", args: [cli, "status"], target: true },
-    { name: "docket policy", args: [cli, "policy"], target: true },
-    { name: "docket ledger verify", args: [cli, "ledger", "verify"], target: false },
-    { name: "docket --version", args: [cli, "--version"], target: false },
-  ];
-  /** CPU milliseconds of one whole process (and the processes it waited for). */
-  const cpuOf = (args: readonly string[]): number => {
-    const result = spawnSync(process.execPath, ["-r", reporter, ...args], { cwd: workspace, encoding: "utf8", stdio: ["ignore", "pipe", "pipe", "pipe"] });
-    if (result.status !== 0) throw new Error(`${args.join(" ")} failed: ${result.stderr}`);
-    const reported = Number(result.output[3]);
-    if (!Number.isFinite(reported) || reported <= 0) throw new Error(`${args.join(" ")} reported no CPU time`);
-    return reported / 1_000;
+  const measure = (args: readonly string[]) => () => {
+    const run = options.meter.run({ args, cwd: workspace });
+    if (run.status !== 0) throw new Error(`node ${args.join(" ")} failed (${run.status}): ${run.stderr}`);
+    return run.sample;
   };
-  const floor = ["-e", "0"];
-  for (const command of commands) cpuOf(command.args); // warm-up: the file cache
-  cpuOf(floor);
-  const times = commands.map((): number[] => []);
-  const floorTimes: number[] = [];
-  for (let round = 0; round < runs; round += 1) {
-    floorTimes.push(cpuOf(floor));
-    for (const [index, command] of commands.entries()) times[index]?.push(cpuOf(command.args));
-  }
-  const floorMs = median(floorTimes);
-  for (const [index, command] of commands.entries()) {
-    const ms = median(times[index] ?? []);
-    const ratio = ms / floorMs;
-    const verdict = command.target ? `${ratio <= TARGET_RATIO ? "pass" : "FAIL"}: target ≤ ${TARGET_RATIO}x` : "reported, no target";
-    console.log(`${`${command.name}, ${lines}-line ledger`.padEnd(44)} ${ms.toFixed(1).padStart(6)} ms CPU   node -e 0 ${floorMs.toFixed(1)} ms   ratio ${ratio.toFixed(2)}x (${verdict}; median of ${runs})`);
-  }
+  const arms: Arm[] = [{ name: "floor", measure: measure(["-e", "0"]) }, ...commands.map((command) => ({ name: command.id, measure: measure(command.args) }))];
+  // The warm-up round fills the file cache.
+  const { samples, rounds } = interleavedRounds(arms, { rounds: plannedRounds, warmUps: 1, budgetMs: options.budgetMs });
+  const floor = { label: "node -e 0", measured: measuredOf(samplesOf(samples, "floor")) };
+  return commands.map((command) =>
+    figure({
+      id: command.id,
+      label: command.label,
+      workload: `${lines}-line ledger, current checkpoint`,
+      rounds,
+      measured: measuredOf(samplesOf(samples, command.id)),
+      floor,
+      basis: "cpu",
+      ...(command.target ? { target: { max: 1.5, kind: "ratio" as const, text: "≤ 1.5× node -e 0 (issue 15)" } } : {}),
+    }),
+  );
 }

@@ -1,213 +1,217 @@
-// `npm run bench`: throughput figures, each printed next to a floor measured in the same run on
-// the same machine, so the ratio (not the absolute number) is what to compare across machines.
-// `npm run bench -- --quick`: only the in-process figures (ledger replay and Observer replay), none
-// of the hook, Guard, CLI, Router or Notebook figures that spawn processes or build workspaces.
-import { spawnSync } from "node:child_process";
+// `npm run bench [-- --quick] [--only=<prefix>,…] [--json <file>|-] [--rounds=N]`: every figure
+// Docket promises (issue 16) measured on realistic generated workloads, each a median of
+// interleaved rounds next to its floor from the same rounds, printed as one table with pass/fail
+// against its target. Exit 0 when every target passes; 1 when a target fails, a figure is below
+// its floor (a bench bug) or a producer could not measure; 2 on a usage error or when nothing was
+// measured. docs/performance.md, "How the bench measures", says why each choice.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
-import { canonicalJson, sha256Hex, toJsonValue } from "../server/ledger/canonicalJson";
-import { createEnvelope, type Envelope } from "../server/ledger/envelope";
-import { DEVELOPER_STREAM, encodeLedgerLine } from "../server/ledger/ledgerLine";
-import { LedgerStore } from "../server/ledger/store";
-import { tailSeedPathFor } from "../server/hooks/tailSeed";
-import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpoint";
-import { scopeClosedDraft, scopeOpenedDraft } from "../server/developer/scopeOperations";
-import { benchCliStart } from "./cli";
-import { benchGuardHooks } from "./guard";
+import * as z from "zod";
+import { calibrationFigures } from "./calibration";
+import { cliFigures } from "./cli";
+import { figure, type BenchFigure } from "./figure";
+import { guardFigures } from "./guard";
+import { hookFigures } from "./hooks";
 import { runNotebookBench } from "./notebook";
-import { runObserverBench } from "./observer";
-import { benchObserverCapture } from "./observerCapture";
+import { observerReplayFigures } from "./observer";
+import { observerCaptureFigures } from "./observerCapture";
+import { buildReport, machineAtStart, writeReport, type BenchReport } from "./report";
 import { runRouterBench } from "./router";
+import { ChildMeter, printTable, verdictOf, type ProducerOptions, type Verdict } from "./runner";
 
-const EVENTS = Number(process.env.DOCKET_BENCH_EVENTS ?? 100_000);
-const QUICK = process.argv.includes("--quick");
-const RUNS = 3;
+const QUICK_GROUP_BUDGET_MS = 10_000;
 
-/** Deterministic workload: scopes opened and closed with varied closure reasons. */
-function workload(count: number): string[] {
-  const lines: string[] = [];
-  let previousLine: string | null = null;
-  let opened: Envelope | null = null;
-  for (let index = 0; index < count; index += 1) {
-    const occurredAt = new Date(Date.UTC(2030, 0, 1) + index * 1_000).toISOString();
-    let envelope: Envelope;
-    if (opened === null) {
-      envelope = createEnvelope(scopeOpenedDraft(`scope:bench-${index.toString(36).padStart(6, "0")}`, occurredAt));
-      opened = envelope;
-    } else {
-      const reason = `Closed after reviewing change ${index} of the benchmark workload; verification recorded elsewhere.`;
-      const refs = index % 3 === 0 ? [{ workScopeId: opened.workScopeId, eventId: opened.eventId, eventSha256: opened.eventSha256 }] : [];
-      envelope = createEnvelope(scopeClosedDraft(opened, reason, occurredAt, refs));
-      opened = null;
-    }
-    const encoded = encodeLedgerLine(index, previousLine, DEVELOPER_STREAM, envelope);
-    lines.push(encoded.text);
-    previousLine = encoded.lineSha256;
+interface Producer {
+  /** The id prefix of every figure it produces; `--only` selects producers by it. */
+  readonly area: string;
+  /** Runs in `--quick` (at its quick sizes). */
+  readonly quick: boolean;
+  /** Figure ids whose floor is a reference to compare with, not a lower bound (never a bench bug). */
+  readonly referenceFloors?: readonly string[];
+  readonly run: (options: ProducerOptions) => Promise<BenchFigure[]>;
+}
+
+/** Today's Router and Notebook benches print their own lines and return no figures. */
+function legacy(run: () => Promise<void> | void): (options: ProducerOptions) => Promise<BenchFigure[]> {
+  return async () => {
+    await run();
+    return [];
+  };
+}
+
+const PRODUCERS: readonly Producer[] = [
+  { area: "calibration", quick: true, run: calibrationFigures },
+  { area: "hook", quick: true, run: hookFigures },
+  { area: "guard", quick: true, run: guardFigures },
+  { area: "cli", quick: true, run: cliFigures },
+  { area: "observer.replay", quick: true, run: observerReplayFigures },
+  { area: "observer.capture", quick: true, run: observerCaptureFigures },
+  // ── MERGE (issue 16): the lead plugs the four new producers in here, each
+  //    `(options: { quick: boolean }) => Promise<BenchFigure[]>`, and removes the two legacy entries:
+  // { area: "replay", quick: true, run: replayFigures }, //     bench/replayScale.ts (replay-core)
+  // { area: "write", quick: true, run: writeFigures }, //       bench/writes.ts (write-snapshot)
+  // { area: "router", quick: true, run: routerFigures }, //     bench/router.ts (router-index)
+  // { area: "notebook", quick: true, run: notebookFigures }, // bench/notebook.ts (notebook-cache)
+  // A producer whose floor is a reference rather than a lower bound lists those figure ids in
+  // `referenceFloors` (e.g. a write on a large ledger next to the same write on a small one).
+  // ── end MERGE
+  { area: "router", quick: false, run: legacy(runRouterBench) },
+  { area: "notebook", quick: false, run: legacy(runNotebookBench) },
+];
+
+const USAGE = `usage: npm run bench -- [--quick] [--only=<prefix>[,<prefix>…]] [--json <file>|-] [--rounds=<n>]
+  --quick      small workloads and few rounds (under 2 minutes on 2 cores)
+  --only       only figures whose id starts with one of the prefixes (e.g. --only=hook,cli.status)
+  --json       write the report as JSON to <file>, or to standard output with "-" (the table then goes to standard error)
+  --rounds     rounds of every figure instead of each one's default for the mode
+exit: 0 every target passes; 1 a target fails, a figure is below its floor, or a producer failed; 2 usage error or nothing measured`;
+
+interface Options {
+  readonly quick: boolean;
+  readonly only: string[] | null;
+  readonly json: string | null;
+  readonly rounds: number | null;
+}
+
+class UsageProblem extends Error {}
+
+function parseArguments(argv: readonly string[]): Options {
+  let quick = false;
+  let only: string[] | null = null;
+  let json: string | null = null;
+  let rounds: number | null = null;
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] as string;
+    const [name, inline] = argument.startsWith("--") && argument.includes("=") ? [argument.slice(0, argument.indexOf("=")), argument.slice(argument.indexOf("=") + 1)] : [argument, undefined];
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const next = argv[index + 1];
+      if (next === undefined || (next.startsWith("--") && next !== "-")) throw new UsageProblem(`${name} needs a value`);
+      index += 1;
+      return next;
+    };
+    if (name === "--quick" && inline === undefined) quick = true;
+    else if (name === "--only") {
+      only = value().split(",").map((prefix) => prefix.trim()).filter((prefix) => prefix.length > 0);
+      if (only.length === 0) throw new UsageProblem("--only needs at least one figure id prefix");
+    } else if (name === "--json") json = value();
+    else if (name === "--rounds") {
+      const text = value();
+      rounds = Number(text);
+      if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1_000) throw new UsageProblem(`--rounds must be a whole number from 1 to 1000, not ${text}`);
+    } else throw new UsageProblem(`unknown argument ${argument}`);
   }
-  return lines;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-function measure(run: () => void): number {
-  run(); // warm-up: let the JIT settle before timing
-  const times: number[] = [];
-  for (let index = 0; index < RUNS; index += 1) {
-    const start = performance.now();
-    run();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
-function report(name: string, count: number, ms: number, floorMs: number): void {
-  const rate = (count / ms) * 1_000;
-  const floorRate = (count / floorMs) * 1_000;
-  console.log(
-    `${name.padEnd(44)} ${rate.toFixed(0).padStart(9)} events/s   floor ${floorRate.toFixed(0).padStart(9)} events/s   ratio ${(ms / floorMs).toFixed(2)}x floor time`,
-  );
+  return { quick, only, json, rounds };
 }
 
 /**
- * A PreToolUse hook decision as a host pays for it (a whole `node dist/docket-hook.js` process) on
- * a ledger of EVENTS+ lines with a current checkpoint, next to a bare `node -e 0` start measured
- * interleaved in the same run. Target (issue 4): ratio ≤ 1.5.
+ * For the bench's own tests only: `DOCKET_BENCH_TEST_TARGETS='{"calibration.emptyScript":0.01}'`
+ * replaces the targets of the named figures, so a test can force a failing (or passing) target on
+ * a cheap figure and check the exit code and the report.
  */
-function benchHookLatency(directory: string, ledgerPath: string): { workspace: string; hookLedger: string; lines: number; runs: number } {
-  const runs = Number(process.env.DOCKET_BENCH_HOOK_RUNS ?? 21);
-  const workspace = path.join(directory, "hook-workspace");
-  fs.mkdirSync(path.join(workspace, ".git"), { recursive: true });
-  fs.mkdirSync(path.join(workspace, ".docket"));
-  const hookLedger = path.join(workspace, ".docket", "ledger.jsonl");
-  fs.copyFileSync(ledgerPath, hookLedger);
-  // One more line opens a scope, so the hook has something to deny.
-  const lineCount = new LedgerStore(hookLedger);
-  lineCount.refresh();
-  fs.appendFileSync(hookLedger, workload(lineCount.lineCount + 1).slice(lineCount.lineCount).join(""));
-  const input = JSON.stringify({ session_id: "bench", cwd: workspace, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_bench" });
-  const hookBundle = path.join(__dirname, "docket-hook.js");
-  const runHook = (): string => {
-    const result = spawnSync(process.execPath, [hookBundle, "hook", "--host", "claude", "PreToolUse"], { input, cwd: workspace, encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`hook failed: ${result.stderr}`);
-    return result.stdout;
-  };
-  const coldStart = performance.now();
-  const cold = runHook(); // no checkpoint yet: one full replay, which writes it
-  const coldMs = performance.now() - coldStart;
-  if (!cold.includes('"permissionDecision":"deny"')) throw new Error(`unexpected hook answer: ${cold}`);
-  if (lookupCheckpointFile(hookLedger).kind !== "current") throw new Error("the hook did not leave a current checkpoint");
-  const hookTimes: number[] = [];
-  const nodeTimes: number[] = [];
-  runHook();
-  spawnSync(process.execPath, ["-e", "0"]);
-  for (let index = 0; index < runs; index += 1) {
-    let start = performance.now();
-    spawnSync(process.execPath, ["-e", "0"]);
-    nodeTimes.push(performance.now() - start);
-    start = performance.now();
-    runHook();
-    hookTimes.push(performance.now() - start);
-  }
-  const hookMs = median(hookTimes);
-  const nodeMs = median(nodeTimes);
-  console.log(
-    `hook PreToolUse decision, ${lineCount.lineCount + 1} lines, checkpoint  ${hookMs.toFixed(1)} ms   node -e 0 ${nodeMs.toFixed(1)} ms   ratio ${(hookMs / nodeMs).toFixed(2)}x (target ≤ 1.5x; median of ${runs})`,
-  );
-  console.log(`hook PreToolUse decision without a checkpoint (one full replay, rewrites it)  ${coldMs.toFixed(1)} ms`);
+const TestTargets = z.record(z.string().min(1), z.number().positive());
 
-  // Behind: the checkpoint is TAIL lines short of the ledger (a crash between append and checkpoint
-  // write, or lines from an older Docket). The hook reduces those lines from the checkpoint's seed.
-  const tailLines = 100;
-  const savedCheckpoint = fs.readFileSync(checkpointPathFor(hookLedger));
-  const savedSeed = fs.readFileSync(tailSeedPathFor(hookLedger));
-  const before = lineCount.lineCount + 1;
-  fs.appendFileSync(hookLedger, workload(before + tailLines).slice(before).join(""));
-  const behindTimes: number[] = [];
-  for (let index = 0; index < runs; index += 1) {
-    fs.writeFileSync(checkpointPathFor(hookLedger), savedCheckpoint);
-    fs.writeFileSync(tailSeedPathFor(hookLedger), savedSeed);
-    if (lookupCheckpointFile(hookLedger).kind !== "behind") throw new Error("the restored checkpoint is not behind");
-    const start = performance.now();
-    runHook();
-    behindTimes.push(performance.now() - start);
-    if (lookupCheckpointFile(hookLedger).kind !== "current") throw new Error("the hook did not move the checkpoint to the end");
-  }
-  const behindMs = median(behindTimes);
-  console.log(
-    `hook PreToolUse decision, checkpoint ${tailLines} lines behind (tail reduced)  ${behindMs.toFixed(1)} ms   ratio ${(behindMs / nodeMs).toFixed(2)}x node -e 0 (median of ${runs})`,
-  );
-  return { workspace, hookLedger, lines: before + tailLines, runs };
+function withTestTargets(figures: readonly BenchFigure[]): BenchFigure[] {
+  const text = process.env.DOCKET_BENCH_TEST_TARGETS;
+  if (text === undefined || text === "") return [...figures];
+  const targets = TestTargets.parse(JSON.parse(text));
+  return figures.map((measured) => {
+    const max = targets[measured.id];
+    if (max === undefined) return measured;
+    const { value: _value, pass: _pass, ...input } = measured;
+    return figure({ ...input, target: { max, kind: measured.floor === undefined ? "absolute" : "ratio", text: "set by DOCKET_BENCH_TEST_TARGETS (tests only)" } });
+  });
 }
 
-const directory = fs.mkdtempSync(path.join(os.tmpdir(), "docket-bench-"));
-let hookBench: ReturnType<typeof benchHookLatency>;
-try {
-  console.log(`docket bench — ${EVENTS} developer/v8 events, median of ${RUNS} runs, node ${process.version}, ${os.cpus().length} cpus`);
-  const lines = workload(EVENTS);
-  const ledgerPath = path.join(directory, "ledger.jsonl");
-  fs.writeFileSync(ledgerPath, lines.join(""));
-  const text = lines.map((line) => line.slice(0, -1));
+function matches(id: string, prefixes: readonly string[] | null): boolean {
+  return prefixes === null || prefixes.some((prefix) => id.startsWith(prefix));
+}
 
-  // Floor: the least any verifying reader must do per line: parse, canonicalize, hash.
-  const floorMs = measure(() => {
-    for (const line of text) sha256Hex(canonicalJson(toJsonValue(JSON.parse(line))));
-  });
-
-  const replayMs = measure(() => {
-    const store = new LedgerStore(ledgerPath);
-    store.refresh();
-    if (store.replayer.accepted.length !== EVENTS) throw new Error(`replay accepted ${store.replayer.accepted.length} of ${EVENTS}`);
-  });
-  report("cold replay (read, verify lines, replay)", EVENTS, replayMs, floorMs);
-
-  const tailStore = new LedgerStore(ledgerPath);
-  tailStore.refresh();
-  const extra = workload(EVENTS + 2).slice(EVENTS);
-  fs.appendFileSync(ledgerPath, extra.join(""));
-  const tailStart = performance.now();
-  tailStore.refresh();
-  const tailMs = performance.now() - tailStart;
-  const tailFloorStart = performance.now();
-  for (const line of extra) sha256Hex(canonicalJson(toJsonValue(JSON.parse(line))));
-  const tailFloorMs = performance.now() - tailFloorStart;
-  console.log(`incremental catch-up of 2 appended lines      ${tailMs.toFixed(2)} ms   floor ${tailFloorMs.toFixed(2)} ms (independent of the ${EVENTS} lines before)`);
-  runObserverBench(QUICK ? 3 : 5);
-  if (QUICK) {
+async function main(): Promise<number> {
+  let options: Options;
+  try {
+    options = parseArguments(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageProblem)) throw error;
+    console.error(`${error.message}\n${USAGE}`);
+    return 2;
+  }
+  // With the report on standard output, everything else goes to standard error.
+  const write = options.json === "-" ? (line: string) => process.stderr.write(`${line}\n`) : (line: string) => process.stdout.write(`${line}\n`);
+  const selected = PRODUCERS.filter(
+    (producer) => options.only === null || options.only.some((prefix) => producer.area.startsWith(prefix) || prefix.startsWith(producer.area)),
+  );
+  if (selected.length === 0) {
+    console.error(`--only ${options.only?.join(",")} matches no figure (areas: ${PRODUCERS.map((producer) => producer.area).join(", ")})\n${USAGE}`);
+    return 2;
+  }
+  const start = machineAtStart();
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "docket-bench-"));
+  write(
+    `docket bench${options.quick ? " --quick" : ""} — node ${process.version}, ${os.cpus().length} cpus, load ${start.loadAverage.map((load) => load.toFixed(2)).join(" ")}, ${start.startedAt.toISOString()}`,
+  );
+  const figures: BenchFigure[] = [];
+  const errors: BenchReport["errors"] = [];
+  const referenceFloors = new Set<string>();
+  try {
+    const producerOptions: ProducerOptions = {
+      quick: options.quick,
+      directory,
+      meter: new ChildMeter(directory),
+      rounds: options.rounds,
+      // An explicit --rounds is kept; otherwise a --quick group of rounds takes about this long at most.
+      budgetMs: options.quick && options.rounds === null ? QUICK_GROUP_BUDGET_MS : null,
+      log: write,
+      wants: (id) => matches(id, options.only),
+    };
+    for (const producer of selected) {
+      if (options.quick && !producer.quick) {
+        write(`${producer.area}: not measured with --quick`);
+        continue;
+      }
+      for (const id of producer.referenceFloors ?? []) referenceFloors.add(id);
+      const began = Date.now();
+      try {
+        const produced = await producer.run(producerOptions);
+        figures.push(...produced.filter((produced) => matches(produced.id, options.only)));
+        write(`${producer.area}: ${produced.length} figure${produced.length === 1 ? "" : "s"} in ${((Date.now() - began) / 1_000).toFixed(1)} s`);
+      } catch (error) {
+        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        errors.push({ producer: producer.area, message });
+        write(`${producer.area}: FAILED to measure after ${((Date.now() - began) / 1_000).toFixed(1)} s: ${message}`);
+      }
+    }
+  } finally {
     fs.rmSync(directory, { recursive: true, force: true });
-    process.exit(process.exitCode ?? 0);
   }
-  hookBench = benchHookLatency(directory, ledgerPath);
-  // A small Developer ledger ending with an open scope (an odd count ends on an opening).
-  benchObserverCapture(directory, workload(1_001).join(""), hookBench.runs);
-} catch (error) {
-  fs.rmSync(directory, { recursive: true, force: true });
-  throw error;
+  const rows: { figure: BenchFigure; verdict: Verdict }[] = withTestTargets(figures).map((measured) => ({
+    figure: measured,
+    verdict: verdictOf(measured, !referenceFloors.has(measured.id)),
+  }));
+  write("");
+  printTable(rows, write);
+  const report = buildReport({ start, options: { quick: options.quick, only: options.only, rounds: options.rounds }, rows, errors });
+  const failed = rows.filter((row) => row.verdict === "FAIL" || row.verdict === "BUG").map((row) => `${row.figure.id} (${row.verdict})`);
+  write("");
+  write(
+    `${rows.length} figures in ${report.durationSeconds.toFixed(0)} s: ${failed.length === 0 && errors.length === 0 ? "every target passes" : `failed: ${[...failed, ...errors.map((error) => `${error.producer} (error)`)].join(", ")}`}; load at the end ${report.machine.loadAverage.end.map((load) => load.toFixed(2)).join(" ")}`,
+  );
+  if (options.json !== null) writeReport(report, options.json);
+  if (rows.length === 0 && errors.length === 0) {
+    write("nothing was measured");
+    return 2;
+  }
+  return report.passed ? 0 : 1;
 }
-// After the ledger figures (each generates and removes its own workspace).
-const guardBench = hookBench;
-void benchGuardHooks(guardBench.workspace, guardBench.hookLedger, guardBench.lines, guardBench.runs)
-  .catch((error: unknown) => {
-    console.error(`guard bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+
+main().then(
+  (code) => {
+    // The legacy Router bench sets exitCode 1 itself when a plan cannot be made.
+    process.exitCode = Math.max(code, typeof process.exitCode === "number" ? process.exitCode : 0);
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.exitCode = 1;
-  })
-  .then(() => benchCliStart(directory, Number(process.env.DOCKET_BENCH_CLI_RUNS ?? 21)))
-  .catch((error: unknown) => {
-    console.error(`CLI bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    process.exitCode = 1;
-  })
-  .finally(() => fs.rmSync(directory, { recursive: true, force: true }))
-  .then(() => runRouterBench())
-  .catch((error: unknown) => {
-    console.error(`router bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    process.exitCode = 1;
-  })
-  .then(() => runNotebookBench())
-  .catch((error: unknown) => {
-    console.error(`notebook bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    process.exitCode = 1;
-  });
+  },
+);

@@ -1,8 +1,10 @@
-// Observer figure for `npm run bench` (and `--quick`): replaying a DOCKET_BENCH_OBSERVER_ENTRIES-entry
-// (100,000 by default) Observer history kept as Docket ledger lines (`observer/v1`) — reading the
-// lines (`readObserverLog`) and replaying them (`replayObservationSession`) — next to the ledger
-// floor over the very same lines: parse, canonical JSON, SHA-256 of each. CPU time (user + system)
-// of each, medians of interleaved rounds. Target: ratio ≤ 2.
+// Observer figures for `npm run bench`: replaying a DOCKET_BENCH_OBSERVER_ENTRIES-entry
+// (100,000 by default; 10,000 with --quick) Observer history kept as Docket ledger lines
+// (`observer/v1`) — reading the lines (`readObserverLog`) and replaying them
+// (`replayObservationSession`) — next to the ledger floor over the very same lines: parse,
+// canonical JSON, SHA-256 of each; and the share of it that re-executes the Memo passes. CPU time
+// (user + system) in this process, medians of interleaved rounds. Informational: no target is
+// documented for it.
 //
 // The history is a realistic mix, every entry valid (the bench refuses to time a history with an
 // issue): many Episodes, each opened with Observer on, several rounds of tool and assistant results
@@ -11,7 +13,6 @@
 // then a Memo request over everything unrequested, answered by an applied and acknowledged Memo
 // pass (creating the Episode's Memo, then keeping it; creating each user hypothesis, then keeping
 // it), an occasional identical repeat, and Review & Save settling the Episode.
-import { performance } from "node:perf_hooks";
 import { canonicalJson, sha256Hex, toJsonValue } from "../server/ledger/canonicalJson";
 import { MemoHistoryReplay } from "../server/observer/memoHistory";
 import { readObserverLog } from "../server/observer/observerLog";
@@ -41,8 +42,9 @@ import {
   type HydrationSpec,
   type ReadSpec,
 } from "../test/support/observerLog";
+import { figure, measuredOf, type BenchFigure } from "./figure";
+import { inProcessSample, interleavedRounds, samplesOf, type ProducerOptions } from "./runner";
 
-const ENTRIES = Number(process.env.DOCKET_BENCH_OBSERVER_ENTRIES ?? 100_000);
 const ROUNDS_PER_EPISODE = 40;
 /** A Memo pass after every ROUNDS_PER_PASS rounds (ROUNDS_PER_EPISODE is a multiple of it). */
 const ROUNDS_PER_PASS = 4;
@@ -262,23 +264,11 @@ export function observerHistory(count: number): HostEntry[] {
   return entries;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-/** CPU time (user + system, ms) of one call. */
-function cpuMs(run: () => void): number {
-  const start = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1_000;
-}
-
-/** `rounds`: timed rounds after the warm-up (DOCKET_BENCH_OBSERVER_RUNS overrides it). */
-export function runObserverBench(rounds: number): void {
-  const timedRounds = Number(process.env.DOCKET_BENCH_OBSERVER_RUNS ?? rounds);
-  const text = ledgerText(observerHistory(ENTRIES).slice(0, ENTRIES));
+export async function observerReplayFigures(options: ProducerOptions): Promise<BenchFigure[]> {
+  if (!["observer.replay", "observer.replay.memoPasses"].some(options.wants)) return [];
+  const entries = Number(process.env.DOCKET_BENCH_OBSERVER_ENTRIES ?? (options.quick ? 10_000 : 100_000));
+  const plannedRounds = options.rounds ?? Number(process.env.DOCKET_BENCH_OBSERVER_RUNS ?? (options.quick ? 3 : 5));
+  const text = ledgerText(observerHistory(entries).slice(0, entries));
   const lines = text.split("\n").slice(0, -1);
   const replay = (): void => {
     const log = readObserverLog(text);
@@ -288,30 +278,33 @@ export function runObserverBench(rounds: number): void {
   const floor = (): void => {
     for (const line of lines) sha256Hex(canonicalJson(toJsonValue(JSON.parse(line))));
   };
-  // Warm-up (and the check that every entry is valid) before timing.
-  const wallStart = performance.now();
-  replay();
-  const firstMs = performance.now() - wallStart;
-  floor();
+  const parsed = readObserverLog(text).entries;
   // The share of replay that re-executes the Memo passes (the Memo history replay on its own).
-  const entries = readObserverLog(text).entries;
   const memo = (): void => {
     const history = new MemoHistoryReplay();
-    for (const entry of entries) if (entry.custom) history.apply(entry);
+    for (const entry of parsed) if (entry.custom) history.apply(entry);
   };
-  const replayTimes: number[] = [];
-  const floorTimes: number[] = [];
-  const memoTimes: number[] = [];
-  for (let round = 0; round < timedRounds; round += 1) {
-    floorTimes.push(cpuMs(floor));
-    replayTimes.push(cpuMs(replay));
-    memoTimes.push(cpuMs(memo));
-  }
-  const replayMs = median(replayTimes);
-  const floorMs = median(floorTimes);
-  const megabytes = Buffer.byteLength(text) / 1_048_576;
-  console.log(
-    `\nobserver replay, ${ENTRIES} entries as ledger lines (${megabytes.toFixed(0)} MB)  ${replayMs.toFixed(0)} ms CPU   floor ${floorMs.toFixed(0)} ms CPU   ratio ${(replayMs / floorMs).toFixed(2)}x floor (target ≤ 2x; median of ${timedRounds} interleaved; first run ${firstMs.toFixed(0)} ms wall)`,
+  // The warm-up round also checks that every entry is valid before anything is timed.
+  const { samples, rounds } = interleavedRounds(
+    [
+      { name: "floor", measure: () => inProcessSample(floor) },
+      { name: "replay", measure: () => inProcessSample(replay) },
+      { name: "memo", measure: () => inProcessSample(memo) },
+    ],
+    { rounds: plannedRounds, warmUps: 1, budgetMs: options.budgetMs },
   );
-  console.log(`  of which re-executing the Memo passes (Memo history alone)  ${median(memoTimes).toFixed(0)} ms CPU`);
+  const floorMeasured = { label: "parse + canonical JSON + SHA-256 per line", measured: measuredOf(samplesOf(samples, "floor")) };
+  const workload = `${entries.toLocaleString("en-US")} Observer entries (${(Buffer.byteLength(text) / 1_048_576).toFixed(0)} MB of ledger lines)`;
+  return [
+    figure({ id: "observer.replay", label: "Observer replay (read + replay)", workload, rounds, measured: measuredOf(samplesOf(samples, "replay")), floor: floorMeasured, basis: "cpu" }),
+    figure({
+      id: "observer.replay.memoPasses",
+      label: "of which re-executing the Memo passes",
+      workload,
+      rounds,
+      measured: measuredOf(samplesOf(samples, "memo")),
+      basis: "cpu",
+      note: "the Memo history replay alone, a part of observer.replay (no floor of its own)",
+    }),
+  ];
 }
