@@ -13,7 +13,7 @@ import { cliFigures } from "./cli";
 import { figure, type BenchFigure } from "./figure";
 import { guardFigures } from "./guard";
 import { hookFigures } from "./hooks";
-import { runNotebookBench } from "./notebook";
+import { notebookFigures } from "./notebook";
 import { observerReplayFigures } from "./observer";
 import { observerCaptureFigures } from "./observerCapture";
 import { buildReport, machineAtStart, writeReport, type BenchReport } from "./report";
@@ -52,12 +52,11 @@ const PRODUCERS: readonly Producer[] = [
   // { area: "replay", quick: true, run: replayFigures }, //     bench/replayScale.ts (replay-core)
   // { area: "write", quick: true, run: writeFigures }, //       bench/writes.ts (write-snapshot)
   // { area: "router", quick: true, run: routerFigures }, //     bench/router.ts (router-index)
-  // { area: "notebook", quick: true, run: notebookFigures }, // bench/notebook.ts (notebook-cache)
   // A producer whose floor is a reference rather than a lower bound lists those figure ids in
   // `referenceFloors` (e.g. a write on a large ledger next to the same write on a small one).
   // ── end MERGE
+  { area: "notebook", quick: true, run: notebookFigures },
   { area: "router", quick: false, run: legacy(runRouterBench) },
-  { area: "notebook", quick: false, run: legacy(runNotebookBench) },
 ];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only=<prefix>[,<prefix>…]] [--json <file>|-] [--rounds=<n>]
