@@ -12,6 +12,7 @@ import { observerEntryProblem, type ObserverLedgerEntry } from "../observer/obse
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
 import { fsyncDirectory } from "./durableFs";
+import { LineIndex, type LineRecord } from "./lineIndex";
 import { StoreError } from "./storeError";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
@@ -69,12 +70,13 @@ export interface StoreOptions {
   readonly root?: string;
 }
 
-/** A line's place in the file and, for developer entries, its replay index. */
-export interface LineRecord {
-  readonly offset: number;
-  readonly length: number;
-  readonly replayIndex: number | null;
-}
+export type { LineRecord };
+
+/**
+ * Bytes read from the file at a time: the read buffer stays this small however long the ledger
+ * (a line longer than this is gathered across reads).
+ */
+const READ_CHUNK_BYTES = 1 << 20;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -118,7 +120,7 @@ export type GuardLinesRead = { readonly kind: "lines"; readonly lines: readonly 
 
 export class LedgerStore {
   private offsetBytes = 0;
-  private lines: LineRecord[] = [];
+  private lines = new LineIndex();
   private guardLinesValue: GuardLine[] = [];
   private observerLinesValue: ObserverLine[] = [];
   private headSha: string | null = null;
@@ -214,12 +216,35 @@ export class LedgerStore {
   }
 
   lineRecord(line: number): LineRecord | undefined {
-    return this.lines[line];
+    return this.lines.record(line);
+  }
+
+  /** The zero-based line of a developer entry's replay index; undefined past the entries read. */
+  lineOfReplayIndex(index: number): number | undefined {
+    return this.lines.lineOfReplayIndex(index);
+  }
+
+  /**
+   * The bytes of a line as they are in the file now (newline included), read by its recorded
+   * offset; undefined past the lines read. A caller that needs them unchanged compares them with
+   * what it expects: the file may have been rewritten since it was read.
+   */
+  lineBytes(line: number): Buffer | undefined {
+    const record = this.lines.record(line);
+    if (record === undefined) return undefined;
+    const fd = openContained(this.root, this.ledgerPath, "r");
+    try {
+      const bytes = Buffer.alloc(record.length);
+      const read = fs.readSync(fd, bytes, 0, record.length, record.offset);
+      return bytes.subarray(0, read);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   private reset(): void {
     this.offsetBytes = 0;
-    this.lines = [];
+    this.lines = new LineIndex();
     this.guardLinesValue = [];
     this.observerLinesValue = [];
     this.headSha = null;
@@ -237,7 +262,7 @@ export class LedgerStore {
   /** The last consumed line still has the bytes we read; false means the file was rewritten. */
   private prefixIntact(fd: number, size: number): boolean {
     if (size < this.offsetBytes) return false;
-    const last = this.lines.at(-1);
+    const last = this.lines.record(this.lines.length - 1);
     if (last === undefined || this.lastLineBytes === null) return true;
     const buffer = Buffer.alloc(last.length);
     fs.readSync(fd, buffer, 0, last.length, last.offset);
@@ -308,15 +333,8 @@ export class LedgerStore {
           this.tornTailBytes = torn;
           result = { changed, dispositions: [] };
         } else {
-          const buffer = Buffer.alloc(unread);
-          let read = 0;
-          while (read < unread) {
-            const n = fs.readSync(fd, buffer, read, unread - read, this.offsetBytes + read);
-            if (n === 0) break;
-            read += n;
-          }
           try {
-            result = this.consume(buffer.subarray(0, read), restarted, options.deadline);
+            result = this.readLines(fd, readable, restarted, options.deadline);
             if (this.faultValue === null && size > readable) {
               this.tornTailBytes += size - readable;
               result = { ...result, changed: true };
@@ -356,7 +374,7 @@ export class LedgerStore {
       const anchor = read.anchor;
       const lineShaAt = (line: number): string | null => {
         if (line === this.lines.length - 1) return this.headSha;
-        const record = this.lines[line];
+        const record = this.lines.record(line);
         if (record === undefined || fd === null) return null;
         const bytes = Buffer.alloc(record.length);
         fs.readSync(fd, bytes, 0, record.length, record.offset);
@@ -380,7 +398,7 @@ export class LedgerStore {
   /** The anchor that describes the ledger as read now; null when there is nothing to anchor. */
   private currentAnchor(): LedgerAnchor | null {
     if (this.inode === null) return null;
-    const last = this.lines.at(-1);
+    const last = this.lines.record(this.lines.length - 1);
     if (last === undefined || this.headSha === null) return { format: "docket/ledger-anchor/v1", lines: 0, bytes: 0, head: null, ino: this.inode };
     return {
       format: "docket/ledger-anchor/v1",
@@ -404,9 +422,44 @@ export class LedgerStore {
     this.anchorStateValue = { kind: "matched", anchor, boundToFile: true };
   }
 
-  private consume(buffer: Buffer, restarted: boolean, deadline?: number): { changed: boolean; dispositions: Disposition[] } {
+  /**
+   * Reads and replays the whole lines between the read position and `readable`, a chunk at a
+   * time, so memory stays bounded however many bytes are unread. Bytes after the last newline are
+   * the torn tail.
+   */
+  private readLines(fd: number, readable: number, restarted: boolean, deadline?: number): { changed: boolean; dispositions: Disposition[] } {
     const dispositions: Disposition[] = [];
     const previousTorn = this.tornTailBytes;
+    const startOffset = this.offsetBytes;
+    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, readable - startOffset));
+    /** Bytes of a line begun in an earlier chunk (copied out of it: the chunk buffer is reused). */
+    let carry: Buffer | null = null;
+    let position = startOffset;
+    let consumedTotal = 0;
+    while (position < readable && this.faultValue === null) {
+      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, readable - position), position);
+      if (read === 0) break;
+      position += read;
+      const data: Buffer = carry === null ? chunk.subarray(0, read) : Buffer.concat([carry, chunk.subarray(0, read)]);
+      const consumed = this.consumeLines(data, startOffset + consumedTotal, dispositions, deadline);
+      consumedTotal += consumed;
+      carry = consumed === data.length ? null : Buffer.from(data.subarray(consumed));
+    }
+    if (this.faultValue !== null) {
+      this.tornTailBytes = 0;
+    } else {
+      this.offsetBytes = startOffset + consumedTotal;
+      this.tornTailBytes = carry?.length ?? 0;
+    }
+    const changed = restarted || dispositions.length > 0 || consumedTotal > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
+    return { changed, dispositions };
+  }
+
+  /**
+   * Replays the whole lines of `buffer` (which starts at file offset `base`) until a bad line;
+   * returns how many bytes they took.
+   */
+  private consumeLines(buffer: Buffer, base: number, dispositions: Disposition[], deadline?: number): number {
     let start = 0;
     let lastLineStart = -1;
     for (;;) {
@@ -440,7 +493,7 @@ export class LedgerStore {
       } else if (decoded.stream === GUARD_STREAM) {
         this.guardLinesValue.push({
           line: lineNumber,
-          offset: this.offsetBytes + start,
+          offset: base + start,
           length: newline - start + 1,
           previousLineSha256: decoded.previousLineSha256,
           lineSha256: decoded.lineSha256,
@@ -451,21 +504,14 @@ export class LedgerStore {
         // decodeLedgerLine validated the wrapper; Observer replay judges `data`.
         this.observerLinesValue.push({ line: lineNumber, lineSha256: decoded.lineSha256, entry: decoded.entry as unknown as ObserverLedgerEntry });
       }
-      this.lines.push({ offset: this.offsetBytes + start, length: newline - start + 1, replayIndex });
+      this.lines.push(base + start, newline - start + 1, replayIndex);
       this.headSha = decoded.lineSha256;
       lastLineStart = start;
       start = newline + 1;
     }
-    // Only the last line's bytes are kept (to notice a rewrite); copied once, not once per line.
+    // Only the last line's bytes are kept (to notice a rewrite); copied once per chunk, not per line.
     if (lastLineStart >= 0) this.lastLineBytes = Buffer.from(buffer.subarray(lastLineStart, start));
-    if (this.faultValue !== null) {
-      this.tornTailBytes = 0;
-    } else {
-      this.offsetBytes += start;
-      this.tornTailBytes = buffer.length - start;
-    }
-    const changed = restarted || dispositions.length > 0 || start > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
-    return { changed, dispositions };
+    return start;
   }
 
   /**
