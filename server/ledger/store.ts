@@ -54,6 +54,26 @@ export type AnchorState =
   | { readonly kind: "matched"; readonly anchor: LedgerAnchor; readonly boundToFile: boolean }
   | { readonly kind: "mismatched"; readonly anchor: LedgerAnchor };
 
+/**
+ * What a refresh changed. The dispositions of the entries it replayed are built when read (a cold
+ * read of a long ledger replays a million entries; nobody needs an object for each).
+ */
+export interface RefreshResult {
+  readonly changed: boolean;
+  readonly dispositions: readonly Disposition[];
+}
+
+function refreshResult(changed: boolean, from?: { readonly dispositions: readonly Disposition[] }): RefreshResult {
+  let dispositions: readonly Disposition[] | null = from === undefined ? [] : null;
+  return {
+    changed,
+    get dispositions(): readonly Disposition[] {
+      dispositions ??= (from as { readonly dispositions: readonly Disposition[] }).dispositions;
+      return dispositions;
+    },
+  };
+}
+
 /** Thrown by `refresh` when a caller's deadline passes before the ledger is read. */
 export class StoreDeadlineError extends Error {
   constructor(readonly linesRead: number) {
@@ -124,7 +144,7 @@ export class LedgerStore {
   private guardLinesValue: GuardLine[] = [];
   private observerLinesValue: ObserverLine[] = [];
   private headSha: string | null = null;
-  private replayerValue = new Replayer();
+  private replayerValue = this.newReplayer();
   private faultValue: StoreFault | null = null;
   private tornTailBytes = 0;
   /** The torn tail lies inside a batch the anchor announced: a cut write, whatever its bytes look like. */
@@ -242,13 +262,34 @@ export class LedgerStore {
     }
   }
 
+  /**
+   * The replayer keeps only what later events can cite; a reader asking for a whole accepted event
+   * gets it read again from its line.
+   */
+  private newReplayer(): Replayer {
+    return new Replayer({ reload: (storedIndex) => this.entryOfReplayIndex(storedIndex) });
+  }
+
+  /** The developer entry at a replay index, read from the file (null when it is not there). */
+  private entryOfReplayIndex(storedIndex: number): unknown {
+    const line = this.lines.lineOfReplayIndex(storedIndex);
+    const bytes = line === undefined ? undefined : this.lineBytes(line);
+    if (bytes === undefined) return null;
+    try {
+      const parsed: unknown = JSON.parse(bytes.toString("utf8"));
+      return isLedgerLineShape(parsed) ? (parsed as { entry: unknown }).entry : null;
+    } catch {
+      return null;
+    }
+  }
+
   private reset(): void {
     this.offsetBytes = 0;
     this.lines = new LineIndex();
     this.guardLinesValue = [];
     this.observerLinesValue = [];
     this.headSha = null;
-    this.replayerValue = new Replayer();
+    this.replayerValue = this.newReplayer();
     this.faultValue = null;
     this.tornTailBytes = 0;
     this.tornTailAnnounced = false;
@@ -273,7 +314,7 @@ export class LedgerStore {
    * Catches up with bytes appended since the last read. Returns the dispositions of newly
    * replayed developer entries. Never throws for ledger content; problems become `fault`.
    */
-  refresh(options: { deadline?: number } = {}): { changed: boolean; dispositions: Disposition[] } {
+  refresh(options: { deadline?: number } = {}): RefreshResult {
     let fd: number;
     try {
       fd = openContained(this.root, this.ledgerPath, "r");
@@ -283,7 +324,7 @@ export class LedgerStore {
         this.reset();
         this.fileExists = true;
         this.faultValue = { code: "ledger-unsafe-path", message: error.message, line: 0 };
-        return { changed, dispositions: [] };
+        return refreshResult(changed);
       }
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") {
@@ -292,12 +333,12 @@ export class LedgerStore {
         this.fileExists = false;
         // A deleted ledger whose anchor remains was not turned off: every line of it is missing.
         if (this.checkAnchor(null)) changed = true;
-        return { changed, dispositions: [] };
+        return refreshResult(changed);
       }
       const changed = this.faultValue?.code !== "ledger-unreadable";
       this.reset();
       this.faultValue = { code: "ledger-unreadable", message: `cannot read the ledger: ${(error as Error).message}`, line: 0 };
-      return { changed, dispositions: [] };
+      return refreshResult(changed);
     }
     try {
       this.fileExists = true;
@@ -307,7 +348,7 @@ export class LedgerStore {
         this.reset();
         this.fileExists = true;
         this.faultValue = { code: "ledger-unreadable", message: "the ledger path is not a regular file", line: 0 };
-        return { changed, dispositions: [] };
+        return refreshResult(changed);
       }
       const size = stat.size;
       const anchorRead = readAnchor(this.root, this.ledgerPath);
@@ -320,24 +361,24 @@ export class LedgerStore {
       }
       this.inode = inodeOf(fd);
       this.tornTailAnnounced = size > readable;
-      let result: { changed: boolean; dispositions: Disposition[] };
+      let result: RefreshResult;
       if (this.faultValue !== null) {
         const tornBefore = this.tornTailBytes;
         this.tornTailBytes = 0;
-        result = { changed: restarted || tornBefore !== 0, dispositions: [] };
+        result = refreshResult(restarted || tornBefore !== 0);
       } else {
         const unread = readable - this.offsetBytes;
         if (unread <= 0) {
           const torn = Math.max(0, size - this.offsetBytes);
           const changed = restarted || this.tornTailBytes !== torn;
           this.tornTailBytes = torn;
-          result = { changed, dispositions: [] };
+          result = refreshResult(changed);
         } else {
           try {
             result = this.readLines(fd, readable, restarted, options.deadline);
             if (this.faultValue === null && size > readable) {
               this.tornTailBytes += size - readable;
-              result = { ...result, changed: true };
+              result = refreshResult(true, result);
             }
           } catch (error) {
             // A half-consumed read leaves no consistent position: start over next time.
@@ -347,7 +388,7 @@ export class LedgerStore {
         }
       }
       const anchorChanged = this.checkAnchor(fd, anchorRead);
-      return anchorChanged ? { ...result, changed: true } : result;
+      return anchorChanged ? refreshResult(true, result) : result;
     } finally {
       fs.closeSync(fd);
     }
@@ -427,8 +468,9 @@ export class LedgerStore {
    * time, so memory stays bounded however many bytes are unread. Bytes after the last newline are
    * the torn tail.
    */
-  private readLines(fd: number, readable: number, restarted: boolean, deadline?: number): { changed: boolean; dispositions: Disposition[] } {
-    const dispositions: Disposition[] = [];
+  private readLines(fd: number, readable: number, restarted: boolean, deadline?: number): RefreshResult {
+    const replayer = this.replayerValue;
+    const entryStart = replayer.entryCount;
     const previousTorn = this.tornTailBytes;
     const startOffset = this.offsetBytes;
     const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, readable - startOffset));
@@ -441,7 +483,7 @@ export class LedgerStore {
       if (read === 0) break;
       position += read;
       const data: Buffer = carry === null ? chunk.subarray(0, read) : Buffer.concat([carry, chunk.subarray(0, read)]);
-      const consumed = this.consumeLines(data, startOffset + consumedTotal, dispositions, deadline);
+      const consumed = this.consumeLines(data, startOffset + consumedTotal, deadline);
       consumedTotal += consumed;
       carry = consumed === data.length ? null : Buffer.from(data.subarray(consumed));
     }
@@ -451,15 +493,16 @@ export class LedgerStore {
       this.offsetBytes = startOffset + consumedTotal;
       this.tornTailBytes = carry?.length ?? 0;
     }
-    const changed = restarted || dispositions.length > 0 || consumedTotal > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
-    return { changed, dispositions };
+    const entryEnd = replayer.entryCount;
+    const changed = restarted || entryEnd > entryStart || consumedTotal > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
+    return refreshResult(changed, { get dispositions() { return replayer.dispositionsFrom(entryStart, entryEnd); } });
   }
 
   /**
    * Replays the whole lines of `buffer` (which starts at file offset `base`) until a bad line;
    * returns how many bytes they took.
    */
-  private consumeLines(buffer: Buffer, base: number, dispositions: Disposition[], deadline?: number): number {
+  private consumeLines(buffer: Buffer, base: number, deadline?: number): number {
     let start = 0;
     let lastLineStart = -1;
     for (;;) {
@@ -489,7 +532,7 @@ export class LedgerStore {
       let replayIndex: number | null = null;
       if (decoded.stream === DEVELOPER_STREAM) {
         replayIndex = this.replayerValue.entryCount;
-        dispositions.push(this.replayerValue.apply(decoded.entry, decoded.entryText));
+        this.replayerValue.apply(decoded.entry, decoded.entryText);
       } else if (decoded.stream === GUARD_STREAM) {
         this.guardLinesValue.push({
           line: lineNumber,
@@ -634,9 +677,9 @@ export class LedgerStore {
       throw error;
     }
     if (created) fsyncDirectory(path.dirname(this.ledgerPath));
-    const before = this.replayerValue.accepted.length;
+    const before = this.replayerValue.acceptedCount;
     this.refresh();
-    if (this.replayerValue.accepted.length !== before + envelopes.length || this.lines.length !== lineNumber || this.headSha !== previous || this.faultValue !== null) {
+    if (this.replayerValue.acceptedCount !== before + envelopes.length || this.lines.length !== lineNumber || this.headSha !== previous || this.faultValue !== null) {
       throw new StoreError("ledger-changed-under-writer", "The ledger changed while Docket held its lock; the write could not be confirmed.");
     }
     // The anchor only ever moves forward, inside the lock, after the lines are durable; a crash in

@@ -20,8 +20,8 @@ export function ledgerHealth(store: LedgerStore): LedgerHealth {
     exists: store.exists,
     bytes: store.offset + store.tornTail,
     lines: store.lineCount,
-    accepted: replayer.accepted.length,
-    rejected: replayer.entryCount - replayer.accepted.length,
+    accepted: replayer.acceptedCount,
+    rejected: replayer.entryCount - replayer.acceptedCount,
     tornTailBytes: store.tornTail,
     problem,
   };
