@@ -15,23 +15,28 @@ export interface HistoryView {
   readonly scopes: readonly ScopeState[];
 }
 
+/**
+ * The history as writers and views see it. Deciding the mode needs only the open scopes; the full
+ * list of scopes (closed ones included) is built when a reader asks for it, so a write that checks
+ * the history costs the same however many scopes the ledger holds.
+ */
 export function describeHistory(replayer: Replayer): HistoryView {
-  const scopes = replayer.scopes();
+  let scopes: readonly ScopeState[] | null = null;
+  const view = (mode: HistoryMode, blockedReason: string | null, activeScope: ScopeState | null): HistoryView => ({
+    mode,
+    blockedReason,
+    activeScope,
+    get scopes(): readonly ScopeState[] {
+      scopes ??= replayer.scopes();
+      return scopes;
+    },
+  });
   const rejected = replayer.firstRejected;
-  if (rejected !== null) {
-    return {
-      mode: "blocked",
-      blockedReason: `replay rejected entry ${rejected.index}: ${rejected.code}: ${rejected.message}`,
-      activeScope: null,
-      scopes,
-    };
-  }
-  const open = scopes.filter((scope) => scope.root.status === "open");
-  if (open.length > 1) {
-    return { mode: "blocked", blockedReason: "multiple open work scopes", activeScope: null, scopes };
-  }
-  if (open.length === 1) return { mode: "v8-active", blockedReason: null, activeScope: open[0] ?? null, scopes };
-  return { mode: scopes.length === 0 ? "empty" : "v8-closed", blockedReason: null, activeScope: null, scopes };
+  if (rejected !== null) return view("blocked", `replay rejected entry ${rejected.index}: ${rejected.code}: ${rejected.message}`, null);
+  const open = replayer.openScopes();
+  if (open.length > 1) return view("blocked", "multiple open work scopes", null);
+  if (open.length === 1) return view("v8-active", null, open[0] ?? null);
+  return view(replayer.scopeCount === 0 ? "empty" : "v8-closed", null, null);
 }
 
 export function runtimeState(history: HistoryView): RuntimeState {

@@ -253,10 +253,26 @@ export function normalizeKinds(kinds: readonly string[] | null | undefined): rea
   return [...new Set(kinds)].sort(compareCodeUnits);
 }
 
+/**
+ * Where a projection finds accepted events by ordinal: a replayer (which may read them again from
+ * the ledger file instead of keeping them) or a plain list.
+ */
+export interface AcceptedEvents {
+  readonly acceptedCount: number;
+  acceptedEvent(ordinal: number): AcceptedEvent | undefined;
+}
+
+function eventsOf(accepted: readonly AcceptedEvent[] | AcceptedEvents): AcceptedEvents {
+  if (!Array.isArray(accepted)) return accepted as AcceptedEvents;
+  const list = accepted as readonly AcceptedEvent[];
+  return { acceptedCount: list.length, acceptedEvent: (ordinal) => list[ordinal] };
+}
+
 /** An append-only receipt projection that follows the accepted events of a replay. */
 export class ReceiptProjection {
   private readonly receipts: Receipt[] = [];
-  private readonly events: AcceptedEvent[] = [];
+  /** The events behind the receipts: not kept here, asked for when a detail needs one. */
+  private source: AcceptedEvents = { acceptedCount: 0, acceptedEvent: () => undefined };
   private readonly ordinalByEventSha256 = new Map<string, number>();
   private readonly ordinalsByKind = new Map<string, number[]>();
   private root = EMPTY_RECEIPT_ROOT;
@@ -271,9 +287,11 @@ export class ReceiptProjection {
   }
 
   /** Adds receipts for accepted events not yet projected (in accepted order). */
-  follow(accepted: readonly AcceptedEvent[]): void {
-    for (let ordinal = this.receipts.length; ordinal < accepted.length; ordinal += 1) {
-      const event = accepted[ordinal] as AcceptedEvent;
+  follow(accepted: readonly AcceptedEvent[] | AcceptedEvents): void {
+    const source = eventsOf(accepted);
+    this.source = source;
+    for (let ordinal = this.receipts.length; ordinal < source.acceptedCount; ordinal += 1) {
+      const event = source.acceptedEvent(ordinal) as AcceptedEvent;
       const receipt = createReceipt(event);
       this.root = hashValue({
         domain: "developer/v8/receipt-root-link",
@@ -283,7 +301,6 @@ export class ReceiptProjection {
         receiptSha256: receipt.receiptSha256,
       });
       this.receipts.push(receipt);
-      this.events.push(event);
       this.ordinalByEventSha256.set(receipt.eventRef.eventSha256, ordinal);
       const ofKind = this.ordinalsByKind.get(receipt.kind);
       if (ofKind === undefined) this.ordinalsByKind.set(receipt.kind, [ordinal]);
@@ -311,7 +328,7 @@ export class ReceiptProjection {
 
   /** The accepted event (stored envelope included) behind a receipt. */
   acceptedEvent(ordinal: number): AcceptedEvent | undefined {
-    return this.events[ordinal];
+    return ordinal < this.receipts.length ? this.source.acceptedEvent(ordinal) : undefined;
   }
 
   /** Ordinal of the receipt of the accepted event with this hash, if it is in the projection. */

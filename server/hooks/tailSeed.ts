@@ -5,10 +5,8 @@
 // behind — the hot path never parses it.
 import fs from "node:fs";
 import * as z from "zod/mini";
-import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
+import type { CauseFact } from "../developer/reducer/causes";
 import type { ScopeState } from "../developer/scopeState";
-import { eventRefOf } from "../ledger/envelope";
-import { refKey } from "../ledger/replay";
 import type { LedgerStore } from "../ledger/store";
 import { readContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { IdFilter, eventIdKey, scopeIdKey, type IdFilterData } from "./idFilter";
@@ -50,44 +48,39 @@ export function tailSeedPathFor(ledgerPath: string): string {
 }
 
 /** The filter is kept per store and extended with each append instead of rebuilt. */
-const filters = new WeakMap<LedgerStore, { generation: number; accepted: number; filter: IdFilter }>();
+const filters = new WeakMap<LedgerStore, { generation: number; accepted: number; scopes: number; filter: IdFilter }>();
 
 function idFilterOf(store: LedgerStore): IdFilter {
-  const accepted = store.replayer.accepted;
+  const replayer = store.replayer;
+  const accepted = replayer.acceptedCount;
   let cached = filters.get(store);
-  if (cached === undefined || cached.generation !== store.generation || cached.accepted > accepted.length || !cached.filter.roomy) {
-    cached = { generation: store.generation, accepted: 0, filter: IdFilter.forCapacity(Math.max(1_024, accepted.length * 2)) };
+  if (cached === undefined || cached.generation !== store.generation || cached.accepted > accepted || !cached.filter.roomy) {
+    cached = { generation: store.generation, accepted: 0, scopes: 0, filter: IdFilter.forCapacity(Math.max(1_024, accepted * 2)) };
   }
-  for (let index = cached.accepted; index < accepted.length; index += 1) {
-    const envelope = (accepted[index] as (typeof accepted)[number]).envelope;
-    cached.filter.add(eventIdKey(envelope.eventId));
-    if (envelope.scopeSequence === 0) cached.filter.add(scopeIdKey(envelope.workScopeId));
-  }
-  cached.accepted = accepted.length;
+  for (let ordinal = cached.accepted; ordinal < accepted; ordinal += 1) cached.filter.add(eventIdKey(replayer.eventIdOf(ordinal) as string));
+  // Every scope was opened by its first accepted event (the one of scope sequence 0).
+  for (let scope = cached.scopes; scope < replayer.scopeCount; scope += 1) cached.filter.add(scopeIdKey(replayer.scopeIdAt(scope) as string));
+  cached.accepted = accepted;
+  cached.scopes = replayer.scopeCount;
   filters.set(store, cached);
   return cached.filter;
 }
 
-/** The seed of a fault-free store, or null when its open scopes are too large to seed. */
+/**
+ * The seed of a fault-free store, or null when its open scopes are too large to seed. It costs
+ * the same however long the ledger: the replayer keeps its open scopes and their events' facts.
+ */
 export function tailSeedOf(store: LedgerStore): TailSeed | null {
   const replayer = store.replayer;
-  const scopes = replayer.scopes();
-  const openScopes = scopes.filter((scope) => scope.root.status === "open");
-  const open = new Set(openScopes.map((scope) => scope.workScopeId));
-  const causes: [string, CauseFact][] = [];
-  if (open.size > 0) {
-    for (const accepted of replayer.accepted) {
-      if (!open.has(accepted.envelope.workScopeId)) continue;
-      if (causes.length === MAX_SEEDED_EVENTS) return null;
-      causes.push([refKey(eventRefOf(accepted.envelope)), factOfEvent(accepted)]);
-    }
-  }
+  const openScopes = replayer.openScopes();
+  const causes = openScopes.length === 0 ? [] : replayer.openScopeCauses(MAX_SEEDED_EVENTS);
+  if (causes === null) return null;
   return {
     format: TAIL_SEED_FORMAT,
     lines: store.lineCount,
     headLineSha256: store.headLineSha256,
     entryCount: replayer.entryCount,
-    scopeCount: scopes.length,
+    scopeCount: replayer.scopeCount,
     openScopes,
     causes,
     ids: idFilterOf(store).toData(),

@@ -78,46 +78,15 @@ function canonicalJsonOf(value: JsonValue): string {
 // hashed value), so the common case takes a fast path with the very same output: a tree of plain
 // objects, dense arrays, strings, booleans, null and finite numbers. When every object's keys are
 // already in code-unit order (true of every line Docket wrote), the engine's own JSON.stringify
-// writes the canonical text; otherwise one pass sorts and writes. Anything else — other objects,
+// writes the canonical text; otherwise the objects out of order are copied with sorted keys and
+// the engine writes the copy (array-index keys, which the engine enumerates first, are written by
+// hand in one sorting pass). Anything else — other objects,
 // holes, non-finite numbers, extreme nesting — takes the general path, which gives the same text
 // (and the same errors) as before.
 
 function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === Object.prototype || prototype === null;
-}
-
-/** True when `value` is a plain JSON tree whose object keys are all in code-unit order. */
-function isSortedPlainJson(value: unknown, depth: number): boolean {
-  if (value === null) return true;
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true;
-    case "number":
-      return Number.isFinite(value);
-    case "object": {
-      if (depth >= MAX_JSON_DEPTH) return false;
-      if (Array.isArray(value)) {
-        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-        for (let index = 0; index < value.length; index += 1) {
-          if (!(index in value) || !isSortedPlainJson(value[index], depth + 1)) return false;
-        }
-        return true;
-      }
-      if (!isPlainObject(value)) return false;
-      const record = value as Record<string, unknown>;
-      let previous: string | null = null;
-      for (const key of Object.keys(record)) {
-        if (previous !== null && !(previous < key)) return false;
-        if (!isSortedPlainJson(record[key], depth + 1)) return false;
-        previous = key;
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
 }
 
 /** The canonical text of a plain JSON tree in any key order, or undefined for anything else. */
@@ -166,9 +135,76 @@ function plainCanonicalJson(value: unknown, depth: number): string | undefined {
   }
 }
 
+/** Keys the engine enumerates before all others (array indexes), whatever their insertion order. */
+const ARRAY_INDEX_KEY = /^(?:0|[1-9][0-9]*)$/u;
+
+/**
+ * `value` itself when it is a plain JSON tree with sorted keys; otherwise a copy whose objects have
+ * their keys inserted in code-unit order (sharing every subtree that needs no change), so the
+ * engine's JSON.stringify writes the canonical text in one native pass. Undefined for anything
+ * else, and for keys the engine would not enumerate in insertion order (array indexes).
+ */
+function sortedPlainTree(value: unknown, depth: number): unknown {
+  if (value === null) return value;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : undefined;
+    case "object": {
+      if (depth >= MAX_JSON_DEPTH) return undefined;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype) return undefined;
+        let copy: unknown[] | null = null;
+        for (let index = 0; index < value.length; index += 1) {
+          if (!(index in value)) return undefined;
+          const entry: unknown = value[index];
+          const sorted = sortedPlainTree(entry, depth + 1);
+          if (sorted === undefined) return undefined;
+          if (sorted !== entry && copy === null) copy = value.slice(0, index);
+          if (copy !== null) copy.push(sorted);
+        }
+        return copy ?? value;
+      }
+      if (!isPlainObject(value)) return undefined;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      let inOrder = true;
+      for (let index = 1; index < keys.length; index += 1) {
+        if (!((keys[index - 1] as string) < (keys[index] as string))) {
+          inOrder = false;
+          break;
+        }
+      }
+      if (!inOrder) {
+        keys.sort(compareCodeUnits);
+        if (keys.some((key) => ARRAY_INDEX_KEY.test(key))) return undefined;
+      }
+      let copy: Record<string, unknown> | null = null;
+      for (let index = 0; index < keys.length; index += 1) {
+        const key = keys[index] as string;
+        const entry = record[key];
+        const sorted = sortedPlainTree(entry, depth + 1);
+        if (sorted === undefined) return undefined;
+        if (copy === null && (!inOrder || sorted !== entry)) {
+          // A null prototype: an own "__proto__" key stays a key instead of setting the prototype.
+          copy = Object.create(null) as Record<string, unknown>;
+          for (let before = 0; before < index; before += 1) copy[keys[before] as string] = record[keys[before] as string];
+        }
+        if (copy !== null) copy[key] = sorted;
+      }
+      return copy ?? value;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** The canonical text when `value` is a plain JSON tree (what toJsonValue would accept unchanged). */
 function fastCanonicalJson(value: unknown): string | undefined {
-  return isSortedPlainJson(value, 0) ? JSON.stringify(value) : plainCanonicalJson(value, 0);
+  const sorted = sortedPlainTree(value, 0);
+  return sorted === undefined ? plainCanonicalJson(value, 0) : JSON.stringify(sorted);
 }
 
 /** Serializes an already-validated JSON value canonically. */

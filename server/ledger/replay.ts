@@ -4,7 +4,7 @@
 // costs O(1) however long the ledger and its scopes are: open scopes are reduced in place
 // (LiveScope), a closed scope is kept as its final ScopeState, and causes are found by event id.
 import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } from "../developer/reducer";
-import { factOfEvent } from "../developer/reducer/causes";
+import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
 import type { ScopeState } from "../developer/scopeState";
 import { DEVELOPER_PROTOCOL, parseEnvelope, type Envelope, type EventRef } from "./envelope";
@@ -73,12 +73,8 @@ export function rejectionOf(error: unknown): { code: ReplayFaultCode; message: s
   return { code: fault.code, message: fault.message.slice(0, 1_000) };
 }
 
-/** What a trial entry changed outside the scopes' own journals. */
-interface UndoRecord {
-  readonly eventId: string;
-  /** Set when the entry opened its scope: rolling back removes the scope. */
-  readonly openedScopeId: string | null;
-}
+/** What a cited event proves, without the ref (which the citing ref equals when it resolves). */
+type FactBody = CauseFact extends infer F ? (F extends { readonly ref: EventRef } ? Omit<F, "ref"> : never) : never;
 
 /** An open scope is reduced in place; a closed one can never change again and is kept as its final state. */
 type ScopeEntry = LiveScope | ScopeState;
@@ -87,40 +83,213 @@ function stateOf(entry: ScopeEntry): ScopeState {
   return entry instanceof LiveScope ? entry.snapshot() : entry;
 }
 
+function bodyOf(fact: CauseFact): FactBody | null {
+  if (fact.kind === "other") return null;
+  const { ref: _ref, ...body } = fact;
+  return body as FactBody;
+}
+
+const INITIAL_CAPACITY = 1_024;
+
+export interface ReplayerOptions {
+  /**
+   * Reads again the raw entry replayed at `storedIndex` (a store reads its line from the file).
+   * With it, the replayer keeps per accepted event only what a later event can cite (its id,
+   * scope, hash and what it proves as a cause) and reloads whole events when a reader asks; without
+   * it, every accepted event stays in memory.
+   */
+  readonly reload?: (storedIndex: number) => unknown;
+}
+
+/** A reloaded entry is not the event replay accepted at that place (the file changed under the reader). */
+export class ReplayReloadError extends Error {
+  constructor(storedIndex: number) {
+    super(`entry ${storedIndex} is no longer the event replay accepted there; the ledger changed under the reader`);
+    this.name = "ReplayReloadError";
+  }
+}
+
 export class Replayer {
-  private readonly scopeById = new Map<string, ScopeEntry>();
-  private readonly acceptedById = new Map<string, AcceptedEvent>();
-  private readonly acceptedList: AcceptedEvent[] = [];
-  private readonly dispositionList: Disposition[] = [];
+  private readonly reload: ((storedIndex: number) => unknown) | null;
+  /** Accepted events in order (ordinals), only without `reload`. */
+  private readonly retained: AcceptedEvent[] | null;
+  private readonly ordinalById = new Map<string, number>();
+  private readonly eventIds: string[] = [];
+  private storedIndexes = new Uint32Array(INITIAL_CAPACITY);
+  private scopeOrdinals = new Uint32Array(INITIAL_CAPACITY);
+  /** Each accepted event's kind, as an index into `kindNames`. */
+  private kindCodes = new Uint16Array(INITIAL_CAPACITY);
+  private readonly kindNames: string[] = [];
+  private readonly kindCodeByName = new Map<string, number>();
+  /** The eventSha256 of each accepted event, 32 bytes each. */
+  private shas = Buffer.alloc(INITIAL_CAPACITY * 32);
+  private acceptedTotal = 0;
+  /** What each accepted support, settlement, conclusion or authorization proves when cited. */
+  private readonly factBodies = new Map<number, FactBody>();
+  private readonly scopeIds: string[] = [];
+  private readonly scopeEntries: ScopeEntry[] = [];
+  private readonly scopeOrdinalById = new Map<string, number>();
+  /** Accepted ordinals of each open scope (what a hook seed needs), dropped when the scope closes. */
+  private readonly openScopeEvents = new Map<number, number[]>();
+  private entryTotal = 0;
+  private readonly rejections = new Map<number, Disposition & { status: "rejected" }>();
   private firstRejection: (Disposition & { status: "rejected" }) | null = null;
-  private undoLog: UndoRecord[] | null = null;
-  /** During a trial: each live scope it changed, with its journal position before the trial. */
+  /** Bumped by every accepted event: the key of the cached scope list. */
+  private version = 0;
+  private scopesCache: { readonly version: number; readonly scopes: ScopeState[] } | null = null;
+  /** During a trial: the events it accepted, and each live scope it changed with its journal position before. */
+  private trialAccepted: AcceptedEvent[] | null = null;
   private trialMarks: Map<LiveScope, number> | null = null;
 
-  get accepted(): readonly AcceptedEvent[] {
-    return this.acceptedList;
+  constructor(options: ReplayerOptions = {}) {
+    this.reload = options.reload ?? null;
+    this.retained = this.reload === null ? [] : null;
   }
 
+  get acceptedCount(): number {
+    return this.acceptedTotal;
+  }
+
+  /**
+   * Every accepted event. Without `reload` this is the list kept in memory; with it, the events
+   * are read again (O(events): for tools and tests, not for per-request paths).
+   */
+  get accepted(): readonly AcceptedEvent[] {
+    if (this.retained !== null) return this.retained;
+    const events: AcceptedEvent[] = [];
+    for (let ordinal = 0; ordinal < this.acceptedTotal; ordinal += 1) events.push(this.acceptedEvent(ordinal) as AcceptedEvent);
+    return events;
+  }
+
+  /** The accepted event of an ordinal (0 = the first accepted), reloaded when not kept. */
+  acceptedEvent(ordinal: number): AcceptedEvent | undefined {
+    if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.acceptedTotal) return undefined;
+    if (this.retained !== null) return this.retained[ordinal];
+    const trialStart = this.acceptedTotal - (this.trialAccepted?.length ?? 0);
+    if (this.trialAccepted !== null && ordinal >= trialStart) return this.trialAccepted[ordinal - trialStart];
+    const storedIndex = this.storedIndexes[ordinal] as number;
+    const raw = (this.reload as (storedIndex: number) => unknown)(storedIndex);
+    let envelope: Envelope;
+    let event: SemanticEvent;
+    try {
+      envelope = parseStored(raw);
+      event = parseSemanticEvent(envelope);
+    } catch {
+      throw new ReplayReloadError(storedIndex);
+    }
+    if (envelope.eventSha256 !== this.eventSha256Of(ordinal)) throw new ReplayReloadError(storedIndex);
+    return { storedIndex, envelope, event };
+  }
+
+  /** The replay index (stored index) of an accepted ordinal. */
+  storedIndexOf(ordinal: number): number | undefined {
+    return Number.isInteger(ordinal) && ordinal >= 0 && ordinal < this.acceptedTotal ? this.storedIndexes[ordinal] : undefined;
+  }
+
+  /** Ordinal of the accepted event with this id. */
+  ordinalOfEventId(eventId: string): number | undefined {
+    return this.ordinalById.get(eventId);
+  }
+
+  eventIdOf(ordinal: number): string | undefined {
+    return this.eventIds[ordinal];
+  }
+
+  workScopeIdOf(ordinal: number): string | undefined {
+    return ordinal >= 0 && ordinal < this.acceptedTotal ? this.scopeIds[this.scopeOrdinals[ordinal] as number] : undefined;
+  }
+
+  kindOf(ordinal: number): string | undefined {
+    return ordinal >= 0 && ordinal < this.acceptedTotal ? this.kindNames[this.kindCodes[ordinal] as number] : undefined;
+  }
+
+  /** The last accepted event of a kind (a scan of two bytes per event, no event read). */
+  lastOrdinalOfKind(kind: string): number | undefined {
+    const code = this.kindCodeByName.get(kind);
+    if (code === undefined) return undefined;
+    for (let ordinal = this.acceptedTotal - 1; ordinal >= 0; ordinal -= 1) if (this.kindCodes[ordinal] === code) return ordinal;
+    return undefined;
+  }
+
+  /** The accepted ordinals of an open scope, in order; undefined for a closed or unknown scope. */
+  openScopeOrdinals(workScopeId: string): readonly number[] | undefined {
+    const scopeOrdinal = this.scopeOrdinalById.get(workScopeId);
+    return scopeOrdinal === undefined ? undefined : this.openScopeEvents.get(scopeOrdinal);
+  }
+
+  /** The id of each scope in the order scopes were opened (`scopeCount` of them). */
+  scopeIdAt(scopeOrdinal: number): string | undefined {
+    return this.scopeIds[scopeOrdinal];
+  }
+
+  eventSha256Of(ordinal: number): string {
+    return this.shas.toString("hex", ordinal * 32, ordinal * 32 + 32);
+  }
+
+  /** Every disposition in entry order, built when asked (one per entry: O(entries)). */
   get dispositions(): readonly Disposition[] {
-    return this.dispositionList;
+    return this.dispositionsFrom(0);
+  }
+
+  /** The dispositions of entries from `start` up to (not including) `end`. */
+  dispositionsFrom(start: number, end = this.entryTotal): Disposition[] {
+    const result: Disposition[] = [];
+    const from = Math.max(0, start);
+    // Entries before `from` that were accepted: every one of them but the (few) rejected.
+    let ordinal = from;
+    for (const index of this.rejections.keys()) if (index < from) ordinal -= 1;
+    for (let index = from; index < Math.min(end, this.entryTotal); index += 1) {
+      const rejected = this.rejections.get(index);
+      if (rejected !== undefined) {
+        result.push(rejected);
+        continue;
+      }
+      result.push({ status: "accepted", index, eventId: this.eventIds[ordinal] as string });
+      ordinal += 1;
+    }
+    return result;
   }
 
   get entryCount(): number {
-    return this.dispositionList.length;
+    return this.entryTotal;
   }
 
   get firstRejected(): (Disposition & { status: "rejected" }) | null {
     return this.firstRejection;
   }
 
-  /** Scopes sorted by id (code-unit order). */
+  get scopeCount(): number {
+    return this.scopeIds.length;
+  }
+
+  /** Scopes sorted by id (code-unit order); built when asked, kept until an event is accepted. */
   scopes(): ScopeState[] {
-    return [...this.scopeById.values()].map(stateOf).sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
+    if (this.scopesCache !== null && this.scopesCache.version === this.version) return [...this.scopesCache.scopes];
+    const scopes = this.scopeEntries.map(stateOf).sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
+    if (this.trialMarks === null) this.scopesCache = { version: this.version, scopes };
+    return [...scopes];
+  }
+
+  /** The open scopes sorted by id, without building the closed ones (usually zero or one scope). */
+  openScopes(): ScopeState[] {
+    const open: ScopeState[] = [];
+    for (const scopeOrdinal of this.openScopeEvents.keys()) open.push(stateOf(this.scopeEntries[scopeOrdinal] as ScopeEntry));
+    return open.sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
+  }
+
+  /** [refKey, fact] of every accepted event of the open scopes, in accepted order (null past `limit`). */
+  openScopeCauses(limit: number): (readonly [string, CauseFact])[] | null {
+    const ordinals = [...this.openScopeEvents.values()].flat().sort((a, b) => a - b);
+    if (ordinals.length > limit) return null;
+    return ordinals.map((ordinal) => {
+      const ref = this.refOf(ordinal);
+      return [refKey(ref), this.factOf(ordinal, ref)] as const;
+    });
   }
 
   scope(workScopeId: string): ScopeState | undefined {
-    const entry = this.scopeById.get(workScopeId);
-    return entry === undefined ? undefined : stateOf(entry);
+    const scopeOrdinal = this.scopeOrdinalById.get(workScopeId);
+    return scopeOrdinal === undefined ? undefined : stateOf(this.scopeEntries[scopeOrdinal] as ScopeEntry);
   }
 
   /**
@@ -129,15 +298,17 @@ export class Replayer {
    * (`parsedText`), which spares parsing the payload a second time.
    */
   apply(raw: unknown, parsedText?: string): Disposition {
-    const index = this.dispositionList.length;
+    const index = this.entryTotal;
     let disposition: Disposition;
     try {
       disposition = this.accept(index, raw, parsedText);
     } catch (error) {
-      disposition = { status: "rejected", index, ...rejectionOf(error), observedIdentity: observedIdentity(raw) };
-      if (this.firstRejection === null && this.undoLog === null) this.firstRejection = disposition;
+      const rejected = { status: "rejected" as const, index, ...rejectionOf(error), observedIdentity: observedIdentity(raw) };
+      this.rejections.set(index, rejected);
+      if (this.firstRejection === null && this.trialMarks === null) this.firstRejection = rejected;
+      disposition = rejected;
     }
-    this.dispositionList.push(disposition);
+    this.entryTotal += 1;
     return disposition;
   }
 
@@ -145,50 +316,94 @@ export class Replayer {
    * Applies entries on trial and rolls every effect back afterwards, returning the dispositions
    * and the envelopes that would be accepted. Used to preflight a batch before writing it.
    */
-  trial(raws: readonly unknown[]): { dispositions: Disposition[]; accepted: AcceptedEvent[]; scopes: ScopeState[] } {
-    if (this.undoLog !== null) throw new Error("nested replay trials are not supported");
-    const dispositionStart = this.dispositionList.length;
-    const acceptedStart = this.acceptedList.length;
-    this.undoLog = [];
+  trial(raws: readonly unknown[]): { dispositions: Disposition[]; accepted: AcceptedEvent[]; readonly scopes: ScopeState[] } {
+    if (this.trialMarks !== null) throw new Error("nested replay trials are not supported");
+    const entryStart = this.entryTotal;
+    const acceptedStart = this.acceptedTotal;
+    const scopeStart = this.scopeIds.length;
+    const versionStart = this.version;
     this.trialMarks = new Map();
+    this.trialAccepted = [];
+    const dispositions: Disposition[] = [];
+    const accepted = this.trialAccepted;
+    let scopes: ScopeState[] = [];
     try {
-      for (const raw of raws) this.apply(raw);
-      return {
-        dispositions: this.dispositionList.slice(dispositionStart),
-        accepted: this.acceptedList.slice(acceptedStart),
-        scopes: this.scopes(),
-      };
+      for (const raw of raws) dispositions.push(this.apply(raw));
+      // Only a caller that asks pays for the scope list (an append never does).
+      scopes = this.scopes();
+      return { dispositions, accepted: [...accepted], scopes };
     } finally {
-      for (const undo of this.undoLog.reverse()) {
-        if (undo.openedScopeId !== null) this.scopeById.delete(undo.openedScopeId);
-        this.acceptedById.delete(undo.eventId);
+      for (let ordinal = this.acceptedTotal - 1; ordinal >= acceptedStart; ordinal -= 1) {
+        this.ordinalById.delete(this.eventIds[ordinal] as string);
+        this.factBodies.delete(ordinal);
+        const events = this.openScopeEvents.get(this.scopeOrdinals[ordinal] as number);
+        if (events !== undefined && events.at(-1) === ordinal) events.pop();
       }
+      for (let scopeOrdinal = this.scopeIds.length - 1; scopeOrdinal >= scopeStart; scopeOrdinal -= 1) {
+        this.scopeOrdinalById.delete(this.scopeIds[scopeOrdinal] as string);
+        this.openScopeEvents.delete(scopeOrdinal);
+      }
+      this.scopeIds.length = scopeStart;
+      this.scopeEntries.length = scopeStart;
+      this.eventIds.length = acceptedStart;
+      this.retained?.splice(acceptedStart);
+      for (let index = entryStart; index < this.entryTotal; index += 1) this.rejections.delete(index);
       for (const [scope, mark] of this.trialMarks) {
         scope.journal.rollback(mark);
         scope.journal.forget();
       }
-      this.dispositionList.length = dispositionStart;
-      this.acceptedList.length = acceptedStart;
-      this.undoLog = null;
+      this.entryTotal = entryStart;
+      this.acceptedTotal = acceptedStart;
+      this.version = versionStart;
       this.trialMarks = null;
+      this.trialAccepted = null;
     }
   }
 
-  /** The accepted event a causal ref names (event ids are unique among accepted events). */
-  private resolve(ref: EventRef): AcceptedEvent | undefined {
-    const accepted = this.acceptedById.get(ref.eventId);
-    if (accepted === undefined || accepted.envelope.workScopeId !== ref.workScopeId || accepted.envelope.eventSha256 !== ref.eventSha256) return undefined;
-    return accepted;
+  private refOf(ordinal: number): EventRef {
+    return { workScopeId: this.workScopeIdOf(ordinal) as string, eventId: this.eventIds[ordinal] as string, eventSha256: this.eventSha256Of(ordinal) };
+  }
+
+  private factOf(ordinal: number, ref: EventRef): CauseFact {
+    const body = this.factBodies.get(ordinal);
+    // Members in factOfEvent's order: a hook seed writes facts out as JSON.
+    if (body === undefined) return { kind: "other", ref };
+    const { kind, ...members } = body;
+    return { kind, ref, ...members } as CauseFact;
+  }
+
+  /** What the accepted event a causal ref names proves (event ids are unique among accepted events). */
+  private resolve(ref: EventRef): CauseFact | undefined {
+    const ordinal = this.ordinalById.get(ref.eventId);
+    if (ordinal === undefined || this.scopeIds[this.scopeOrdinals[ordinal] as number] !== ref.workScopeId) return undefined;
+    if (this.eventSha256Of(ordinal) !== ref.eventSha256) return undefined;
+    return this.factOf(ordinal, ref);
+  }
+
+  private grow(): void {
+    const capacity = this.storedIndexes.length * 2;
+    const storedIndexes = new Uint32Array(capacity);
+    storedIndexes.set(this.storedIndexes);
+    this.storedIndexes = storedIndexes;
+    const kindCodes = new Uint16Array(capacity);
+    kindCodes.set(this.kindCodes);
+    this.kindCodes = kindCodes;
+    const scopeOrdinals = new Uint32Array(capacity);
+    scopeOrdinals.set(this.scopeOrdinals);
+    this.scopeOrdinals = scopeOrdinals;
+    const shas = Buffer.alloc(capacity * 32);
+    this.shas.copy(shas);
+    this.shas = shas;
   }
 
   private accept(index: number, raw: unknown, parsedText: string | undefined): Disposition {
     const envelope = parseStored(raw, parsedText);
-    if (this.acceptedById.has(envelope.eventId)) {
+    if (this.ordinalById.has(envelope.eventId)) {
       stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
     }
     const event = parseSemanticEvent(envelope);
     // Causes may live in any scope; the reducer checks which of them support the event.
-    const causes: AcceptedEvent[] = [];
+    const causes: CauseFact[] = [];
     for (const ref of envelope.causalRefs) {
       const cause = this.resolve(ref);
       if (cause === undefined) {
@@ -196,24 +411,51 @@ export class Replayer {
       }
       causes.push(cause);
     }
-    const current = this.scopeById.get(envelope.workScopeId);
+    let scopeOrdinal = this.scopeOrdinalById.get(envelope.workScopeId);
+    const current = scopeOrdinal === undefined ? undefined : (this.scopeEntries[scopeOrdinal] as ScopeEntry);
     if (current === undefined) {
-      this.scopeById.set(envelope.workScopeId, openLiveScope(envelope, event));
+      const opened = openLiveScope(envelope, event);
+      scopeOrdinal = this.scopeIds.length;
+      this.scopeIds.push(envelope.workScopeId);
+      this.scopeEntries.push(opened);
+      this.scopeOrdinalById.set(envelope.workScopeId, scopeOrdinal);
+      this.openScopeEvents.set(scopeOrdinal, []);
     } else if (current instanceof LiveScope) {
       if (this.trialMarks !== null && !this.trialMarks.has(current)) this.trialMarks.set(current, current.journal.length);
-      advanceLiveScope(current, envelope, event, causes.map(factOfEvent));
+      advanceLiveScope(current, envelope, event, causes);
       if (this.trialMarks === null) {
         current.journal.forget();
-        if (current.status === "closed") this.scopeById.set(envelope.workScopeId, current.snapshot());
+        if (current.status === "closed") {
+          this.scopeEntries[scopeOrdinal as number] = current.snapshot();
+          this.openScopeEvents.delete(scopeOrdinal as number);
+        }
       }
     } else {
       // A closed scope: this always rejects (with the head fault first, as for any scope).
-      advanceScopeWithFacts(current, envelope, event, causes.map(factOfEvent));
+      advanceScopeWithFacts(current, envelope, event, causes);
     }
+    const ordinal = this.acceptedTotal;
+    if (ordinal === this.storedIndexes.length) this.grow();
+    this.storedIndexes[ordinal] = index;
+    this.scopeOrdinals[ordinal] = scopeOrdinal as number;
+    let kindCode = this.kindCodeByName.get(envelope.kind);
+    if (kindCode === undefined) {
+      kindCode = this.kindNames.length;
+      this.kindNames.push(envelope.kind);
+      this.kindCodeByName.set(envelope.kind, kindCode);
+    }
+    this.kindCodes[ordinal] = kindCode;
+    this.shas.write(envelope.eventSha256, ordinal * 32, 32, "hex");
+    this.eventIds.push(envelope.eventId);
+    this.ordinalById.set(envelope.eventId, ordinal);
     const accepted: AcceptedEvent = { storedIndex: index, envelope, event };
-    this.undoLog?.push({ eventId: envelope.eventId, openedScopeId: current === undefined ? envelope.workScopeId : null });
-    this.acceptedById.set(envelope.eventId, accepted);
-    this.acceptedList.push(accepted);
+    const body = bodyOf(factOfEvent(accepted));
+    if (body !== null) this.factBodies.set(ordinal, body);
+    this.openScopeEvents.get(scopeOrdinal as number)?.push(ordinal);
+    this.retained?.push(accepted);
+    this.trialAccepted?.push(accepted);
+    this.acceptedTotal += 1;
+    this.version += 1;
     return { status: "accepted", index, eventId: envelope.eventId };
   }
 }

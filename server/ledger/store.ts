@@ -12,6 +12,7 @@ import { observerEntryProblem, type ObserverLedgerEntry } from "../observer/obse
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
 import { fsyncDirectory } from "./durableFs";
+import { LineIndex, type LineRecord } from "./lineIndex";
 import { StoreError } from "./storeError";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
@@ -53,6 +54,26 @@ export type AnchorState =
   | { readonly kind: "matched"; readonly anchor: LedgerAnchor; readonly boundToFile: boolean }
   | { readonly kind: "mismatched"; readonly anchor: LedgerAnchor };
 
+/**
+ * What a refresh changed. The dispositions of the entries it replayed are built when read (a cold
+ * read of a long ledger replays a million entries; nobody needs an object for each).
+ */
+export interface RefreshResult {
+  readonly changed: boolean;
+  readonly dispositions: readonly Disposition[];
+}
+
+function refreshResult(changed: boolean, from?: { readonly dispositions: readonly Disposition[] }): RefreshResult {
+  let dispositions: readonly Disposition[] | null = from === undefined ? [] : null;
+  return {
+    changed,
+    get dispositions(): readonly Disposition[] {
+      dispositions ??= (from as { readonly dispositions: readonly Disposition[] }).dispositions;
+      return dispositions;
+    },
+  };
+}
+
 /** Thrown by `refresh` when a caller's deadline passes before the ledger is read. */
 export class StoreDeadlineError extends Error {
   constructor(readonly linesRead: number) {
@@ -69,12 +90,13 @@ export interface StoreOptions {
   readonly root?: string;
 }
 
-/** A line's place in the file and, for developer entries, its replay index. */
-export interface LineRecord {
-  readonly offset: number;
-  readonly length: number;
-  readonly replayIndex: number | null;
-}
+export type { LineRecord };
+
+/**
+ * Bytes read from the file at a time: the read buffer stays this small however long the ledger
+ * (a line longer than this is gathered across reads).
+ */
+const READ_CHUNK_BYTES = 1 << 20;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -118,11 +140,11 @@ export type GuardLinesRead = { readonly kind: "lines"; readonly lines: readonly 
 
 export class LedgerStore {
   private offsetBytes = 0;
-  private lines: LineRecord[] = [];
+  private lines = new LineIndex();
   private guardLinesValue: GuardLine[] = [];
   private observerLinesValue: ObserverLine[] = [];
   private headSha: string | null = null;
-  private replayerValue = new Replayer();
+  private replayerValue = this.newReplayer();
   private faultValue: StoreFault | null = null;
   private tornTailBytes = 0;
   /** The torn tail lies inside a batch the anchor announced: a cut write, whatever its bytes look like. */
@@ -214,16 +236,60 @@ export class LedgerStore {
   }
 
   lineRecord(line: number): LineRecord | undefined {
-    return this.lines[line];
+    return this.lines.record(line);
+  }
+
+  /** The zero-based line of a developer entry's replay index; undefined past the entries read. */
+  lineOfReplayIndex(index: number): number | undefined {
+    return this.lines.lineOfReplayIndex(index);
+  }
+
+  /**
+   * The bytes of a line as they are in the file now (newline included), read by its recorded
+   * offset; undefined past the lines read. A caller that needs them unchanged compares them with
+   * what it expects: the file may have been rewritten since it was read.
+   */
+  lineBytes(line: number): Buffer | undefined {
+    const record = this.lines.record(line);
+    if (record === undefined) return undefined;
+    const fd = openContained(this.root, this.ledgerPath, "r");
+    try {
+      const bytes = Buffer.alloc(record.length);
+      const read = fs.readSync(fd, bytes, 0, record.length, record.offset);
+      return bytes.subarray(0, read);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * The replayer keeps only what later events can cite; a reader asking for a whole accepted event
+   * gets it read again from its line.
+   */
+  private newReplayer(): Replayer {
+    return new Replayer({ reload: (storedIndex) => this.entryOfReplayIndex(storedIndex) });
+  }
+
+  /** The developer entry at a replay index, read from the file (null when it is not there). */
+  private entryOfReplayIndex(storedIndex: number): unknown {
+    const line = this.lines.lineOfReplayIndex(storedIndex);
+    const bytes = line === undefined ? undefined : this.lineBytes(line);
+    if (bytes === undefined) return null;
+    try {
+      const parsed: unknown = JSON.parse(bytes.toString("utf8"));
+      return isLedgerLineShape(parsed) ? (parsed as { entry: unknown }).entry : null;
+    } catch {
+      return null;
+    }
   }
 
   private reset(): void {
     this.offsetBytes = 0;
-    this.lines = [];
+    this.lines = new LineIndex();
     this.guardLinesValue = [];
     this.observerLinesValue = [];
     this.headSha = null;
-    this.replayerValue = new Replayer();
+    this.replayerValue = this.newReplayer();
     this.faultValue = null;
     this.tornTailBytes = 0;
     this.tornTailAnnounced = false;
@@ -237,7 +303,7 @@ export class LedgerStore {
   /** The last consumed line still has the bytes we read; false means the file was rewritten. */
   private prefixIntact(fd: number, size: number): boolean {
     if (size < this.offsetBytes) return false;
-    const last = this.lines.at(-1);
+    const last = this.lines.record(this.lines.length - 1);
     if (last === undefined || this.lastLineBytes === null) return true;
     const buffer = Buffer.alloc(last.length);
     fs.readSync(fd, buffer, 0, last.length, last.offset);
@@ -248,7 +314,7 @@ export class LedgerStore {
    * Catches up with bytes appended since the last read. Returns the dispositions of newly
    * replayed developer entries. Never throws for ledger content; problems become `fault`.
    */
-  refresh(options: { deadline?: number } = {}): { changed: boolean; dispositions: Disposition[] } {
+  refresh(options: { deadline?: number } = {}): RefreshResult {
     let fd: number;
     try {
       fd = openContained(this.root, this.ledgerPath, "r");
@@ -258,7 +324,7 @@ export class LedgerStore {
         this.reset();
         this.fileExists = true;
         this.faultValue = { code: "ledger-unsafe-path", message: error.message, line: 0 };
-        return { changed, dispositions: [] };
+        return refreshResult(changed);
       }
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") {
@@ -267,12 +333,12 @@ export class LedgerStore {
         this.fileExists = false;
         // A deleted ledger whose anchor remains was not turned off: every line of it is missing.
         if (this.checkAnchor(null)) changed = true;
-        return { changed, dispositions: [] };
+        return refreshResult(changed);
       }
       const changed = this.faultValue?.code !== "ledger-unreadable";
       this.reset();
       this.faultValue = { code: "ledger-unreadable", message: `cannot read the ledger: ${(error as Error).message}`, line: 0 };
-      return { changed, dispositions: [] };
+      return refreshResult(changed);
     }
     try {
       this.fileExists = true;
@@ -282,7 +348,7 @@ export class LedgerStore {
         this.reset();
         this.fileExists = true;
         this.faultValue = { code: "ledger-unreadable", message: "the ledger path is not a regular file", line: 0 };
-        return { changed, dispositions: [] };
+        return refreshResult(changed);
       }
       const size = stat.size;
       const anchorRead = readAnchor(this.root, this.ledgerPath);
@@ -295,31 +361,24 @@ export class LedgerStore {
       }
       this.inode = inodeOf(fd);
       this.tornTailAnnounced = size > readable;
-      let result: { changed: boolean; dispositions: Disposition[] };
+      let result: RefreshResult;
       if (this.faultValue !== null) {
         const tornBefore = this.tornTailBytes;
         this.tornTailBytes = 0;
-        result = { changed: restarted || tornBefore !== 0, dispositions: [] };
+        result = refreshResult(restarted || tornBefore !== 0);
       } else {
         const unread = readable - this.offsetBytes;
         if (unread <= 0) {
           const torn = Math.max(0, size - this.offsetBytes);
           const changed = restarted || this.tornTailBytes !== torn;
           this.tornTailBytes = torn;
-          result = { changed, dispositions: [] };
+          result = refreshResult(changed);
         } else {
-          const buffer = Buffer.alloc(unread);
-          let read = 0;
-          while (read < unread) {
-            const n = fs.readSync(fd, buffer, read, unread - read, this.offsetBytes + read);
-            if (n === 0) break;
-            read += n;
-          }
           try {
-            result = this.consume(buffer.subarray(0, read), restarted, options.deadline);
+            result = this.readLines(fd, readable, restarted, options.deadline);
             if (this.faultValue === null && size > readable) {
               this.tornTailBytes += size - readable;
-              result = { ...result, changed: true };
+              result = refreshResult(true, result);
             }
           } catch (error) {
             // A half-consumed read leaves no consistent position: start over next time.
@@ -329,7 +388,7 @@ export class LedgerStore {
         }
       }
       const anchorChanged = this.checkAnchor(fd, anchorRead);
-      return anchorChanged ? { ...result, changed: true } : result;
+      return anchorChanged ? refreshResult(true, result) : result;
     } finally {
       fs.closeSync(fd);
     }
@@ -356,7 +415,7 @@ export class LedgerStore {
       const anchor = read.anchor;
       const lineShaAt = (line: number): string | null => {
         if (line === this.lines.length - 1) return this.headSha;
-        const record = this.lines[line];
+        const record = this.lines.record(line);
         if (record === undefined || fd === null) return null;
         const bytes = Buffer.alloc(record.length);
         fs.readSync(fd, bytes, 0, record.length, record.offset);
@@ -380,7 +439,7 @@ export class LedgerStore {
   /** The anchor that describes the ledger as read now; null when there is nothing to anchor. */
   private currentAnchor(): LedgerAnchor | null {
     if (this.inode === null) return null;
-    const last = this.lines.at(-1);
+    const last = this.lines.record(this.lines.length - 1);
     if (last === undefined || this.headSha === null) return { format: "docket/ledger-anchor/v1", lines: 0, bytes: 0, head: null, ino: this.inode };
     return {
       format: "docket/ledger-anchor/v1",
@@ -404,9 +463,46 @@ export class LedgerStore {
     this.anchorStateValue = { kind: "matched", anchor, boundToFile: true };
   }
 
-  private consume(buffer: Buffer, restarted: boolean, deadline?: number): { changed: boolean; dispositions: Disposition[] } {
-    const dispositions: Disposition[] = [];
+  /**
+   * Reads and replays the whole lines between the read position and `readable`, a chunk at a
+   * time, so memory stays bounded however many bytes are unread. Bytes after the last newline are
+   * the torn tail.
+   */
+  private readLines(fd: number, readable: number, restarted: boolean, deadline?: number): RefreshResult {
+    const replayer = this.replayerValue;
+    const entryStart = replayer.entryCount;
     const previousTorn = this.tornTailBytes;
+    const startOffset = this.offsetBytes;
+    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, readable - startOffset));
+    /** Bytes of a line begun in an earlier chunk (copied out of it: the chunk buffer is reused). */
+    let carry: Buffer | null = null;
+    let position = startOffset;
+    let consumedTotal = 0;
+    while (position < readable && this.faultValue === null) {
+      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, readable - position), position);
+      if (read === 0) break;
+      position += read;
+      const data: Buffer = carry === null ? chunk.subarray(0, read) : Buffer.concat([carry, chunk.subarray(0, read)]);
+      const consumed = this.consumeLines(data, startOffset + consumedTotal, deadline);
+      consumedTotal += consumed;
+      carry = consumed === data.length ? null : Buffer.from(data.subarray(consumed));
+    }
+    if (this.faultValue !== null) {
+      this.tornTailBytes = 0;
+    } else {
+      this.offsetBytes = startOffset + consumedTotal;
+      this.tornTailBytes = carry?.length ?? 0;
+    }
+    const entryEnd = replayer.entryCount;
+    const changed = restarted || entryEnd > entryStart || consumedTotal > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
+    return refreshResult(changed, { get dispositions() { return replayer.dispositionsFrom(entryStart, entryEnd); } });
+  }
+
+  /**
+   * Replays the whole lines of `buffer` (which starts at file offset `base`) until a bad line;
+   * returns how many bytes they took.
+   */
+  private consumeLines(buffer: Buffer, base: number, deadline?: number): number {
     let start = 0;
     let lastLineStart = -1;
     for (;;) {
@@ -436,11 +532,11 @@ export class LedgerStore {
       let replayIndex: number | null = null;
       if (decoded.stream === DEVELOPER_STREAM) {
         replayIndex = this.replayerValue.entryCount;
-        dispositions.push(this.replayerValue.apply(decoded.entry, decoded.entryText));
+        this.replayerValue.apply(decoded.entry, decoded.entryText);
       } else if (decoded.stream === GUARD_STREAM) {
         this.guardLinesValue.push({
           line: lineNumber,
-          offset: this.offsetBytes + start,
+          offset: base + start,
           length: newline - start + 1,
           previousLineSha256: decoded.previousLineSha256,
           lineSha256: decoded.lineSha256,
@@ -451,21 +547,14 @@ export class LedgerStore {
         // decodeLedgerLine validated the wrapper; Observer replay judges `data`.
         this.observerLinesValue.push({ line: lineNumber, lineSha256: decoded.lineSha256, entry: decoded.entry as unknown as ObserverLedgerEntry });
       }
-      this.lines.push({ offset: this.offsetBytes + start, length: newline - start + 1, replayIndex });
+      this.lines.push(base + start, newline - start + 1, replayIndex);
       this.headSha = decoded.lineSha256;
       lastLineStart = start;
       start = newline + 1;
     }
-    // Only the last line's bytes are kept (to notice a rewrite); copied once, not once per line.
+    // Only the last line's bytes are kept (to notice a rewrite); copied once per chunk, not per line.
     if (lastLineStart >= 0) this.lastLineBytes = Buffer.from(buffer.subarray(lastLineStart, start));
-    if (this.faultValue !== null) {
-      this.tornTailBytes = 0;
-    } else {
-      this.offsetBytes += start;
-      this.tornTailBytes = buffer.length - start;
-    }
-    const changed = restarted || dispositions.length > 0 || start > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
-    return { changed, dispositions };
+    return start;
   }
 
   /**
@@ -588,9 +677,9 @@ export class LedgerStore {
       throw error;
     }
     if (created) fsyncDirectory(path.dirname(this.ledgerPath));
-    const before = this.replayerValue.accepted.length;
+    const before = this.replayerValue.acceptedCount;
     this.refresh();
-    if (this.replayerValue.accepted.length !== before + envelopes.length || this.lines.length !== lineNumber || this.headSha !== previous || this.faultValue !== null) {
+    if (this.replayerValue.acceptedCount !== before + envelopes.length || this.lines.length !== lineNumber || this.headSha !== previous || this.faultValue !== null) {
       throw new StoreError("ledger-changed-under-writer", "The ledger changed while Docket held its lock; the write could not be confirmed.");
     }
     // The anchor only ever moves forward, inside the lock, after the lines are durable; a crash in

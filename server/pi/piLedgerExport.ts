@@ -80,7 +80,7 @@ export function writeLedgerFile(target: string, envelopes: readonly Envelope[]):
     // Read back through the store: the file must replay to exactly the imported events.
     const store = new LedgerStore(temporary);
     store.refresh();
-    if (store.fault !== null || store.replayer.firstRejected !== null || store.replayer.accepted.length !== envelopes.length) {
+    if (store.fault !== null || store.replayer.firstRejected !== null || store.replayer.acceptedCount !== envelopes.length) {
       throw new LedgerExportError("output-unwritable", "The written ledger did not replay to the imported events; nothing was kept.");
     }
     placeExclusively(temporary, target);

@@ -5,13 +5,7 @@ import type { LedgerStore } from "../ledger/store";
 import type { LedgerHealth } from "../protocol/messages";
 
 export function lineOfReplayIndex(store: LedgerStore, index: number): number | null {
-  // Lines and replay indexes coincide while the ledger holds only developer entries.
-  const direct = store.lineRecord(index);
-  if (direct?.replayIndex === index) return index;
-  for (let line = 0; line < store.lineCount; line += 1) {
-    if (store.lineRecord(line)?.replayIndex === index) return line;
-  }
-  return null;
+  return store.lineOfReplayIndex(index) ?? null;
 }
 
 export function ledgerHealth(store: LedgerStore): LedgerHealth {
@@ -26,8 +20,8 @@ export function ledgerHealth(store: LedgerStore): LedgerHealth {
     exists: store.exists,
     bytes: store.offset + store.tornTail,
     lines: store.lineCount,
-    accepted: replayer.accepted.length,
-    rejected: replayer.entryCount - replayer.accepted.length,
+    accepted: replayer.acceptedCount,
+    rejected: replayer.entryCount - replayer.acceptedCount,
     tornTailBytes: store.tornTail,
     problem,
   };

@@ -28,6 +28,7 @@ import { describeSkills } from "../developer/operations/skillListing";
 import { DocketError, toDocketError } from "../errors";
 import { hashValue } from "../ledger/canonicalJson";
 import { LedgerStore } from "../ledger/store";
+import type { AcceptedEvent } from "../ledger/replay";
 import type { GuardEntry } from "../guard/guardEntry";
 import type { ObserverLedgerEntry } from "../observer/observerEntry";
 import { writeCheckpoint } from "../hooks/checkpointState";
@@ -95,6 +96,8 @@ export class WorkspaceLedger {
   private readonly evidence: EvidenceLookup;
   private writeQueue: Promise<unknown> = Promise.resolve();
   private sweptTemporaries = false;
+  /** The frame a frame-opening event opened, by accepted ordinal (null: its payload names none). */
+  private frameOpenings: { generation: number; byOrdinal: Map<number, string | null> } = { generation: -1, byOrdinal: new Map() };
 
   constructor(readonly options: WorkspaceLedgerOptions) {
     this.store = new LedgerStore(options.ledgerPath, { root: containmentRootFor(options.workspaceFolder, options.ledgerPath) });
@@ -116,7 +119,7 @@ export class WorkspaceLedger {
       this.projectionState = new ReceiptProjection();
       this.projectionGeneration = this.store.generation;
     }
-    this.projectionState.follow(this.store.replayer.accepted);
+    this.projectionState.follow(this.store.replayer);
   }
 
   history(): HistoryView {
@@ -183,15 +186,13 @@ export class WorkspaceLedger {
   /** The active authorization's event lies within a head anchor bound to this ledger file. */
   private authorizationAnchoredHere(): boolean {
     const vouched = this.store.vouchedBytes;
-    const accepted = this.store.replayer.accepted;
-    for (let index = accepted.length - 1; index >= 0; index -= 1) {
-      const { envelope, storedIndex } = accepted[index] as (typeof accepted)[number];
-      if (envelope.kind !== "change-authorized") continue;
-      const line = this.lineOfReplayIndex(storedIndex);
-      const record = line === null ? undefined : this.store.lineRecord(line);
-      return record !== undefined && record.offset + record.length <= vouched;
-    }
-    return false;
+    const replayer = this.store.replayer;
+    const ordinal = replayer.lastOrdinalOfKind("change-authorized");
+    const storedIndex = ordinal === undefined ? undefined : replayer.storedIndexOf(ordinal);
+    if (storedIndex === undefined) return false;
+    const line = this.lineOfReplayIndex(storedIndex);
+    const record = line === null ? undefined : this.store.lineRecord(line);
+    return record !== undefined && record.offset + record.length <= vouched;
   }
 
   /** What the Work view shows: frames, authorization, landings and debts of the active scope. */
@@ -200,17 +201,34 @@ export class WorkspaceLedger {
     const scope = history.activeScope;
     if (scope === null) return describeWorkState(history);
     // The event that opened each frame of the active scope, looked up in Docket's provenance records.
-    const openedBy = new Map<string, string>();
-    for (const { envelope } of this.store.replayer.accepted) {
-      if (envelope.workScopeId !== scope.workScopeId || envelope.kind !== "route-frame-opened") continue;
-      const frame = (envelope.payload as { frame?: { frameId?: unknown } }).frame;
-      if (typeof frame?.frameId === "string" && !openedBy.has(frame.frameId)) openedBy.set(frame.frameId, envelope.eventSha256);
-    }
+    const openedBy = this.framesOpenedIn(scope.workScopeId);
     const provenance = readProvenance(this.options.workspaceFolder);
     return describeWorkState(history, (frameId) => {
       const eventSha256 = openedBy.get(frameId);
       return eventSha256 === undefined ? null : (provenance.get(eventSha256)?.actor ?? null);
     });
+  }
+
+  /**
+   * The event that opened each frame of an open scope (frameId → eventSha256), read from the
+   * ledger once per frame-opening event and remembered: only those events of the scope are read.
+   */
+  private framesOpenedIn(workScopeId: string): Map<string, string> {
+    const replayer = this.store.replayer;
+    if (this.frameOpenings.generation !== this.store.generation) this.frameOpenings = { generation: this.store.generation, byOrdinal: new Map() };
+    const remembered = this.frameOpenings.byOrdinal;
+    const openedBy = new Map<string, string>();
+    for (const ordinal of replayer.openScopeOrdinals(workScopeId) ?? []) {
+      if (replayer.kindOf(ordinal) !== "route-frame-opened") continue;
+      let frameId = remembered.get(ordinal);
+      if (frameId === undefined) {
+        const frame = ((replayer.acceptedEvent(ordinal) as AcceptedEvent).envelope.payload as { frame?: { frameId?: unknown } }).frame;
+        frameId = typeof frame?.frameId === "string" ? frame.frameId : null;
+        remembered.set(ordinal, frameId);
+      }
+      if (frameId !== null && !openedBy.has(frameId)) openedBy.set(frameId, replayer.eventSha256Of(ordinal));
+    }
+    return openedBy;
   }
 
   /**
