@@ -40,9 +40,36 @@ const CLI_BUNDLES = {
   "server/cli/servers": "docket-cli-servers.js",
   "server/router/planCli": "docket-cli-plan.js",
   "server/notebook/notebookCli": "docket-cli-notebook.js",
+  "server/notebook/validateCli": "docket-cli-validate.js",
   "server/observer/observerCli": "docket-cli-observer.js",
   "server/guard/guardCli": "docket-cli-guard.js",
   "server/hooks/hookCli": "docket-cli-hook.js",
+};
+
+/**
+ * What `docket notebook validate`'s bundle loads only when it meets it, each bundled alone beside
+ * it: yaml (frontmatter the plain reader declines), ajv (a record the schema pre-check is unsure
+ * of), zod (a manifest that is not certainly sound) and recovery (a publication lock). The first
+ * two decide Phase A answers, so the validation cache's fingerprint covers their bytes too
+ * (server/notebook/validationCache.ts names them).
+ */
+const VALIDATE_SIBLINGS = {
+  "server/yaml/strictDocument": "docket-cli-yaml.js",
+  "server/notebook/recordSchemaValidator": "docket-cli-ajv.js",
+  "server/notebook/manifest": "docket-cli-manifest.js",
+  "server/notebook/recovery": "docket-cli-recovery.js",
+};
+
+const validateSiblingsPlugin = {
+  name: "docket-notebook-validate-siblings",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== "require-call") return undefined;
+      const module = path.relative(root, path.resolve(args.resolveDir, args.path)).split(path.sep).join("/");
+      const bundle = VALIDATE_SIBLINGS[module];
+      return bundle === undefined ? undefined : { path: `./${bundle}`, external: true };
+    });
+  },
 };
 
 const cliBundlesPlugin = {
@@ -88,10 +115,25 @@ const configs = [
     platform: "node",
     format: "cjs",
     target: "node20",
-    // The hot commands (status, policy) and the hook path are parsed on every call: minified.
-    ...(bundle === "docket-cli-state.js" || bundle === "docket-cli-hook.js" ? { minify: true } : {}),
-    // `docket hook` shares the hook bundle's slow path (docket-hook-slow.js).
-    plugins: bundle === "docket-cli-hook.js" ? [cliBundlesPlugin, hookSlowPathPlugin] : [cliBundlesPlugin],
+    // The hot commands (status, policy, notebook validate) and the hook path are parsed on every call: minified.
+    ...(bundle === "docket-cli-state.js" || bundle === "docket-cli-hook.js" || bundle === "docket-cli-validate.js" ? { minify: true } : {}),
+    // `docket hook` shares the hook bundle's slow path (docket-hook-slow.js); validate loads its rare parts from siblings.
+    plugins:
+      bundle === "docket-cli-hook.js"
+        ? [cliBundlesPlugin, hookSlowPathPlugin]
+        : bundle === "docket-cli-validate.js"
+          ? [cliBundlesPlugin, validateSiblingsPlugin]
+          : [cliBundlesPlugin],
+  })),
+  ...Object.entries(VALIDATE_SIBLINGS).map(([module, bundle]) => ({
+    ...common,
+    entryPoints: [`${module}.ts`],
+    outfile: `dist/${bundle}`,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    // The validation cache hashes the yaml and ajv bundles on every validate: smaller is cheaper.
+    minify: true,
   })),
   {
     // The agent hook path alone (docs/hooks.md): no language server, MCP SDK or Judgment engine.

@@ -73,9 +73,12 @@ Usage:
   docket observer replay FILE [--json]     replay the Observer entries of a Pi session or of Docket
                                            ledger lines (observer/v1): issues and snapshot (exit 0
                                            no issues, 1 issues). See docs/observer-replay.md
-  docket notebook validate|status DIR [--json]
+  docket notebook validate DIR [--workspace DIR] [--no-cache] [--json]
                                            check a Notebook's records (exit 0 valid, 1 invalid,
-                                           2 not a usable Notebook) or show its health
+                                           2 not a usable Notebook, 3 recovery required); what
+                                           each record's bytes gave is kept in the workspace's
+                                           .docket/ (--no-cache: neither read nor written)
+  docket notebook status DIR [--json]      show a Notebook's health
   docket notebook recover DIR [--workspace DIR] [--json]
                                            finish or roll back an interrupted publication (exit 0
                                            the Notebook is whole, 3 recovery still required)
@@ -146,6 +149,11 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
       // Loaded only here: the Router (snapshot, catalogue, YAML) is large and no other command needs it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return (require("../router/planCli") as typeof import("../router/planCli")).runPlanCommand(rest, io);
+    }
+    if (command === "notebook" && rest[0] === "validate") {
+      // A bundle of its own: validate over a large Notebook is run often and should start lean.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require("../notebook/validateCli") as typeof import("../notebook/validateCli")).runValidateCommand(rest.slice(1), io);
     }
     if (command === "notebook") {
       // Loaded only here: record validation (YAML, JSON Schema) is large and no other command needs it.

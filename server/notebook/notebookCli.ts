@@ -1,152 +1,33 @@
 // `docket notebook <subcommand>`: the Notebook from a terminal or a script. The subcommands are a
 // table so others can join it with one line (proposals and publication live in proposalCli.ts);
 // each one gets the raw arguments and the same io, and returns its exit code.
-import { countOf, agree } from "../plural";
-import { UsageError, parseArgs, type ParsedArgs } from "../cli/args";
+import { countOf } from "../plural";
+import { UsageError, parseArgs } from "../cli/args";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
-import { UnsafePathError } from "../workspace/containedFs";
 import { findWorkspaceRoot } from "../workspace/ledgerPaths";
-import { formatDiagnostic, notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
-import { ACTIVE_TRANSACTION_PATH, NotebookLanguage, type NotebookIssue } from "./manifest";
-import { describeNotebookPathKind, resolveNotebookPath } from "./notebookPath";
+import { formatDiagnostic } from "./diagnostics";
+import { NotebookLanguage } from "./manifest";
+import { NOTEBOOK_USAGE, NotebookExit, notebookCommandFailure, notebookFolderArgument, notebookUsageText, reportIssue, type NotebookCliIo, type NotebookSubcommandName } from "./notebookCommand";
 import { notebookStatus, planNotebookSetup, setupNotebook, type NotebookSetupPlan, type NotebookStatus } from "./notebookStore";
-import { validateNotebookCached } from "./notebookValidation";
 import type { RecoveryOutcome } from "./recovery";
-import { validationCacheLocation, type ValidationCacheLocation } from "./validationCache";
+import { runValidate } from "./validateCli";
+
+export { NotebookExit, notebookFolderArgument, type NotebookCliIo } from "./notebookCommand";
 
 /**
  * Recovery and what it needs (proposals, receipts, the publication's schemas) load only when a
- * command recovers or describes a recovery, so `validate` starts without them (docs/performance.md).
+ * command recovers or describes a recovery (docs/performance.md).
  */
 function recoveryModule(): typeof import("./recovery") {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require("./recovery") as typeof import("./recovery");
 }
 
-export interface NotebookCliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly cwd: string;
-  /** Defaults to os.homedir(); `~` and `~/…` expand against it. */
-  readonly home?: string;
-  /** Whether a person can answer a question; defaults to stdin and stdout both being terminals. */
-  readonly interactive?: boolean;
-  /** Asks a yes/no question; defaults to a readline prompt on the terminal. */
-  readonly confirm?: (question: string) => Promise<boolean>;
-  /** Whether diffs may be colored; defaults to stdout being a terminal and NO_COLOR unset. */
-  readonly color?: boolean;
-}
-
-/**
- * 0 valid / done; 1 the Notebook answered but is invalid or unhealthy; 2 usage error, refusal or not
- * a usable Notebook; 3 a publication was interrupted and recovery is required (validate, recover).
- */
-export const NotebookExit = { ok: 0, invalid: 1, unusable: 2, recoveryRequired: 3 } as const;
-
-/** The one folder argument, read with the Notebook path rules (observer.md §5.1). */
-export function notebookFolderArgument(parsed: ParsedArgs, io: NotebookCliIo, subcommand: string): { readonly path: string; readonly kind: string } {
-  if (parsed.positionals.length !== 1) throw new UsageError(`notebook ${subcommand} needs exactly one Notebook folder`);
-  const resolved = resolveNotebookPath(parsed.positionals[0] as string, io.cwd, io.home ?? os.homedir());
-  if (!resolved.ok) throw new UsageError(resolved.message, resolved.code);
-  return { path: resolved.path, kind: describeNotebookPathKind(resolved.kind) };
-}
-
-function reportIssue(issue: NotebookIssue, io: NotebookCliIo): number {
-  io.stderr(`docket: ${issue.code}: ${issue.message} (${issue.path})\n`);
-  return NotebookExit.unusable;
-}
-
-// ---- validate ----
-
 function recoverCommand(root: string): string {
   return `docket notebook recover ${root}`;
-}
-
-/**
- * What `validate` says first while a publication lock is present: the notebook may be half
- * published, so it is never called valid, and the leftovers a crash put in records/ are named.
- */
-function recoveryDiagnostics(root: string, leftovers: readonly string[]): NotebookDiagnostic[] {
-  const recovery = recoveryModule().describeRecovery(root);
-  return [
-    notebookDiagnostic({
-      phase: "record",
-      code: "publication-transaction.active",
-      path: ACTIVE_TRANSACTION_PATH,
-      message: `recovery required: ${recovery.message}; run ${recoverCommand(root)}`,
-    }),
-    ...leftovers.map((name) =>
-      notebookDiagnostic({ phase: "record", code: "publication-transaction.leftover", path: `records/${name}`, message: "a temporary file of the interrupted publication; recovery removes it" }),
-    ),
-  ];
-}
-
-/**
- * Where validate keeps its Phase A cache: the workspace named by `--workspace`, else the Git work
- * tree around the current folder; none outside a workspace or with `--no-cache`. The Notebook
- * itself holds nothing of Docket's (docs/notebook.md), so the cache lives with Docket's other state.
- */
-function validateCacheLocation(parsed: ParsedArgs, io: NotebookCliIo, notebookRoot: string): ValidationCacheLocation | null {
-  if (parsed.flags.has("no-cache")) return null;
-  const flag = parsed.flags.get("workspace");
-  let workspace: string;
-  if (typeof flag === "string") {
-    workspace = path.resolve(io.cwd, flag);
-    let isFolder = false;
-    try {
-      isFolder = fs.statSync(workspace).isDirectory();
-    } catch {
-      isFolder = false;
-    }
-    if (!isFolder) throw new UsageError(`--workspace ${flag} is not a folder`);
-  } else {
-    workspace = findWorkspaceRoot(io.cwd);
-    if (!fs.existsSync(path.join(workspace, ".git"))) return null;
-  }
-  try {
-    return validationCacheLocation(fs.realpathSync.native(workspace), notebookRoot);
-  } catch {
-    return null;
-  }
-}
-
-function runValidate(args: readonly string[], io: NotebookCliIo): number {
-  const parsed = parseArgs(args, ["workspace"], ["json", "no-cache"]);
-  const folder = notebookFolderArgument(parsed, io, "validate");
-  let notebookRoot: string;
-  try {
-    notebookRoot = fs.realpathSync.native(folder.path);
-  } catch {
-    // The reader reports a missing folder with its own code; without a root there is no cache to name.
-    notebookRoot = folder.path;
-  }
-  const read = validateNotebookCached(folder.path, validateCacheLocation(parsed, io, notebookRoot));
-  if (!read.ok) return reportIssue(read.issue, io);
-  const { validation } = read.value;
-  const { activeTransaction, leftovers } = read.value.notebook;
-  const diagnostics = [...(activeTransaction ? recoveryDiagnostics(read.value.notebook.root, leftovers) : []), ...validation.diagnostics.map(notebookDiagnostic)].slice(0, 100);
-  const valid = validation.valid && !activeTransaction;
-  if (parsed.flags.has("json")) {
-    const report = { valid, graphEvaluated: validation.graphEvaluated, records: validation.records, diagnostics };
-    io.stdout(`${JSON.stringify(report)}\n`);
-  } else {
-    io.stdout(`Notebook ${read.value.notebook.root} (${read.value.notebook.manifest.notebook_id}, ${read.value.notebook.manifest.default_language})\n`);
-    const graph = validation.graphEvaluated ? "whole graph checked" : "graph not checked: a record failed its own checks first";
-    if (valid) {
-      io.stdout(`valid: ${countOf(validation.records, "record")}, whole graph checked\n`);
-    } else if (activeTransaction) {
-      io.stdout(`recovery required: a publication was interrupted, so ${agree(validation.records, "this", "these")} ${countOf(validation.records, "record file")} may be half published (${graph})\n`);
-    } else {
-      io.stdout(`invalid: ${countOf(validation.diagnostics.length, "diagnostic")}, ${countOf(read.value.notebook.files.length, "record file")}, ${graph}\n`);
-    }
-    for (const diagnostic of diagnostics) io.stdout(`  ${formatDiagnostic(diagnostic)}\n`);
-  }
-  if (activeTransaction) return NotebookExit.recoveryRequired;
-  return valid ? NotebookExit.ok : NotebookExit.invalid;
 }
 
 // ---- status ----
@@ -350,50 +231,36 @@ export function lazySubcommand(usage: string, load: () => NotebookSubcommand["ru
   return { usage, run: (args, io) => load()(args, io) };
 }
 
-export const NOTEBOOK_SUBCOMMANDS: Readonly<Record<string, NotebookSubcommand>> = {
-  validate: { usage: "validate DIR [--workspace DIR] [--no-cache] [--json]", run: runValidate },
-  status: { usage: "status DIR [--json]", run: runStatus },
-  recover: { usage: "recover DIR [--workspace DIR] [--json]", run: runRecover },
-  setup: { usage: "setup DIR [--language en|ko] [--yes]", run: runSetup },
+/** Every subcommand, with its help line from NOTEBOOK_USAGE (shared with validate's own bundle). */
+export const NOTEBOOK_SUBCOMMANDS: Readonly<Record<NotebookSubcommandName, NotebookSubcommand>> = {
+  validate: { usage: NOTEBOOK_USAGE.validate, run: runValidate },
+  status: { usage: NOTEBOOK_USAGE.status, run: runStatus },
+  recover: { usage: NOTEBOOK_USAGE.recover, run: runRecover },
+  setup: { usage: NOTEBOOK_USAGE.setup, run: runSetup },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  propose: lazySubcommand("propose FILE.json [--notebook DIR] [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPropose),
+  propose: lazySubcommand(NOTEBOOK_USAGE.propose, () => (require("./proposalCli") as typeof import("./proposalCli")).runPropose),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  proposals: lazySubcommand("proposals [--workspace DIR] [--json]", () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runProposals),
+  proposals: lazySubcommand(NOTEBOOK_USAGE.proposals, () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runProposals),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  show: lazySubcommand("show PROPOSAL_ID [--workspace DIR] [--json]", () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runShow),
+  show: lazySubcommand(NOTEBOOK_USAGE.show, () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runShow),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  publish: lazySubcommand("publish PROPOSAL_ID --yes [--sha256 DIGEST] [--workspace DIR] [--json]", () => (require("./proposalCli") as typeof import("./proposalCli")).runPublish),
+  publish: lazySubcommand(NOTEBOOK_USAGE.publish, () => (require("./proposalCli") as typeof import("./proposalCli")).runPublish),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  discard: lazySubcommand("discard PROPOSAL_ID [--workspace DIR]", () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runDiscard),
+  discard: lazySubcommand(NOTEBOOK_USAGE.discard, () => (require("./proposalReviewCli") as typeof import("./proposalReviewCli")).runDiscard),
 };
-
-function usageText(): string {
-  return Object.values(NOTEBOOK_SUBCOMMANDS)
-    .map((subcommand) => `  docket notebook ${subcommand.usage}\n`)
-    .join("");
-}
 
 /** Runs `docket notebook …`; usage errors and coded refusals print `docket: CODE: message` on stderr and exit 2. */
 export async function dispatchNotebookCommand(args: readonly string[], io: NotebookCliIo): Promise<number> {
   const [name, ...rest] = args;
   try {
     if (name === undefined || name === "--help" || name === "-h") {
-      (name === undefined ? io.stderr : io.stdout)(`Usage:\n${usageText()}See docs/notebook.md.\n`);
+      (name === undefined ? io.stderr : io.stdout)(`Usage:\n${notebookUsageText()}See docs/notebook.md.\n`);
       return name === undefined ? NotebookExit.unusable : NotebookExit.ok;
     }
-    const subcommand = Object.hasOwn(NOTEBOOK_SUBCOMMANDS, name) ? NOTEBOOK_SUBCOMMANDS[name] : undefined;
+    const subcommand = Object.hasOwn(NOTEBOOK_SUBCOMMANDS, name) ? NOTEBOOK_SUBCOMMANDS[name as NotebookSubcommandName] : undefined;
     if (subcommand === undefined) throw new UsageError(`unknown notebook subcommand ${name}; one of ${Object.keys(NOTEBOOK_SUBCOMMANDS).join(", ")}`);
     return await subcommand.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`docket: ${error.code}: ${error.message}\nUsage:\n${usageText()}`);
-      return NotebookExit.unusable;
-    }
-    if (error instanceof UnsafePathError) {
-      io.stderr(`docket: docket.unsafe-path: ${error.message}\n`);
-      return NotebookExit.unusable;
-    }
-    io.stderr(`docket: docket.internal: ${error instanceof Error ? error.message : String(error)}\n`);
-    return NotebookExit.unusable;
+    return notebookCommandFailure(error, io);
   }
 }

@@ -23,7 +23,7 @@ import {
   type NotebookLanguage,
   type NotebookManifest,
   type NotebookResult,
-} from "./manifest";
+} from "./manifestFormat";
 import type { ParsedRecord } from "./markdownProfile";
 import { validateRecordSet, type RecordSetValidation } from "./recordSet";
 import { publicationTemporaryTarget } from "./publicationTemporary";

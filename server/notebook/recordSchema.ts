@@ -2,7 +2,7 @@
 // The keyword layout (which conditionals nest where, in which order) decides which errors ajv
 // reports and in what order, so it follows the published v1 layout: Notebooks and their
 // diagnostics must match the reference Observer's for the same file.
-import type { ErrorObject } from "ajv/dist/2020";
+import type { FrontmatterValidator } from "./recordSchemaValidator";
 import { notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 
 export const OBSERVER_RECORD_SCHEMA = "observer-record/v1";
@@ -183,21 +183,15 @@ export function isBcp47(value: string): boolean {
   return answer;
 }
 
-type FrontmatterValidator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
 let compiled: FrontmatterValidator | undefined;
 
 // Loaded and compiled on first use: ajv code generation is the costly part, and a notebook whose
-// records all pass recordSchemaCheck.ts never needs it.
+// records all pass recordSchemaCheck.ts never needs it. Its own module, so the validate bundle can
+// leave ajv out until then (scripts/build.mjs).
 function validator(): FrontmatterValidator {
   if (compiled === undefined) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Ajv2020 = (require("ajv/dist/2020") as typeof import("ajv/dist/2020")).default;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
-    addFormats(ajv);
-    ajv.addFormat("bcp47", { type: "string", validate: isBcp47 });
-    compiled = ajv.compile(observerRecordSchema);
+    compiled = (require("./recordSchemaValidator") as typeof import("./recordSchemaValidator")).compileRecordSchemaValidator(observerRecordSchema, isBcp47);
   }
   return compiled;
 }

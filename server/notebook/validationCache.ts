@@ -74,11 +74,24 @@ export function recordsFolderIdentity(recordsDir: string): string | null {
   }
 }
 
+/** Bundles beside validate's own whose code decides Phase A answers (scripts/build.mjs). */
+const PHASE_A_SIBLING_BUNDLES = ["docket-cli-yaml.js", "docket-cli-ajv.js"];
+
+function readIfPresent(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
 let fingerprint: string | undefined;
 
 /**
  * Who judged: the schema, the bounds, the revision and the bytes of the code that is running (in
- * the CLI, the whole notebook bundle), so a Docket upgrade or rebuild never trusts an older verdict.
+ * the CLI, validate's bundle and the yaml and ajv bundles it loads), so a Docket upgrade or
+ * rebuild never trusts an older verdict.
  */
 export function validatorFingerprint(): string {
   if (fingerprint === undefined) {
@@ -86,6 +99,12 @@ export function validatorFingerprint(): string {
     hash.update(JSON.stringify({ PHASE_A_REVISION, MAX_RECORD_BYTES, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS, MAX_FRONTMATTER_DEPTH, observerRecordSchema }));
     try {
       hash.update(fs.readFileSync(__filename));
+      // validate's bundle loads yaml and ajv from these siblings (scripts/build.mjs, VALIDATE_SIBLINGS);
+      // they decide Phase A answers too. Elsewhere (the other bundles, compiled sources) they are absent or unused.
+      for (const sibling of PHASE_A_SIBLING_BUNDLES) {
+        const bytes = readIfPresent(path.join(path.dirname(__filename), sibling));
+        hash.update(bytes === null ? `${sibling}:absent` : bytes);
+      }
     } catch {
       // Without its own bytes the fingerprint would not change with the code: make it unique, so nothing is reused.
       hash.update(`${process.pid}:${Date.now()}:${Math.random()}`);
