@@ -31,6 +31,8 @@ import { LedgerStore } from "../ledger/store";
 import type { GuardEntry } from "../guard/guardEntry";
 import type { ObserverLedgerEntry } from "../observer/observerEntry";
 import { writeCheckpoint } from "../hooks/checkpointState";
+import { appendFromSnapshot, readSnapshotView, type WriteView } from "./snapshotWrites";
+import { checkpointPolicy } from "./checkpointPolicy";
 import {
   ErrorCodes,
   type LandingBaseline,
@@ -73,7 +75,7 @@ export interface WorkspaceLedgerOptions {
   readonly actor?: Actor | (() => Actor);
 }
 
-type BatchBuild = (store: LedgerStore) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string };
+type BatchBuild = (view: WriteView) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string };
 
 function refusalError(refusal: WorkspaceRefusal): DocketError {
   return new DocketError(refusal.code, refusal.message);
@@ -95,6 +97,11 @@ export class WorkspaceLedger {
   private readonly evidence: EvidenceLookup;
   private writeQueue: Promise<unknown> = Promise.resolve();
   private sweptTemporaries = false;
+  /**
+   * Whether the store has read the ledger. Until then writes start from the verified snapshot
+   * (snapshotWrites.ts) and only readers that need the whole history replay it, once, when asked.
+   */
+  private loaded = false;
 
   constructor(readonly options: WorkspaceLedgerOptions) {
     this.store = new LedgerStore(options.ledgerPath, { root: containmentRootFor(options.workspaceFolder, options.ledgerPath) });
@@ -107,8 +114,31 @@ export class WorkspaceLedger {
   /** Catches up with the file; true when anything visible changed. */
   refresh(): boolean {
     const { changed } = this.store.refresh();
+    this.loaded = true;
     this.syncProjection();
     return changed;
+  }
+
+  /** The whole history, replayed the first time a reader needs it. */
+  private ensureLoaded(): void {
+    if (!this.loaded) this.refresh();
+  }
+
+  /**
+   * What a write's checks and batch start from: the verified snapshot while the store has not
+   * read the ledger, else the caught-up store.
+   */
+  private currentView(): WriteView {
+    if (!this.loaded) {
+      const view = readSnapshotView(this.store.root, this.store.ledgerPath);
+      if (view !== null) return view;
+    }
+    this.refresh();
+    return this.storeView();
+  }
+
+  private storeView(): WriteView {
+    return { history: this.storeHistory(), lineCount: this.store.lineCount, headLineSha256: this.store.headLineSha256 };
   }
 
   private syncProjection(): void {
@@ -120,6 +150,11 @@ export class WorkspaceLedger {
   }
 
   history(): HistoryView {
+    this.ensureLoaded();
+    return this.storeHistory();
+  }
+
+  private storeHistory(): HistoryView {
     const history = describeHistory(this.store.replayer);
     const fault = this.store.fault;
     if (fault === null) return history;
@@ -127,14 +162,17 @@ export class WorkspaceLedger {
   }
 
   health(): LedgerHealth {
+    this.ensureLoaded();
     return ledgerHealth(this.store);
   }
 
   lineOfReplayIndex(index: number): number | null {
+    this.ensureLoaded();
     return lineOfReplayIndex(this.store, index);
   }
 
   status(): Status {
+    this.ensureLoaded();
     return historyStatus({
       workspaceFolder: this.options.workspaceFolder,
       trusted: this.options.trusted,
@@ -158,6 +196,11 @@ export class WorkspaceLedger {
    * hooks apply (server/hooks/allowProof.ts), so `docket status` never says "allow" where the gate denies.
    */
   policy(): ToolPolicyResult {
+    // Before any full read, the checkpoint answers where it proves what a replay would say.
+    if (!this.loaded) {
+      const fromCheckpoint = checkpointPolicy(this.options.workspaceFolder, this.store.ledgerPath);
+      if (fromCheckpoint !== null) return fromCheckpoint;
+    }
     const history = this.history();
     const policy = historyPolicy(history);
     // §9.2 says a blocked history governs nothing; Docket's hooks fail closed on it instead (an
@@ -259,8 +302,8 @@ export class WorkspaceLedger {
   }
 
   async turnOn(): Promise<ResultSummary> {
-    const summary = await this.write((store) => {
-      const result = turnOnBatch(this.history(), { lineCount: store.lineCount, headLineSha256: store.headLineSha256 }, this.clock.now());
+    const summary = await this.write((view) => {
+      const result = turnOnBatch(view.history, { lineCount: view.lineCount, headLineSha256: view.headLineSha256 }, this.clock.now());
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket on");
     // The scope baseline is what "unchanged before authorization" is measured against (§6.3).
@@ -319,8 +362,8 @@ export class WorkspaceLedger {
       const input = redactPersistedInput(raw).value;
       const catalog = await this.skillCatalog(input.ownerSkill !== undefined);
       let extras: Pick<OpenJudgmentResult, "routeSign" | "owner" | "contextSources"> = { routeSign: "", owner: null, contextSources: [] };
-      const summary = await this.writeUnqueued(() => {
-        const result = openJudgmentBatch(this.history(), input, this.clock.now(), catalog);
+      const summary = await this.writeUnqueued((view) => {
+        const result = openJudgmentBatch(view.history, input, this.clock.now(), catalog);
         extras = { routeSign: result.routeSign, owner: result.owner, contextSources: [...result.contextSources] };
         return { drafts: result.drafts, context: result.workScopeId };
       }, "opening a judgment");
@@ -344,8 +387,7 @@ export class WorkspaceLedger {
   async skills(): Promise<SkillsResult> {
     const catalog = await this.skillCatalog(true);
     if (catalog === undefined) throw new DocketError(ErrorCodes.internal, "Docket's bundled skills cannot be loaded.");
-    this.refresh();
-    return describeSkills(this.history(), catalog);
+    return describeSkills(this.currentView().history, catalog);
   }
 
   /** Opens bundled skills as material of the open frame; ids already open are reported, not rewritten. */
@@ -354,15 +396,15 @@ export class WorkspaceLedger {
       this.requireTrusted();
       const catalog = await this.skillCatalog(true);
       if (catalog === undefined) throw new DocketError(ErrorCodes.internal, "Docket's bundled skills cannot be loaded.");
-      this.refresh();
       const occurredAt = this.clock.now();
-      const planned = openContextSourcesBatch(this.history(), input, catalog, occurredAt);
+      const current = this.currentView().history;
+      const planned = openContextSourcesBatch(current, input, catalog, occurredAt);
       if (planned.drafts.length === 0) {
-        return { ...resultSummary(this.history(), null, []), opened: [], skipped: planned.skipped };
+        return { ...resultSummary(current, null, []), opened: [], skipped: planned.skipped };
       }
       let extras: Pick<OpenContextSourcesResult, "opened" | "skipped"> = { opened: [], skipped: [] };
-      const summary = await this.writeUnqueued(() => {
-        const result = openContextSourcesBatch(this.history(), input, catalog, occurredAt);
+      const summary = await this.writeUnqueued((view) => {
+        const result = openContextSourcesBatch(view.history, input, catalog, occurredAt);
         extras = { opened: result.opened, skipped: result.skipped };
         return { drafts: result.drafts, context: result.workScopeId };
       }, "opening context sources");
@@ -375,13 +417,13 @@ export class WorkspaceLedger {
     return this.serialize(async () => {
       this.requireTrusted();
       const input = redactPersistedInput(raw).value;
-      this.refresh();
+      const current = this.currentView().history;
       const engine = input.disposition === "judgment" && usesJudgmentEngine(input);
       const catalog = await this.skillCatalog(engine);
       let prepared: PreparedJudgment | undefined;
-      if (engine && catalog !== undefined) prepared = await prepareJudgment(this.history(), input, catalog, this.evidence);
-      return this.writeUnqueued(() => {
-        const result = concludeJudgmentBatch(this.history(), input, this.clock.now(), {
+      if (engine && catalog !== undefined) prepared = await prepareJudgment(current, input, catalog, this.evidence);
+      return this.writeUnqueued((view) => {
+        const result = concludeJudgmentBatch(view.history, input, this.clock.now(), {
           ...(catalog === undefined ? {} : { catalog }),
           ...(prepared === undefined ? {} : { prepared }),
         });
@@ -399,12 +441,12 @@ export class WorkspaceLedger {
     return this.serialize(async () => {
       this.requireTrusted();
       const input = redactPersistedInput(raw).value;
-      this.refresh();
-      const scope = requireActiveScope(this.history());
+      const history = this.currentView().history;
+      const scope = requireActiveScope(history);
       // One time for the pre-check and the write, so the clock is read once per operation.
       const occurredAt = this.clock.now();
       // Refuse illegal calls before touching Git (nothing is written either way).
-      authorizeChangeBatch(this.history(), input, occurredAt);
+      authorizeChangeBatch(history, input, occurredAt);
       const inForce = inForceBaselineKey(scope.workScopeId, scope.root.landings.at(-1)?.authorizationId ?? null);
       const baseline = await this.inForceBaseline(inForce).catch((error: unknown) => {
         throw error instanceof DocketError ? error : new DocketError(ErrorCodes.baselineMissing, `The scope baseline could not be captured: ${error instanceof Error ? error.message : String(error)}`);
@@ -412,8 +454,8 @@ export class WorkspaceLedger {
       const current = await this.snapshot();
       const check = checkAuthorization(baseline, current);
       if (!check.ok) throw refusalError(check);
-      return this.writeUnqueued(() => {
-        const result = authorizeChangeBatch(this.history(), input, occurredAt);
+      return this.writeUnqueued((view) => {
+        const result = authorizeChangeBatch(view.history, input, occurredAt);
         // Saved under the lock before the authorization is appended: a crash in between leaves an
         // unused baseline file, never an authorization whose landing cannot be reconciled.
         this.saveBaselineBeforeAppend({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: result.authorization.authorizationId, snapshot: current });
@@ -438,8 +480,7 @@ export class WorkspaceLedger {
     return this.serialize(async () => {
       this.requireTrusted();
       const input = redactPersistedInput(raw).value;
-      this.refresh();
-      const { scope, authorization } = activeAuthorizationOf(this.history());
+      const { scope, authorization } = activeAuthorizationOf(this.currentView().history);
       // An authorization baseline lost after its authorization (removed, or left unsaved by an
       // older Docket) falls back to the baseline that was in force when it was authorized: the
       // workspace had to equal it then, so Git observes the same delta. It is never the file this
@@ -457,8 +498,8 @@ export class WorkspaceLedger {
       const current = await this.snapshot();
       const reconciled = reconcileLanding(workspaceDelta(baseline, current), input.changedPaths);
       if (!reconciled.ok) throw refusalError(reconciled);
-      return this.writeUnqueued(() => {
-        const result = recordLandingBatch(this.history(), {
+      return this.writeUnqueued((view) => {
+        const result = recordLandingBatch(view.history, {
             changedPaths: reconciled.changedPaths,
             result: input.result,
             verification: input.verification,
@@ -476,8 +517,8 @@ export class WorkspaceLedger {
 
   turnOff(rawReason?: string): Promise<ResultSummary> {
     const reason = rawReason === undefined ? undefined : redactPersistedInput(rawReason).value;
-    return this.write(() => {
-      const result = turnOffBatch(this.history(), reason, this.clock.now());
+    return this.write((view) => {
+      const result = turnOffBatch(view.history, reason, this.clock.now());
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket off");
   }
@@ -533,8 +574,7 @@ export class WorkspaceLedger {
   /** Reads the caught-up store under the queue (no lock): what the Observer view and status show. */
   readCaughtUp<T>(read: (store: LedgerStore) => T): Promise<T> {
     return this.serialize(async () => {
-      this.store.refresh();
-      this.syncProjection();
+      this.refresh();
       return read(this.store);
     });
   }
@@ -552,9 +592,11 @@ export class WorkspaceLedger {
       }
       let built: T | undefined;
       try {
+        // Guard and Observer batches are proven against their own streams, which only a full read holds.
+        this.loaded = true;
         const result = await this.store.append(
           (store) => {
-            const { guardEntries, observerEntries, context } = build(store, this.history());
+            const { guardEntries, observerEntries, context } = build(store, this.storeHistory());
             built = context;
             return { drafts: [], context, guardEntries, observerEntries };
           },
@@ -589,14 +631,28 @@ export class WorkspaceLedger {
       this.sweptTemporaries = true;
       sweepStateTemporaries(this.options.workspaceFolder);
     }
+    let fromSnapshot: HistoryView | null = null;
     try {
       // The hook checkpoint is refreshed under the lock so hooks answer without a replay (docs/hooks.md).
-      const result = await this.store.append(build, { purpose, lockTimeoutMs: this.options.lockTimeoutMs, afterAppend: writeCheckpoint });
-      this.syncProjection();
+      const result = await this.store.append(() => build(this.storeView()), {
+        purpose,
+        lockTimeoutMs: this.options.lockTimeoutMs,
+        afterAppend: writeCheckpoint,
+        fromSnapshot: this.loaded
+          ? undefined
+          : (sweep) => {
+              const written = appendFromSnapshot(this.store.root, this.store.ledgerPath, build, sweep);
+              // Not proven: the store reads the whole ledger next, under this lock, and writes.
+              if (written === null) this.loaded = true;
+              else fromSnapshot = written.history;
+              return written;
+            },
+      });
+      if (this.loaded) this.syncProjection();
       this.recordActor(result.envelopes.map((envelope) => envelope.eventSha256), nominations);
-      return resultSummary(this.history(), result.context, result.envelopes.map((envelope) => envelope.eventId));
+      return resultSummary(fromSnapshot ?? this.storeHistory(), result.context, result.envelopes.map((envelope) => envelope.eventId));
     } catch (error) {
-      this.syncProjection();
+      if (this.loaded) this.syncProjection();
       throw toDocketError(error);
     }
   }
@@ -619,10 +675,12 @@ export class WorkspaceLedger {
     from: "start" | "end" = "start",
     filter: Pick<ReceiptPageQuery, "kinds" | "containing"> = {},
   ): ReceiptsPage {
+    this.ensureLoaded();
     return historyReceiptsPage(this.projectionState, cursor, pageSize, from, filter);
   }
 
   receiptDetail(eventSha256: string): ReceiptDetail {
+    this.ensureLoaded();
     const detail = readReceiptDetail(this.projectionState, eventSha256);
     const record = readProvenance(this.options.workspaceFolder).get(eventSha256);
     return record === undefined ? detail : { ...detail, provenance: { actor: record.actor, nominations: [...record.nominations] } };
