@@ -302,8 +302,11 @@ export class WorkspaceLedger {
   }
 
   async turnOn(): Promise<ResultSummary> {
+    // The clock is read once per operation: a batch built again after the snapshot could not be
+    // proven is the same batch.
+    const occurredAt = this.clock.now();
     const summary = await this.write((view) => {
-      const result = turnOnBatch(view.history, { lineCount: view.lineCount, headLineSha256: view.headLineSha256 }, this.clock.now());
+      const result = turnOnBatch(view.history, { lineCount: view.lineCount, headLineSha256: view.headLineSha256 }, occurredAt);
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket on");
     // The scope baseline is what "unchanged before authorization" is measured against (§6.3).
@@ -362,8 +365,9 @@ export class WorkspaceLedger {
       const input = redactPersistedInput(raw).value;
       const catalog = await this.skillCatalog(input.ownerSkill !== undefined);
       let extras: Pick<OpenJudgmentResult, "routeSign" | "owner" | "contextSources"> = { routeSign: "", owner: null, contextSources: [] };
+      const occurredAt = this.clock.now();
       const summary = await this.writeUnqueued((view) => {
-        const result = openJudgmentBatch(view.history, input, this.clock.now(), catalog);
+        const result = openJudgmentBatch(view.history, input, occurredAt, catalog);
         extras = { routeSign: result.routeSign, owner: result.owner, contextSources: [...result.contextSources] };
         return { drafts: result.drafts, context: result.workScopeId };
       }, "opening a judgment");
@@ -422,8 +426,9 @@ export class WorkspaceLedger {
       const catalog = await this.skillCatalog(engine);
       let prepared: PreparedJudgment | undefined;
       if (engine && catalog !== undefined) prepared = await prepareJudgment(current, input, catalog, this.evidence);
+      const occurredAt = this.clock.now();
       return this.writeUnqueued((view) => {
-        const result = concludeJudgmentBatch(view.history, input, this.clock.now(), {
+        const result = concludeJudgmentBatch(view.history, input, occurredAt, {
           ...(catalog === undefined ? {} : { catalog }),
           ...(prepared === undefined ? {} : { prepared }),
         });
@@ -498,13 +503,14 @@ export class WorkspaceLedger {
       const current = await this.snapshot();
       const reconciled = reconcileLanding(workspaceDelta(baseline, current), input.changedPaths);
       if (!reconciled.ok) throw refusalError(reconciled);
+      const occurredAt = this.clock.now();
       return this.writeUnqueued((view) => {
         const result = recordLandingBatch(view.history, {
             changedPaths: reconciled.changedPaths,
             result: input.result,
             verification: input.verification,
             expectedAuthorizationId: authorization.authorizationId,
-          }, this.clock.now());
+          }, occurredAt);
         // §6.3: the post-landing state is the baseline of the next authorization. Saved under the
         // lock before the landing is appended, as its own file (inForceBaselineKey): it is in force
         // only once the landing is on the ledger, so a crash can neither strand a stale baseline
@@ -517,8 +523,9 @@ export class WorkspaceLedger {
 
   turnOff(rawReason?: string): Promise<ResultSummary> {
     const reason = rawReason === undefined ? undefined : redactPersistedInput(rawReason).value;
+    const occurredAt = this.clock.now();
     return this.write((view) => {
-      const result = turnOffBatch(view.history, reason, this.clock.now());
+      const result = turnOffBatch(view.history, reason, occurredAt);
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket off");
   }
