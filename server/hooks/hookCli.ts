@@ -25,7 +25,7 @@ const STDIN_TIMEOUT_MS = 10_000;
  * enough that an agent waits at most about 5 s for an answer when no checkpoint is usable and the
  * ledger is too long to replay (issue 16: deny rather than make every tool call wait).
  */
-export const HOOK_DECISION_BUDGET_MS = 4_000;
+export const HOOK_DECISION_BUDGET_MS = 3_000;
 
 export const HOOK_USAGE =
   "usage: docket hook --host claude|codex|vscode [--workspace ABS_DIR] [--read-only-tool NAME]... <PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|Stop>";

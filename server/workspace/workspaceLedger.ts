@@ -32,7 +32,7 @@ import type { GuardEntry } from "../guard/guardEntry";
 import type { ObserverLedgerEntry } from "../observer/observerEntry";
 import { writeCheckpoint } from "../hooks/checkpointState";
 import { appendFromSnapshot, readSnapshotView, type WriteView } from "./snapshotWrites";
-import { checkpointPolicy } from "./checkpointPolicy";
+import { checkpointAnswer, checkpointPolicy } from "./checkpointPolicy";
 import {
   ErrorCodes,
   type LandingBaseline,
@@ -221,6 +221,25 @@ export class WorkspaceLedger {
       reason:
         "This ledger's change authorization was not recorded by Docket on this machine for this file (its head anchor is missing, belongs to another copy, or ends before the authorization). If you trust the ledger, check it with `docket ledger verify` and adopt it with `docket ledger anchor`.",
     };
+  }
+
+  /**
+   * The tool policy and the purpose `open_judgment` must echo, as an agent is told after every
+   * call: from the verified checkpoint while this ledger has not read the file (no replay), else
+   * caught up with the file.
+   */
+  agentPolicy(): { policy: ToolPolicyResult; purpose: WorkState["purpose"] } {
+    if (!this.loaded) {
+      const answer = checkpointAnswer(this.options.workspaceFolder, this.store.ledgerPath);
+      if (answer !== null) return { policy: answer.policy, purpose: answer.state.purpose };
+    }
+    this.refresh();
+    return { policy: this.policy(), purpose: this.workState().purpose };
+  }
+
+  /** The active scope's landings now (what a landing's result shows), without a replay when the snapshot answers. */
+  landingsNow(): WorkState["landings"] {
+    return describeWorkState(this.currentView().history).landings;
   }
 
   /** The active authorization's event lies within a head anchor bound to this ledger file. */

@@ -6,6 +6,7 @@
 // (the store then reads the whole ledger) or refuse exactly as the full path refuses.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { WorkspaceLedger, type Clock } from "../../server/workspace/workspaceLedger";
@@ -18,6 +19,7 @@ import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLi
 import { LedgerStore } from "../../server/ledger/store";
 import { scopeOpenedDraft } from "../../server/developer/scopeOperations";
 import { tempRepo, type TempRepo } from "../support/gitRepo";
+import { repoRoot } from "../support/repoRoot";
 
 type Op = "on" | "off" | "open" | "open-bad" | "conclude" | "conclude-bad" | "authorize" | "edit" | "land";
 const OPS: readonly Op[] = ["on", "off", "open", "open-bad", "conclude", "conclude-bad", "authorize", "edit", "land"];
@@ -271,5 +273,42 @@ test("lines a foreign writer appended after the checkpoint, and a torn tail, are
   } finally {
     snapshot.dispose();
     full.dispose();
+  }
+});
+
+test("`docket on` and `docket off` print the same bytes from the snapshot as after a full replay", () => {
+  const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n" } });
+  const cli = path.join(repoRoot(), "dist", "docket.js");
+  const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
+  // Scope and event ids name the time and position of each write; everything else must be equal.
+  const normalized = (text: string): string => text.replace(/\b(scope|event):[0-9a-z-]+/gu, "$1:ID");
+  const docket = (...args: string[]): { out: string; err: string; status: number | null } => {
+    const result = spawnSync(process.execPath, [cli, ...args, "--workspace", repo.root], { encoding: "utf8" });
+    return { out: normalized(result.stdout), err: normalized(result.stderr), status: result.status };
+  };
+  /** The same command twice: from the snapshot, then (the checkpoint removed, the state put back) after a full replay. */
+  const both = (first: string[], undo: string[] | null): void => {
+    const fromSnapshot = docket(...first);
+    if (undo !== null) docket(...undo);
+    fs.rmSync(checkpointPathFor(ledgerPath));
+    const fromReplay = docket(...first);
+    assert.deepEqual(fromSnapshot, fromReplay, first.join(" "));
+    // A refused write leaves no checkpoint behind; `docket status` replays once and writes it.
+    if (!fs.existsSync(checkpointPathFor(ledgerPath))) docket("status");
+    assert.ok(fs.existsSync(checkpointPathFor(ledgerPath)));
+  };
+  try {
+    assert.equal(docket("on").status, 0);
+    both(["off"], ["on"]);
+    both(["on"], ["off"]);
+    both(["on"], null); // refused: docket.already-on
+    both(["off", "--json"], ["on"]);
+    both(["on", "--json"], ["off"]);
+    const store = new LedgerStore(ledgerPath);
+    store.refresh();
+    assert.equal(store.fault, null);
+    assert.equal(store.replayer.firstRejected, null);
+  } finally {
+    repo.dispose();
   }
 });
