@@ -312,3 +312,19 @@ test("`docket on` and `docket off` print the same bytes from the snapshot as aft
     repo.dispose();
   }
 });
+
+test("an MCP server's writes and the state it reports after each call come from the snapshot, equal to a replay's", async () => {
+  const { target, dispose } = await onWorkspace();
+  try {
+    const fresh = target.ledger();
+    await fresh.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "What?", obligations });
+    const fromSnapshot = { ...fresh.agentPolicy(), landings: fresh.landingsNow() };
+    assert.equal(fresh.store.exists, false, "nothing asked for the whole history");
+    const replayed = copyLedger(target)();
+    assert.deepEqual(fromSnapshot, { ...replayed.agentPolicy(), landings: replayed.landingsNow() });
+    assert.equal(fromSnapshot.policy.phase, "deciding");
+    assert.equal(fromSnapshot.purpose, "work-decision");
+  } finally {
+    dispose();
+  }
+});
