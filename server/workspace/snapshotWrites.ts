@@ -31,7 +31,11 @@ import { NeedsReplay, reduceSeededTail, type ReducedTail } from "../hooks/tailRe
 import { writeTailSeed } from "../hooks/tailSeed";
 import { openContained, writeFileAtomicContained } from "./containedFs";
 
-/** What a batch is built from: the replay-current history and the position it will follow. */
+/**
+ * What a batch is built from: the replay-current history and the position it will follow. From the
+ * snapshot, `history.scopes` holds the open scopes only (the builders read the mode, the blocked
+ * reason and the active scope); readers that list closed scopes replay (WorkspaceLedger.history).
+ */
 export interface WriteView {
   readonly history: HistoryView;
   readonly lineCount: number;
