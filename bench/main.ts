@@ -19,6 +19,7 @@ import { observerCaptureFigures } from "./observerCapture";
 import { buildReport, machineAtStart, writeReport, type BenchReport } from "./report";
 import { runRouterBench } from "./router";
 import { replayFigures } from "./replayScale";
+import { writeFigures } from "./writes";
 import { ChildMeter, printTable, verdictOf, type ProducerOptions, type Verdict } from "./runner";
 
 const QUICK_GROUP_BUDGET_MS = 10_000;
@@ -50,12 +51,12 @@ const PRODUCERS: readonly Producer[] = [
   { area: "observer.capture", quick: true, run: observerCaptureFigures },
   // ── MERGE (issue 16): the lead plugs the four new producers in here, each
   //    `(options: { quick: boolean }) => Promise<BenchFigure[]>`, and removes the two legacy entries:
-  // { area: "write", quick: true, run: writeFigures }, //       bench/writes.ts (write-snapshot)
   // { area: "router", quick: true, run: routerFigures }, //     bench/router.ts (router-index)
   // A producer whose floor is a reference rather than a lower bound lists those figure ids in
   // `referenceFloors` (e.g. a write on a large ledger next to the same write on a small one).
   // ── end MERGE
   { area: "replay", quick: true, run: replayFigures },
+  { area: "write", quick: true, referenceFloors: ["write.on.large"], run: writeFigures },
   { area: "notebook", quick: true, run: notebookFigures },
   { area: "router", quick: false, run: legacy(runRouterBench) },
 ];

@@ -37,7 +37,7 @@ const HOOK_EVENTS: Record<AgentHost, readonly HookEventSpec[]> = {
 /**
  * The `timeout` (seconds) Docket writes into each hook entry. All three hosts read it (Claude Code
  * and Codex default to 600 s, VS Code to 30 s); a hook that times out decides nothing and the tool
- * runs, so it must stay well above the hook's own decision budget (HOOK_DECISION_BUDGET_MS, 20 s).
+ * runs, so it must stay well above the hook's own decision budget (HOOK_DECISION_BUDGET_MS, 3 s).
  */
 export const HOOK_TIMEOUT_SECONDS = 60;
 

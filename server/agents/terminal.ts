@@ -14,13 +14,12 @@ import { unifiedDiff } from "./textDiff";
 
 export { TERMINAL_COMMANDS, TerminalExit, type TerminalCommand, type TerminalIo } from "./terminalArgs";
 
+/** The workspace's ledger, not yet read: a write starts from the verified snapshot, a reader replays when it asks. */
 function openLedger(parsed: Parsed, io: TerminalIo): WorkspaceLedger {
   const workspaceFolder = workspaceOf(parsed, io);
   const ledgerPath = ledgerPathOf(parsed, io, workspaceFolder);
   // A person at a terminal runs this themselves: the workspace is trusted.
-  const ledger = new WorkspaceLedger({ workspaceFolder, ledgerPath, trusted: true, actor: { kind: "terminal", client: null, session: null } });
-  ledger.refresh();
-  return ledger;
+  return new WorkspaceLedger({ workspaceFolder, ledgerPath, trusted: true, actor: { kind: "terminal", client: null, session: null } });
 }
 
 function noPositionals(parsed: Parsed): void {
@@ -46,6 +45,7 @@ function status(args: readonly string[], io: TerminalIo): number {
   const parsed = parse(args, ["json"], true);
   noPositionals(parsed);
   const ledger = openLedger(parsed, io);
+  ledger.refresh();
   const policy = ledger.policy();
   // `docket status` answers from the checkpoint when it can; one replay makes it current again.
   refreshCheckpoint(ledger.store);

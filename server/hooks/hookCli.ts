@@ -20,10 +20,12 @@ const STDIN_TIMEOUT_MS = 10_000;
 
 /**
  * How long a call may spend before a state Docket has not read yet counts as unreadable (and a
- * PreToolUse is denied): comfortably inside the shortest host timeout (VS Code: 30 s by default;
- * Connect also writes an explicit `timeout` of HOOK_TIMEOUT_SECONDS into every entry).
+ * PreToolUse is denied): well inside the shortest host timeout (VS Code: 30 s by default;
+ * Connect also writes an explicit `timeout` of HOOK_TIMEOUT_SECONDS into every entry), and short
+ * enough that an agent waits at most about 5 s for an answer when no checkpoint is usable and the
+ * ledger is too long to replay (issue 16: deny rather than make every tool call wait).
  */
-export const HOOK_DECISION_BUDGET_MS = 20_000;
+export const HOOK_DECISION_BUDGET_MS = 3_000;
 
 export const HOOK_USAGE =
   "usage: docket hook --host claude|codex|vscode [--workspace ABS_DIR] [--read-only-tool NAME]... <PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|Stop>";

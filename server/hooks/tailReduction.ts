@@ -2,6 +2,8 @@
 // with the same line decoding and the same reducer a full replay uses. It answers exactly what a
 // full replay would, or null when the tail reaches outside what the seed knows (an id the filter
 // may have seen, a cause in a closed scope, an event of a closed scope): the caller then replays.
+// Writers use the same reduction (server/workspace/snapshotWrites.ts) and then preflight their
+// batch on the reduced state with the same rules, so a write needs no full replay either.
 import { parseSemanticEvent } from "../developer/eventKinds";
 import type { HistoryView } from "../developer/history";
 import { LiveScope, advanceLiveScope, openLiveScope } from "../developer/reducer";
@@ -16,15 +18,15 @@ import { checkpointPathFor, readAt, type Checkpoint, type CheckpointState, type 
 import { checkpointStateOf } from "./checkpointState";
 import { sealedCheckpoint } from "./checkpointSeal";
 import { IdFilter, eventIdKey, scopeIdKey } from "./idFilter";
-import { TAIL_SEED_FORMAT, readTailSeed, writeTailSeed, type TailSeed } from "./tailSeed";
+import { MAX_SEEDED_EVENTS, TAIL_SEED_FORMAT, readTailSeed, writeTailSeed, type TailSeed } from "./tailSeed";
 
 /** A longer tail is not a crash window but a foreign writer's history: replay it. */
-const MAX_TAIL_BYTES = 8 * 1024 * 1024;
+export const MAX_TAIL_BYTES = 8 * 1024 * 1024;
 
 export type TailResult = { readonly kind: "state"; readonly state: CheckpointState } | { readonly kind: "fault"; readonly reason: string };
 
 /** Thrown when the tail needs history the seed does not hold. */
-class NeedsReplay extends Error {}
+export class NeedsReplay extends Error {}
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -35,7 +37,7 @@ function readTail(ledger: OpenLedger, from: number): Buffer | null {
 }
 
 /** Replay's per-entry rules over the seed (server/ledger/replay.ts Replayer.accept). */
-class SeededReplay {
+export class SeededReplay {
   /** The seed's open scopes, each made live (reduced in place) when the tail first reaches it. */
   private readonly scopes = new Map<string, ScopeState | LiveScope>();
   private readonly causes: Map<string, CauseFact>;
@@ -53,7 +55,8 @@ class SeededReplay {
     this.scopeCount = seed.scopeCount;
   }
 
-  apply(raw: unknown, parsedText: string): void {
+  /** Like Replayer.apply; throws NeedsReplay when only the whole history can tell. */
+  apply(raw: unknown, parsedText?: string): void {
     const index = this.entryCount;
     this.entryCount += 1;
     try {
@@ -64,7 +67,7 @@ class SeededReplay {
     }
   }
 
-  private accept(raw: unknown, parsedText: string): void {
+  private accept(raw: unknown, parsedText: string | undefined): void {
     const envelope = parseStored(raw, parsedText);
     if (this.tailIds.has(envelope.eventId)) stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
     if (this.ids.mightContain(eventIdKey(envelope.eventId))) throw new NeedsReplay();
@@ -113,19 +116,40 @@ class SeededReplay {
     return { mode: this.scopeCount === 0 ? "empty" : "v8-closed", blockedReason: null, activeScope: null, scopes };
   }
 
-  seedAt(lines: number, headLineSha256: string | null): TailSeed {
+  /** The seed at a position, or null where tailSeedOf would give none (open scopes too large to seed). */
+  seedAt(lines: number, headLineSha256: string | null): TailSeed | null {
     const openScopes = this.states().filter((scope) => scope.root.status === "open");
     const open = new Set(openScopes.map((scope) => scope.workScopeId));
     const causes = [...this.causes].filter(([key]) => open.has(key.slice(0, key.indexOf("\u0000"))));
+    if (causes.length > MAX_SEEDED_EVENTS) return null;
     return { format: TAIL_SEED_FORMAT, lines, headLineSha256, entryCount: this.entryCount, scopeCount: this.scopeCount, openScopes, causes, ids: this.ids.toData() };
   }
 }
 
+/** One complete line of the tail: where it lies and its chained hash. */
+export interface TailLine {
+  readonly offset: number;
+  readonly length: number;
+  readonly lineSha256: string;
+}
+
+/** The seeded state after every complete line of the tail, and where those lines end. */
+export interface ReducedTail {
+  readonly kind: "reduced";
+  readonly replay: SeededReplay;
+  /** Offset just past the last complete line; bytes after it are a torn write. */
+  readonly bytes: number;
+  readonly lines: number;
+  readonly headLine: Checkpoint["ledger"]["headLine"];
+  readonly tailLines: readonly TailLine[];
+}
+
 /**
- * The state after the tail, or null when only a full replay can tell. On success the checkpoint
- * and its seed are moved to the end of the tail (best effort) so the next hook reads no tail.
+ * Reduces the complete lines after the checkpoint from its seed; null when only a full replay can
+ * tell (no matching seed, a blocked prefix, a tail too long, an id or cause the seed cannot vouch
+ * for), a fault for a line a full replay would fault on too.
  */
-export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): TailResult | null {
+export function reduceSeededTail(openLedger: OpenLedger, checkpoint: Checkpoint): ReducedTail | { readonly kind: "fault"; readonly reason: string } | null {
   const seed = readTailSeed(openLedger.root, openLedger.ledgerPath);
   const { ledger } = checkpoint;
   if (seed === null || seed.lines !== ledger.lines || seed.headLineSha256 !== (ledger.headLine?.lineSha256 ?? null)) return null;
@@ -145,7 +169,8 @@ export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): Tail
   let lineNumber = ledger.lines;
   let previous = ledger.headLine?.lineSha256 ?? null;
   let start = 0;
-  let lastLine: { offset: number; text: string } | null = null;
+  let headLine = ledger.headLine;
+  const tailLines: TailLine[] = [];
   try {
     for (;;) {
       const newline = tail.indexOf(0x0a, start);
@@ -164,7 +189,10 @@ export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): Tail
         return { kind: "fault", reason: `ledger line ${lineNumber + 1}: ${fault.code}: ${fault.message}` };
       }
       if (decoded.stream === DEVELOPER_STREAM) replay.apply(decoded.entry, decoded.entryText);
-      lastLine = { offset: ledger.bytes + start, text: `${text}\n` };
+      const offset = ledger.bytes + start;
+      const length = newline - start + 1;
+      headLine = { offset, length, text: `${text}\n`, lineSha256: decoded.lineSha256 };
+      tailLines.push({ offset, length, lineSha256: decoded.lineSha256 });
       previous = decoded.lineSha256;
       lineNumber += 1;
       start = newline + 1;
@@ -173,21 +201,27 @@ export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): Tail
     if (error instanceof NeedsReplay) return null;
     throw error;
   }
+  return { kind: "reduced", replay, bytes: ledger.bytes + start, lines: lineNumber, headLine, tailLines };
+}
+
+/**
+ * The state after the tail, or null when only a full replay can tell. On success the checkpoint
+ * and its seed are moved to the end of the tail (best effort) so the next hook reads no tail.
+ */
+export function reduceTail(openLedger: OpenLedger, checkpoint: Checkpoint): TailResult | null {
+  const reduced = reduceSeededTail(openLedger, checkpoint);
+  if (reduced === null || reduced.kind === "fault") return reduced;
+  const { replay, headLine } = reduced;
   const state = checkpointStateOf(replay.history());
-  if (lastLine !== null && state.blockedReason === null) {
-    const position: Checkpoint["ledger"] = {
-      ino: openLedger.ino,
-      bytes: ledger.bytes + start,
-      lines: lineNumber,
-      headLine: { offset: lastLine.offset, length: Buffer.byteLength(lastLine.text), text: lastLine.text, lineSha256: previous as string },
-    };
-    advanceCheckpoint(openLedger, sealedCheckpoint(position, state), replay.seedAt(lineNumber, previous));
+  if (reduced.tailLines.length > 0 && headLine !== null && state.blockedReason === null) {
+    const position: Checkpoint["ledger"] = { ino: openLedger.ino, bytes: reduced.bytes, lines: reduced.lines, headLine };
+    advanceCheckpoint(openLedger, sealedCheckpoint(position, state), replay.seedAt(reduced.lines, headLine.lineSha256));
   }
   return { kind: "state", state };
 }
 
 /** Seed first, then the checkpoint that points at it; a writer's newer pair may win the race, harmlessly. */
-function advanceCheckpoint(ledger: OpenLedger, checkpoint: Checkpoint, seed: TailSeed): void {
+function advanceCheckpoint(ledger: OpenLedger, checkpoint: Checkpoint, seed: TailSeed | null): void {
   try {
     writeTailSeed(ledger.root, ledger.ledgerPath, seed);
     writeFileAtomicContained(ledger.root, checkpointPathFor(ledger.ledgerPath), `${JSON.stringify(checkpoint)}\n`);

@@ -6,23 +6,21 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createEnvelope, type Envelope, type EnvelopeDraft } from "./envelope";
-import { DEVELOPER_STREAM, GUARD_STREAM, OBSERVER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
+import { DEVELOPER_STREAM, GUARD_STREAM, OBSERVER_STREAM, LineFault, decodeLedgerLine, isLedgerLineShape, type LineFaultCode } from "./ledgerLine";
 import { guardEntryProblem, type GuardEntry } from "../guard/guardEntry";
 import { observerEntryProblem, type ObserverLedgerEntry } from "../observer/observerEntry";
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
 import { Replayer, type Disposition } from "./replay";
-import { fsyncDirectory } from "./durableFs";
 import { LineIndex, type LineRecord } from "./lineIndex";
+import { appendAnnounced, encodeBatch, setAsideTornTail } from "./batchAppend";
 import { StoreError } from "./storeError";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
   UnsafePathError,
-  appendContained,
   assertContained,
   ensureContainedDirectory,
   openContained,
   removeStaleTemporaries,
-  writeFileAtomicContained,
 } from "../workspace/containedFs";
 
 export { StoreError };
@@ -590,7 +588,17 @@ export class LedgerStore {
   /** Appends one batch atomically with respect to other writers. */
   async append<T>(
     build: BatchBuilder<T>,
-    options: { lockTimeoutMs?: number; purpose?: string; afterAppend?: (store: LedgerStore) => void } = {},
+    options: {
+      lockTimeoutMs?: number;
+      purpose?: string;
+      afterAppend?: (store: LedgerStore) => void;
+      /**
+       * Tried first under the lock (server/workspace/snapshotWrites.ts): the write from the verified
+       * snapshot, or null when it cannot be proven, and then this store catches up and writes.
+       * `sweep` removes a killed writer's temporary files, once per store.
+       */
+      fromSnapshot?: (sweep: () => void) => AppendResult<T> | null;
+    } = {},
   ): Promise<AppendResult<T>> {
     const directory = path.dirname(this.ledgerPath);
     try {
@@ -602,7 +610,8 @@ export class LedgerStore {
       throw new StoreError("ledger-unwritable", `Cannot write in ${directory}: ${(error as Error).message}`);
     }
     try {
-      return await withExclusiveLock(this.lockPath, () => this.appendLocked(build, options.afterAppend), {
+      const locked = (): AppendResult<T> => options.fromSnapshot?.(() => this.sweepTemporariesOnce()) ?? this.appendLocked(build, options.afterAppend);
+      return await withExclusiveLock(this.lockPath, locked, {
         timeoutMs: options.lockTimeoutMs ?? 10_000,
         purpose: options.purpose ?? "appending to the ledger",
       });
@@ -616,15 +625,18 @@ export class LedgerStore {
     }
   }
 
+  /** Holding the lock, no other writer is mid-rename: files of killed writers can go. */
+  private sweepTemporariesOnce(): void {
+    if (this.sweptTemporaries) return;
+    this.sweptTemporaries = true;
+    removeStaleTemporaries(this.root, path.dirname(this.ledgerPath), processAlive);
+  }
+
   private appendLocked<T>(build: BatchBuilder<T>, afterAppend?: (store: LedgerStore) => void): AppendResult<T> {
     this.refresh();
     const fault = this.fault;
     if (fault !== null) throw new StoreError(storeErrorCodeOf(fault.code), `${fault.message}; Docket will not write to it (${this.ledgerPath}).`);
-    // Holding the lock, no other writer is mid-rename: files of killed writers can go.
-    if (!this.sweptTemporaries) {
-      this.sweptTemporaries = true;
-      removeStaleTemporaries(this.root, path.dirname(this.ledgerPath), processAlive);
-    }
+    this.sweepTemporariesOnce();
     const { drafts, context, guardEntries = [], observerEntries = [] } = build(this);
     if (drafts.length === 0 && guardEntries.length === 0 && observerEntries.length === 0) return { envelopes: [], context, setAsideTornTail: null };
     for (const [index, entry] of guardEntries.entries()) {
@@ -641,42 +653,15 @@ export class LedgerStore {
     if (rejected !== undefined && rejected.status === "rejected") {
       throw new StoreError("preflight-rejected", `The batch was not written: entry ${rejected.index} would be rejected (${rejected.code}: ${rejected.message}).`);
     }
-    let previous = this.headSha;
-    let lineNumber = this.lines.length;
-    const chunks: string[] = [];
-    for (const envelope of envelopes) {
-      const encoded = encodeLedgerLine(lineNumber, previous, DEVELOPER_STREAM, envelope);
-      chunks.push(encoded.text);
-      previous = encoded.lineSha256;
-      lineNumber += 1;
-    }
-    for (const entry of guardEntries) {
-      const encoded = encodeLedgerLine(lineNumber, previous, GUARD_STREAM, entry);
-      chunks.push(encoded.text);
-      previous = encoded.lineSha256;
-      lineNumber += 1;
-    }
-    for (const entry of observerEntries) {
-      const encoded = encodeLedgerLine(lineNumber, previous, OBSERVER_STREAM, entry);
-      chunks.push(encoded.text);
-      previous = encoded.lineSha256;
-      lineNumber += 1;
-    }
+    const position = { lines: this.lines.length, bytes: this.offsetBytes, headLineSha256: this.headSha };
+    const batch = encodeBatch(position, envelopes, guardEntries, observerEntries);
     // Only a batch that will be written changes the file: a torn tail is set aside after preflight.
     const setAside = this.tornTailBytes > 0 ? this.setAsideTornTail() : null;
-    const text = chunks.join("");
-    const start = { bytes: this.offsetBytes, lines: this.lines.length };
     // Write-ahead: the anchor announces the batch before any byte of it is written, so a batch cut
     // by a crash, a power loss or a short write is recognised as torn, never replayed in part.
-    this.writeIntent({ bytes: start.bytes + Buffer.byteLength(text, "utf8"), lines: start.lines + envelopes.length + guardEntries.length + observerEntries.length, lineSha256: previous as string });
-    const created = !fs.existsSync(this.ledgerPath);
-    try {
-      appendContained(this.root, this.ledgerPath, text, { durable: true });
-    } catch (error) {
-      this.undoPartialAppend(start.bytes);
-      throw error;
-    }
-    if (created) fsyncDirectory(path.dirname(this.ledgerPath));
+    appendAnnounced(this.root, this.ledgerPath, this.currentAnchor(), position, batch);
+    const lineNumber = batch.lines;
+    const previous = batch.headLineSha256;
     const before = this.replayerValue.acceptedCount;
     this.refresh();
     if (this.replayerValue.acceptedCount !== before + envelopes.length || this.lines.length !== lineNumber || this.headSha !== previous || this.faultValue !== null) {
@@ -697,37 +682,6 @@ export class LedgerStore {
       // best effort by contract
     }
     return { envelopes, context, setAsideTornTail: setAside };
-  }
-
-  /** Announces the batch about to be appended (see LedgerAnchor.pending); refuses the write if it cannot. */
-  private writeIntent(pending: NonNullable<LedgerAnchor["pending"]>): void {
-    // A ledger about to be created has no inode yet; the anchor written after the batch binds it.
-    const anchor = this.currentAnchor() ?? { format: "docket/ledger-anchor/v1" as const, lines: 0, bytes: 0, head: null, ino: "0" };
-    try {
-      writeAnchor(this.root, this.ledgerPath, { ...anchor, pending });
-    } catch (error) {
-      if (error instanceof UnsafePathError) throw new StoreError("ledger-unsafe-path", error.message);
-      throw new StoreError("ledger-unwritable", `Cannot write the ledger's head anchor: ${(error as Error).message}; nothing was written.`);
-    }
-  }
-
-  /** A failed append (ENOSPC, a short write) leaves no prefix behind: cut back and re-anchor. */
-  private undoPartialAppend(offset: number): void {
-    try {
-      const fd = openContained(this.root, this.ledgerPath, "r+");
-      try {
-        if (fs.fstatSync(fd).size > offset) {
-          fs.ftruncateSync(fd, offset);
-          fs.fsyncSync(fd);
-        }
-      } finally {
-        fs.closeSync(fd);
-      }
-      const anchor = this.currentAnchor();
-      if (anchor !== null) writeAnchor(this.root, this.ledgerPath, anchor);
-    } catch {
-      // The intent still marks whatever prefix remains as torn; the next writer sets it aside.
-    }
   }
 
   /**
@@ -770,20 +724,9 @@ export class LedgerStore {
 
   /** Moves bytes of an interrupted write aside (never a committed line) so appends stay aligned. */
   private setAsideTornTail(): string {
-    const fd = openContained(this.root, this.ledgerPath, "r+");
-    try {
-      const size = fs.fstatSync(fd).size;
-      const torn = Buffer.alloc(size - this.offsetBytes);
-      fs.readSync(fd, torn, 0, torn.length, this.offsetBytes);
-      const asidePath = `${this.ledgerPath}.torn-${this.offsetBytes}`;
-      writeFileAtomicContained(this.root, asidePath, torn, { durable: true });
-      fs.ftruncateSync(fd, this.offsetBytes);
-      fs.fsyncSync(fd);
-      this.tornTailBytes = 0;
-      return asidePath;
-    } finally {
-      fs.closeSync(fd);
-    }
+    const asidePath = setAsideTornTail(this.root, this.ledgerPath, this.offsetBytes);
+    this.tornTailBytes = 0;
+    return asidePath;
   }
 }
 

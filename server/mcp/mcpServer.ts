@@ -25,12 +25,10 @@ export interface McpServerOptions {
   readonly version: string;
 }
 
-/** The replay-current state after catching up with the file (other processes append too). */
+/** The replay-current state of the file (other processes append too); from the verified snapshot when it answers. */
 export function agentState(ledger: WorkspaceLedger): AgentState {
   try {
-    ledger.refresh();
-    const policy = ledger.policy();
-    const purpose = ledger.workState().purpose;
+    const { policy, purpose } = ledger.agentPolicy();
     return {
       phase: policy.phase,
       workScopeId: policy.workScopeId,

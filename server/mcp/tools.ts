@@ -136,7 +136,7 @@ const recordLanding = defineTool({
   ].join("\n"),
   run: async (context, params) => {
     const result = Requests.recordLanding.result.parse(await context.ledger.recordLanding(params));
-    const landings = context.ledger.workState().landings;
+    const landings = context.ledger.landingsNow();
     const latest = landings[landings.length - 1];
     const landing =
       latest === undefined

@@ -42,8 +42,13 @@ const NEVER_ON: CheckpointState = {
 
 /** The policy a full replay of `ledgerPath` would report, or null when only a replay can tell. */
 export function checkpointPolicy(workspaceFolder: string, ledgerPath: string): ToolPolicyResult | null {
+  return checkpointAnswer(workspaceFolder, ledgerPath)?.policy ?? null;
+}
+
+/** The policy and the checkpoint state it was read from (one read, so both describe the same position). */
+export function checkpointAnswer(workspaceFolder: string, ledgerPath: string): { policy: ToolPolicyResult; state: CheckpointState } | null {
   const state = vouchedState(workspaceFolder, ledgerPath);
-  return state === null ? null : toolPolicyResult(state.facts, state.phase, state.workScopeId);
+  return state === null ? null : { policy: toolPolicyResult(state.facts, state.phase, state.workScopeId), state };
 }
 
 function vouchedState(workspaceFolder: string, ledgerPath: string): CheckpointState | null {

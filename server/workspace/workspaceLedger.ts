@@ -32,6 +32,8 @@ import type { AcceptedEvent } from "../ledger/replay";
 import type { GuardEntry } from "../guard/guardEntry";
 import type { ObserverLedgerEntry } from "../observer/observerEntry";
 import { writeCheckpoint } from "../hooks/checkpointState";
+import { appendFromSnapshot, readSnapshotView, type WriteView } from "./snapshotWrites";
+import { checkpointAnswer, checkpointPolicy } from "./checkpointPolicy";
 import {
   ErrorCodes,
   type LandingBaseline,
@@ -74,7 +76,7 @@ export interface WorkspaceLedgerOptions {
   readonly actor?: Actor | (() => Actor);
 }
 
-type BatchBuild = (store: LedgerStore) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string };
+type BatchBuild = (view: WriteView) => { drafts: ReturnType<typeof turnOnBatch>["drafts"]; context: string };
 
 function refusalError(refusal: WorkspaceRefusal): DocketError {
   return new DocketError(refusal.code, refusal.message);
@@ -98,6 +100,11 @@ export class WorkspaceLedger {
   private sweptTemporaries = false;
   /** The frame a frame-opening event opened, by accepted ordinal (null: its payload names none). */
   private frameOpenings: { generation: number; byOrdinal: Map<number, string | null> } = { generation: -1, byOrdinal: new Map() };
+  /**
+   * Whether the store has read the ledger. Until then writes start from the verified snapshot
+   * (snapshotWrites.ts) and only readers that need the whole history replay it, once, when asked.
+   */
+  private loaded = false;
 
   constructor(readonly options: WorkspaceLedgerOptions) {
     this.store = new LedgerStore(options.ledgerPath, { root: containmentRootFor(options.workspaceFolder, options.ledgerPath) });
@@ -110,8 +117,31 @@ export class WorkspaceLedger {
   /** Catches up with the file; true when anything visible changed. */
   refresh(): boolean {
     const { changed } = this.store.refresh();
+    this.loaded = true;
     this.syncProjection();
     return changed;
+  }
+
+  /** The whole history, replayed the first time a reader needs it. */
+  private ensureLoaded(): void {
+    if (!this.loaded) this.refresh();
+  }
+
+  /**
+   * What a write's checks and batch start from: the verified snapshot while the store has not
+   * read the ledger, else the caught-up store.
+   */
+  private currentView(): WriteView {
+    if (!this.loaded) {
+      const view = readSnapshotView(this.store.root, this.store.ledgerPath);
+      if (view !== null) return view;
+    }
+    this.refresh();
+    return this.storeView();
+  }
+
+  private storeView(): WriteView {
+    return { history: this.storeHistory(), lineCount: this.store.lineCount, headLineSha256: this.store.headLineSha256 };
   }
 
   private syncProjection(): void {
@@ -123,6 +153,11 @@ export class WorkspaceLedger {
   }
 
   history(): HistoryView {
+    this.ensureLoaded();
+    return this.storeHistory();
+  }
+
+  private storeHistory(): HistoryView {
     const history = describeHistory(this.store.replayer);
     const fault = this.store.fault;
     if (fault === null) return history;
@@ -130,14 +165,17 @@ export class WorkspaceLedger {
   }
 
   health(): LedgerHealth {
+    this.ensureLoaded();
     return ledgerHealth(this.store);
   }
 
   lineOfReplayIndex(index: number): number | null {
+    this.ensureLoaded();
     return lineOfReplayIndex(this.store, index);
   }
 
   status(): Status {
+    this.ensureLoaded();
     return historyStatus({
       workspaceFolder: this.options.workspaceFolder,
       trusted: this.options.trusted,
@@ -161,6 +199,11 @@ export class WorkspaceLedger {
    * hooks apply (server/hooks/allowProof.ts), so `docket status` never says "allow" where the gate denies.
    */
   policy(): ToolPolicyResult {
+    // Before any full read, the checkpoint answers where it proves what a replay would say.
+    if (!this.loaded) {
+      const fromCheckpoint = checkpointPolicy(this.options.workspaceFolder, this.store.ledgerPath);
+      if (fromCheckpoint !== null) return fromCheckpoint;
+    }
     const history = this.history();
     const policy = historyPolicy(history);
     // §9.2 says a blocked history governs nothing; Docket's hooks fail closed on it instead (an
@@ -181,6 +224,25 @@ export class WorkspaceLedger {
       reason:
         "This ledger's change authorization was not recorded by Docket on this machine for this file (its head anchor is missing, belongs to another copy, or ends before the authorization). If you trust the ledger, check it with `docket ledger verify` and adopt it with `docket ledger anchor`.",
     };
+  }
+
+  /**
+   * The tool policy and the purpose `open_judgment` must echo, as an agent is told after every
+   * call: from the verified checkpoint while this ledger has not read the file (no replay), else
+   * caught up with the file.
+   */
+  agentPolicy(): { policy: ToolPolicyResult; purpose: WorkState["purpose"] } {
+    if (!this.loaded) {
+      const answer = checkpointAnswer(this.options.workspaceFolder, this.store.ledgerPath);
+      if (answer !== null) return { policy: answer.policy, purpose: answer.state.purpose };
+    }
+    this.refresh();
+    return { policy: this.policy(), purpose: this.workState().purpose };
+  }
+
+  /** The active scope's landings now (what a landing's result shows), without a replay when the snapshot answers. */
+  landingsNow(): WorkState["landings"] {
+    return describeWorkState(this.currentView().history).landings;
   }
 
   /** The active authorization's event lies within a head anchor bound to this ledger file. */
@@ -277,8 +339,11 @@ export class WorkspaceLedger {
   }
 
   async turnOn(): Promise<ResultSummary> {
-    const summary = await this.write((store) => {
-      const result = turnOnBatch(this.history(), { lineCount: store.lineCount, headLineSha256: store.headLineSha256 }, this.clock.now());
+    // The clock is read once per operation: a batch built again after the snapshot could not be
+    // proven is the same batch.
+    const occurredAt = this.clock.now();
+    const summary = await this.write((view) => {
+      const result = turnOnBatch(view.history, { lineCount: view.lineCount, headLineSha256: view.headLineSha256 }, occurredAt);
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket on");
     // The scope baseline is what "unchanged before authorization" is measured against (§6.3).
@@ -337,8 +402,9 @@ export class WorkspaceLedger {
       const input = redactPersistedInput(raw).value;
       const catalog = await this.skillCatalog(input.ownerSkill !== undefined);
       let extras: Pick<OpenJudgmentResult, "routeSign" | "owner" | "contextSources"> = { routeSign: "", owner: null, contextSources: [] };
-      const summary = await this.writeUnqueued(() => {
-        const result = openJudgmentBatch(this.history(), input, this.clock.now(), catalog);
+      const occurredAt = this.clock.now();
+      const summary = await this.writeUnqueued((view) => {
+        const result = openJudgmentBatch(view.history, input, occurredAt, catalog);
         extras = { routeSign: result.routeSign, owner: result.owner, contextSources: [...result.contextSources] };
         return { drafts: result.drafts, context: result.workScopeId };
       }, "opening a judgment");
@@ -362,8 +428,7 @@ export class WorkspaceLedger {
   async skills(): Promise<SkillsResult> {
     const catalog = await this.skillCatalog(true);
     if (catalog === undefined) throw new DocketError(ErrorCodes.internal, "Docket's bundled skills cannot be loaded.");
-    this.refresh();
-    return describeSkills(this.history(), catalog);
+    return describeSkills(this.currentView().history, catalog);
   }
 
   /** Opens bundled skills as material of the open frame; ids already open are reported, not rewritten. */
@@ -372,15 +437,15 @@ export class WorkspaceLedger {
       this.requireTrusted();
       const catalog = await this.skillCatalog(true);
       if (catalog === undefined) throw new DocketError(ErrorCodes.internal, "Docket's bundled skills cannot be loaded.");
-      this.refresh();
       const occurredAt = this.clock.now();
-      const planned = openContextSourcesBatch(this.history(), input, catalog, occurredAt);
+      const current = this.currentView().history;
+      const planned = openContextSourcesBatch(current, input, catalog, occurredAt);
       if (planned.drafts.length === 0) {
-        return { ...resultSummary(this.history(), null, []), opened: [], skipped: planned.skipped };
+        return { ...resultSummary(current, null, []), opened: [], skipped: planned.skipped };
       }
       let extras: Pick<OpenContextSourcesResult, "opened" | "skipped"> = { opened: [], skipped: [] };
-      const summary = await this.writeUnqueued(() => {
-        const result = openContextSourcesBatch(this.history(), input, catalog, occurredAt);
+      const summary = await this.writeUnqueued((view) => {
+        const result = openContextSourcesBatch(view.history, input, catalog, occurredAt);
         extras = { opened: result.opened, skipped: result.skipped };
         return { drafts: result.drafts, context: result.workScopeId };
       }, "opening context sources");
@@ -393,13 +458,14 @@ export class WorkspaceLedger {
     return this.serialize(async () => {
       this.requireTrusted();
       const input = redactPersistedInput(raw).value;
-      this.refresh();
+      const current = this.currentView().history;
       const engine = input.disposition === "judgment" && usesJudgmentEngine(input);
       const catalog = await this.skillCatalog(engine);
       let prepared: PreparedJudgment | undefined;
-      if (engine && catalog !== undefined) prepared = await prepareJudgment(this.history(), input, catalog, this.evidence);
-      return this.writeUnqueued(() => {
-        const result = concludeJudgmentBatch(this.history(), input, this.clock.now(), {
+      if (engine && catalog !== undefined) prepared = await prepareJudgment(current, input, catalog, this.evidence);
+      const occurredAt = this.clock.now();
+      return this.writeUnqueued((view) => {
+        const result = concludeJudgmentBatch(view.history, input, occurredAt, {
           ...(catalog === undefined ? {} : { catalog }),
           ...(prepared === undefined ? {} : { prepared }),
         });
@@ -417,12 +483,12 @@ export class WorkspaceLedger {
     return this.serialize(async () => {
       this.requireTrusted();
       const input = redactPersistedInput(raw).value;
-      this.refresh();
-      const scope = requireActiveScope(this.history());
+      const history = this.currentView().history;
+      const scope = requireActiveScope(history);
       // One time for the pre-check and the write, so the clock is read once per operation.
       const occurredAt = this.clock.now();
       // Refuse illegal calls before touching Git (nothing is written either way).
-      authorizeChangeBatch(this.history(), input, occurredAt);
+      authorizeChangeBatch(history, input, occurredAt);
       const inForce = inForceBaselineKey(scope.workScopeId, scope.root.landings.at(-1)?.authorizationId ?? null);
       const baseline = await this.inForceBaseline(inForce).catch((error: unknown) => {
         throw error instanceof DocketError ? error : new DocketError(ErrorCodes.baselineMissing, `The scope baseline could not be captured: ${error instanceof Error ? error.message : String(error)}`);
@@ -430,8 +496,8 @@ export class WorkspaceLedger {
       const current = await this.snapshot();
       const check = checkAuthorization(baseline, current);
       if (!check.ok) throw refusalError(check);
-      return this.writeUnqueued(() => {
-        const result = authorizeChangeBatch(this.history(), input, occurredAt);
+      return this.writeUnqueued((view) => {
+        const result = authorizeChangeBatch(view.history, input, occurredAt);
         // Saved under the lock before the authorization is appended: a crash in between leaves an
         // unused baseline file, never an authorization whose landing cannot be reconciled.
         this.saveBaselineBeforeAppend({ workScopeId: scope.workScopeId, role: "authorization", authorizationId: result.authorization.authorizationId, snapshot: current });
@@ -456,8 +522,7 @@ export class WorkspaceLedger {
     return this.serialize(async () => {
       this.requireTrusted();
       const input = redactPersistedInput(raw).value;
-      this.refresh();
-      const { scope, authorization } = activeAuthorizationOf(this.history());
+      const { scope, authorization } = activeAuthorizationOf(this.currentView().history);
       // An authorization baseline lost after its authorization (removed, or left unsaved by an
       // older Docket) falls back to the baseline that was in force when it was authorized: the
       // workspace had to equal it then, so Git observes the same delta. It is never the file this
@@ -475,13 +540,14 @@ export class WorkspaceLedger {
       const current = await this.snapshot();
       const reconciled = reconcileLanding(workspaceDelta(baseline, current), input.changedPaths);
       if (!reconciled.ok) throw refusalError(reconciled);
-      return this.writeUnqueued(() => {
-        const result = recordLandingBatch(this.history(), {
+      const occurredAt = this.clock.now();
+      return this.writeUnqueued((view) => {
+        const result = recordLandingBatch(view.history, {
             changedPaths: reconciled.changedPaths,
             result: input.result,
             verification: input.verification,
             expectedAuthorizationId: authorization.authorizationId,
-          }, this.clock.now());
+          }, occurredAt);
         // §6.3: the post-landing state is the baseline of the next authorization. Saved under the
         // lock before the landing is appended, as its own file (inForceBaselineKey): it is in force
         // only once the landing is on the ledger, so a crash can neither strand a stale baseline
@@ -494,8 +560,9 @@ export class WorkspaceLedger {
 
   turnOff(rawReason?: string): Promise<ResultSummary> {
     const reason = rawReason === undefined ? undefined : redactPersistedInput(rawReason).value;
-    return this.write(() => {
-      const result = turnOffBatch(this.history(), reason, this.clock.now());
+    const occurredAt = this.clock.now();
+    return this.write((view) => {
+      const result = turnOffBatch(view.history, reason, occurredAt);
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket off");
   }
@@ -551,8 +618,7 @@ export class WorkspaceLedger {
   /** Reads the caught-up store under the queue (no lock): what the Observer view and status show. */
   readCaughtUp<T>(read: (store: LedgerStore) => T): Promise<T> {
     return this.serialize(async () => {
-      this.store.refresh();
-      this.syncProjection();
+      this.refresh();
       return read(this.store);
     });
   }
@@ -570,9 +636,11 @@ export class WorkspaceLedger {
       }
       let built: T | undefined;
       try {
+        // Guard and Observer batches are proven against their own streams, which only a full read holds.
+        this.loaded = true;
         const result = await this.store.append(
           (store) => {
-            const { guardEntries, observerEntries, context } = build(store, this.history());
+            const { guardEntries, observerEntries, context } = build(store, this.storeHistory());
             built = context;
             return { drafts: [], context, guardEntries, observerEntries };
           },
@@ -607,14 +675,28 @@ export class WorkspaceLedger {
       this.sweptTemporaries = true;
       sweepStateTemporaries(this.options.workspaceFolder);
     }
+    let fromSnapshot: HistoryView | null = null;
     try {
       // The hook checkpoint is refreshed under the lock so hooks answer without a replay (docs/hooks.md).
-      const result = await this.store.append(build, { purpose, lockTimeoutMs: this.options.lockTimeoutMs, afterAppend: writeCheckpoint });
-      this.syncProjection();
+      const result = await this.store.append(() => build(this.storeView()), {
+        purpose,
+        lockTimeoutMs: this.options.lockTimeoutMs,
+        afterAppend: writeCheckpoint,
+        fromSnapshot: this.loaded
+          ? undefined
+          : (sweep) => {
+              const written = appendFromSnapshot(this.store.root, this.store.ledgerPath, build, sweep);
+              // Not proven: the store reads the whole ledger next, under this lock, and writes.
+              if (written === null) this.loaded = true;
+              else fromSnapshot = written.history;
+              return written;
+            },
+      });
+      if (this.loaded) this.syncProjection();
       this.recordActor(result.envelopes.map((envelope) => envelope.eventSha256), nominations);
-      return resultSummary(this.history(), result.context, result.envelopes.map((envelope) => envelope.eventId));
+      return resultSummary(fromSnapshot ?? this.storeHistory(), result.context, result.envelopes.map((envelope) => envelope.eventId));
     } catch (error) {
-      this.syncProjection();
+      if (this.loaded) this.syncProjection();
       throw toDocketError(error);
     }
   }
@@ -637,10 +719,12 @@ export class WorkspaceLedger {
     from: "start" | "end" = "start",
     filter: Pick<ReceiptPageQuery, "kinds" | "containing"> = {},
   ): ReceiptsPage {
+    this.ensureLoaded();
     return historyReceiptsPage(this.projectionState, cursor, pageSize, from, filter);
   }
 
   receiptDetail(eventSha256: string): ReceiptDetail {
+    this.ensureLoaded();
     const detail = readReceiptDetail(this.projectionState, eventSha256);
     const record = readProvenance(this.options.workspaceFolder).get(eventSha256);
     return record === undefined ? detail : { ...detail, provenance: { actor: record.actor, nominations: [...record.nominations] } };

@@ -1,0 +1,239 @@
+// Writes and hooks on a large ledger (issue 16, targets 2 and 3):
+//
+// - "write.on.large": `docket on` then `docket off`, each a whole `node dist/docket.js` process, on
+//   a ledger of 1,000,000 generated events (quick: 100,000) whose snapshot (checkpoint + tail seed)
+//   is current, against the same two commands on a ledger of 100 events, in interleaved rounds.
+//   CPU time of the children (user + system, their git children included). Target ≤ 1.5×.
+// - "hook.noSnapshot.deadline": wall time of a PreToolUse hook process on the large ledger with
+//   its checkpoint deleted (only a full replay could answer, and it cannot finish in time): the
+//   hook must answer a valid allow/deny within 5 s.
+//
+// Ledgers are generated once (test/support/generatedCycles.ts: full work cycles, 20 events per
+// scope) and kept, with their Git workspace and snapshot, under os.tmpdir(), keyed by size and
+// generator; each round's on/off pair adds three lines to them.
+//   node out/bench/writes.js [--quick]
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { DEVELOPER_STREAM, encodeLedgerLine } from "../server/ledger/ledgerLine";
+import { LedgerStore } from "../server/ledger/store";
+import { writeCheckpoint } from "../server/hooks/checkpointState";
+import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpoint";
+import { tailSeedPathFor } from "../server/hooks/tailSeed";
+import { CycleWriter } from "../test/support/generatedCycles";
+import { ScopeLog } from "../test/support/developerLog";
+import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
+
+/** Changes whenever the generated ledger's content would change, so a stale cache is never reused. */
+const GENERATOR = "cycles-v1";
+const EVENTS_PER_SCOPE = 20;
+const WRITE_TARGET = 1.5;
+const HOOK_TARGET_MS = 5_000;
+
+/** Loaded with `node -r` into every measured process: writes its CPU microseconds (and its waited children's) to fd 3. */
+const CPU_REPORTER = `"use strict";
+const fs = require("node:fs");
+process.on("exit", () => {
+  const usage = process.resourceUsage();
+  let children = 0;
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    children = (Number(fields[13]) + Number(fields[14])) * 10000;
+  } catch {}
+  fs.writeSync(3, JSON.stringify({ cpuUs: usage.userCPUTime + usage.systemCPUTime + (Number.isFinite(children) ? children : 0) }));
+});
+`;
+
+function repoRoot(): string {
+  // out/bench/writes.js or dist/bench.js: the repository is where package.json is.
+  let directory = __dirname;
+  while (!fs.existsSync(path.join(directory, "package.json"))) {
+    const parent = path.dirname(directory);
+    if (parent === directory) throw new Error("cannot find the repository root");
+    directory = parent;
+  }
+  return directory;
+}
+
+function git(cwd: string, args: readonly string[]): void {
+  const result = spawnSync("git", ["-C", cwd, "-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", ...args], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
+}
+
+/** Appends `events` generated events (whole scopes) to `file`, continuing one hash chain, a scope at a time. */
+function generateLedger(file: string, events: number): void {
+  const scopes = Math.max(1, Math.round(events / EVENTS_PER_SCOPE));
+  const fd = fs.openSync(file, "w");
+  try {
+    let previous: string | null = null;
+    let line = 0;
+    let chunk: string[] = [];
+    for (let index = 0; index < scopes; index += 1) {
+      const log = new ScopeLog(`scope:cycle-${index.toString(36).padStart(5, "0")}`);
+      new CycleWriter(log, 2).appendCycle();
+      log.close();
+      for (const entry of log.entries) {
+        const encoded = encodeLedgerLine(line, previous, DEVELOPER_STREAM, entry as Parameters<typeof encodeLedgerLine>[3]);
+        chunk.push(encoded.text);
+        previous = encoded.lineSha256;
+        line += 1;
+      }
+      if (chunk.length >= 20_000) {
+        fs.writeSync(fd, chunk.join(""));
+        chunk = [];
+      }
+    }
+    fs.writeSync(fd, chunk.join(""));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A Git workspace whose ledger holds `events` generated events and a current snapshot, built once
+ * and kept under os.tmpdir(). The snapshot comes from one full replay, as the first write after an
+ * upgrade would leave it.
+ */
+function cachedWorkspace(events: number): { workspace: string; ledgerPath: string } {
+  const workspace = path.join(os.tmpdir(), "docket-bench-writes", `${GENERATOR}-${events}`);
+  const ledgerPath = path.join(workspace, ".docket", "ledger.jsonl");
+  const ready = path.join(workspace, ".bench-ready");
+  if (!fs.existsSync(ready)) {
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.mkdirSync(path.join(workspace, "src"), { recursive: true });
+    fs.writeFileSync(path.join(workspace, "src", "a.ts"), "export const a = 1;\n");
+    fs.writeFileSync(path.join(workspace, ".gitignore"), ".bench-ready\n");
+    git(workspace, ["init", "--quiet"]);
+    git(workspace, ["add", "--all"]);
+    git(workspace, ["commit", "--quiet", "-m", "bench"]);
+    fs.mkdirSync(path.dirname(ledgerPath), { recursive: true });
+    generateLedger(ledgerPath, events);
+    fs.writeFileSync(ready, `${GENERATOR} ${events}\n`);
+  }
+  if (lookupCheckpointFile(ledgerPath).kind !== "current" || !fs.existsSync(tailSeedPathFor(ledgerPath))) {
+    const store = new LedgerStore(ledgerPath);
+    store.refresh();
+    if (store.fault !== null) throw new Error(`the bench ledger ${ledgerPath} is damaged: ${store.fault.message}`);
+    if (!writeCheckpoint(store)) throw new Error("the bench ledger's checkpoint could not be written");
+  }
+  return { workspace, ledgerPath };
+}
+
+interface ChildRun extends Sample {
+  readonly stdout: string;
+}
+
+function runMeasured(args: readonly string[], options: { input?: string; reporter: string }): ChildRun {
+  const started = performance.now();
+  const result = spawnSync("nice", ["-n", "10", process.execPath, "-r", options.reporter, ...args], {
+    encoding: "utf8",
+    input: options.input ?? "",
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    maxBuffer: 16 << 20,
+  });
+  const wallMs = performance.now() - started;
+  const report = result.output[3];
+  if (typeof report !== "string" || report === "") throw new Error(`${args.join(" ")}: no CPU report (${result.stderr})`);
+  // Peak RSS is not reported: Linux carries a parent's high-water mark into its children, and this
+  // bench's parent holds the large ledger it replayed to build the snapshot.
+  const { cpuUs } = JSON.parse(report) as { cpuUs: number };
+  if (result.status !== 0 && !(args.includes("hook") && result.status === 2)) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+  return { cpuMs: cpuUs / 1_000, wallMs, stdout: result.stdout };
+}
+
+function sum(a: Sample, b: Sample): Sample {
+  return { cpuMs: a.cpuMs + b.cpuMs, wallMs: a.wallMs + b.wallMs };
+}
+
+/** `docket on` then `docket off` in a workspace whose snapshot must stay current (else this measures a replay). */
+function onOff(cli: string, workspace: string, ledgerPath: string, reporter: string): Sample {
+  const on = runMeasured([cli, "on", "--workspace", workspace], { reporter });
+  const off = runMeasured([cli, "off", "--workspace", workspace], { reporter });
+  if (!on.stdout.startsWith("Docket is on") || !off.stdout.startsWith("Docket is off")) throw new Error(`unexpected output: ${on.stdout} ${off.stdout}`);
+  if (lookupCheckpointFile(ledgerPath).kind !== "current") throw new Error("the snapshot is not current after a write");
+  return sum(on, off);
+}
+
+function label(events: number): string {
+  return `${events.toLocaleString("en-US")} events`;
+}
+
+export async function writeFigures(options: { quick: boolean }): Promise<BenchFigure[]> {
+  const root = repoRoot();
+  const cli = path.join(root, "dist", "docket.js");
+  const hook = path.join(root, "dist", "docket-hook.js");
+  const largeEvents = options.quick ? 100_000 : 1_000_000;
+  const rounds = options.quick ? 3 : 5;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "docket-bench-writes-"));
+  try {
+    const reporter = path.join(scratch, "cpu-reporter.js");
+    fs.writeFileSync(reporter, CPU_REPORTER);
+    const large = cachedWorkspace(largeEvents);
+    const small = cachedWorkspace(100);
+    // One unmeasured pair each: the first write after a build anchors the ledger and captures baselines.
+    onOff(cli, large.workspace, large.ledgerPath, reporter);
+    onOff(cli, small.workspace, small.ledgerPath, reporter);
+    const largeSamples: Sample[] = [];
+    const smallSamples: Sample[] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      largeSamples.push(onOff(cli, large.workspace, large.ledgerPath, reporter));
+      smallSamples.push(onOff(cli, small.workspace, small.ledgerPath, reporter));
+    }
+    const writes = figure({
+      id: "write.on.large",
+      label: "`docket on` + `docket off` (two processes), snapshot current",
+      workload: label(largeEvents),
+      rounds,
+      measured: measuredOf(largeSamples),
+      floor: { label: `the same on ${label(100)}`, measured: measuredOf(smallSamples) },
+      basis: "cpu",
+      target: { max: WRITE_TARGET, kind: "ratio", text: "≤ 1.5× the same write on a 100-event ledger" },
+    });
+
+    // The hook with no usable snapshot: the checkpoint is put back after each call.
+    const checkpoint = fs.readFileSync(checkpointPathFor(large.ledgerPath));
+    const hookSamples: Sample[] = [];
+    const answers = new Set<string>();
+    const input = JSON.stringify({ session_id: "bench", cwd: large.workspace, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+    try {
+      for (let round = 0; round < rounds; round += 1) {
+        fs.rmSync(checkpointPathFor(large.ledgerPath), { force: true });
+        const run = runMeasured([hook, "hook", "--host", "claude", "--workspace", large.workspace, "PreToolUse"], { input, reporter });
+        const decision = (JSON.parse(run.stdout) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
+        if (decision !== "deny" && decision !== "allow") throw new Error(`the hook gave no allow/deny: ${run.stdout}`);
+        answers.add(decision);
+        hookSamples.push(run);
+      }
+    } finally {
+      fs.writeFileSync(checkpointPathFor(large.ledgerPath), checkpoint);
+    }
+    const hookFigure = figure({
+      id: "hook.noSnapshot.deadline",
+      label: "PreToolUse hook, checkpoint deleted (wall time)",
+      workload: label(largeEvents),
+      rounds,
+      measured: measuredOf(hookSamples),
+      basis: "wall",
+      target: { max: HOOK_TARGET_MS, kind: "absolute", text: "answers (allow/deny) within 5,000 ms" },
+      note: `answers: ${[...answers].sort().join(", ")}`,
+    });
+    return [writes, hookFigure];
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  void writeFigures({ quick: process.argv.includes("--quick") }).then(
+    (figures) => {
+      for (const entry of figures) process.stdout.write(`${JSON.stringify(entry)}\n`);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
