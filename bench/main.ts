@@ -18,7 +18,7 @@ import { observerReplayFigures } from "./observer";
 import { observerCaptureFigures } from "./observerCapture";
 import { buildReport, machineAtStart, writeReport, type BenchReport } from "./report";
 import { runRouterBench } from "./router";
-import { replayFigures } from "./replayScale";
+import { REPLAY_CHILD, replayFigures, runReplayChild } from "./replayScale";
 import { writeFigures } from "./writes";
 import { ChildMeter, printTable, verdictOf, type ProducerOptions, type Verdict } from "./runner";
 
@@ -206,13 +206,19 @@ async function main(): Promise<number> {
   return report.passed ? 0 : 1;
 }
 
-main().then(
-  (code) => {
-    // The legacy Router bench sets exitCode 1 itself when a plan cannot be made.
-    process.exitCode = Math.max(code, typeof process.exitCode === "number" ? process.exitCode : 0);
-  },
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 1;
-  },
-);
+function runBench(): void {
+  main().then(
+    (code) => {
+      // The legacy Router bench sets exitCode 1 itself when a plan cannot be made.
+      process.exitCode = Math.max(code, typeof process.exitCode === "number" ? process.exitCode : 0);
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      process.exitCode = 1;
+    },
+  );
+}
+
+// The replay figures measure each pass in a child process running this bundle (bench/replayScale.ts).
+if (process.argv[2] === REPLAY_CHILD) runReplayChild(process.argv.slice(3));
+else runBench();

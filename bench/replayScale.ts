@@ -71,7 +71,7 @@ function runChild(mode: Mode, file: string, expected: number): void {
 }
 
 function measure(mode: Mode, file: string, expected: number): Sample {
-  const result = spawnSync("nice", ["-n", "10", process.execPath, __filename, "--child", mode, file, String(expected)], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const result = spawnSync("nice", ["-n", "10", process.execPath, __filename, REPLAY_CHILD, mode, file, String(expected)], { encoding: "utf8", maxBuffer: 1 << 20 });
   if (result.status !== 0) throw new Error(`${mode} child failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim()) as Sample;
 }
@@ -202,9 +202,19 @@ function option(name: string, fallback: string): string {
   return given === undefined ? fallback : given.slice(name.length + 3);
 }
 
+/**
+ * The measured child runs this same file: `out/bench/replayScale.js` standalone, `dist/bench.js`
+ * inside `npm run bench` (bench/main.ts hands the argument to runReplayChild before anything else).
+ */
+export const REPLAY_CHILD = "--replay-child";
+
+export function runReplayChild(argv: readonly string[]): void {
+  runChild(argv[0] as Mode, argv[1] as string, Number(argv[2]));
+}
+
 async function main(): Promise<void> {
-  if (process.argv[2] === "--child") {
-    runChild(process.argv[3] as Mode, process.argv[4] as string, Number(process.argv[5]));
+  if (process.argv[2] === REPLAY_CHILD) {
+    runReplayChild(process.argv.slice(3));
     return;
   }
   const quick = process.argv.includes("--quick");
@@ -222,7 +232,8 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
+// In a bundle every module shares the entry's `module`, so the file name tells the standalone run apart.
+if (require.main === module && path.basename(process.argv[1] ?? "") === "replayScale.js") {
   main().catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;

@@ -226,7 +226,8 @@ export async function writeFigures(options: { quick: boolean }): Promise<BenchFi
   }
 }
 
-if (require.main === module) {
+// In a bundle every module shares the entry's `module`, so the file name tells the standalone run apart.
+if (require.main === module && path.basename(process.argv[1] ?? "") === "writes.js") {
   void writeFigures({ quick: process.argv.includes("--quick") }).then(
     (figures) => {
       for (const entry of figures) process.stdout.write(`${JSON.stringify(entry)}\n`);
