@@ -69,12 +69,28 @@ function closingDelimiter(lines: readonly string[]): number {
   return -1;
 }
 
+/**
+ * The frontmatter text and the lines after it. The same as splitting the whole text into lines and
+ * joining the frontmatter's back, found with indexOf instead: the frontmatter is the part every
+ * record has most lines in, and it is read as one text anyway.
+ */
 function splitSections(path: string, text: string): Step<Sections> {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  if (lines[0] !== "---") return markdownFailure(path, "markdown.frontmatter.missing", 'A record must start with a "---" frontmatter line.');
-  const closing = closingDelimiter(lines);
-  if (closing === -1) return markdownFailure(path, "markdown.frontmatter.missing", 'The frontmatter has no closing "---" line.');
-  return { ok: true, value: { frontmatterText: lines.slice(1, closing).join("\n"), markdownLines: lines.slice(closing + 1) } };
+  const normalized = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  if (!normalized.startsWith("---") || (normalized.length > 3 && normalized.charCodeAt(3) !== 0x0a)) {
+    return markdownFailure(path, "markdown.frontmatter.missing", 'A record must start with a "---" frontmatter line.');
+  }
+  // The first later line that is exactly `---`.
+  for (let start = 4; start <= normalized.length; ) {
+    let end = normalized.indexOf("\n", start);
+    if (end === -1) end = normalized.length;
+    if (end - start === 3 && normalized.startsWith("---", start)) {
+      const frontmatterText = start === 4 ? "" : normalized.slice(4, start - 1);
+      const markdownLines = end === normalized.length ? [] : normalized.slice(end + 1).split("\n");
+      return { ok: true, value: { frontmatterText, markdownLines } };
+    }
+    start = end + 1;
+  }
+  return markdownFailure(path, "markdown.frontmatter.missing", 'The frontmatter has no closing "---" line.');
 }
 
 /**
@@ -148,13 +164,21 @@ function parseFrontmatter(path: string, text: string): Step<Record<string, unkno
 
 type Fence = { readonly char: string; readonly size: number };
 
+/** Could this line open or close a fence (up to three spaces, then a backtick or tilde)? Most lines cannot. */
+function mayBeFence(line: string): boolean {
+  const first = line.charCodeAt(0);
+  return first === 0x60 || first === 0x7e || first === 0x20;
+}
+
 function fenceOpening(line: string): Fence | undefined {
+  if (!mayBeFence(line)) return undefined;
   const match = /^ {0,3}(`{3,}|~{3,})/.exec(line);
   const marker = match?.[1];
   return marker === undefined ? undefined : { char: marker.charAt(0), size: marker.length };
 }
 
 function closesFence(line: string, open: Fence): boolean {
+  if (!mayBeFence(line)) return false;
   const match = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
   const marker = match?.[1];
   return marker !== undefined && marker.charAt(0) === open.char && marker.length >= open.size;
@@ -170,7 +194,7 @@ function hasSecondH1(lines: readonly string[]): boolean {
     }
     const opening = fenceOpening(line);
     if (opening !== undefined) open = opening;
-    else if (/^#\s+\S/.test(line)) return true;
+    else if (line.charCodeAt(0) === 0x23 && /^#\s+\S/.test(line)) return true;
   }
   return false;
 }

@@ -145,8 +145,30 @@ function readOpenFile(fd: number, size: number): Buffer {
   return buffer.subarray(0, length);
 }
 
+/**
+ * Reads files into one buffer that it reuses and grows as needed, so a reader that keeps only each
+ * file's hash holds one record's bytes at a time instead of every record's (validate with its
+ * cache, notebookValidation.ts). What `read` returns is valid only until the next call.
+ */
+class ReusedBuffer {
+  private buffer = Buffer.allocUnsafe(64 * 1024);
+
+  /** The file behind `fd` as readOpenFile reads it, into the reused buffer. */
+  readonly read = (fd: number, size: number): Buffer => {
+    if (size === 0) return fs.readFileSync(fd);
+    if (size > this.buffer.length) this.buffer = Buffer.allocUnsafe(Math.max(size, this.buffer.length * 2));
+    let length = 0;
+    while (length < size) {
+      const read = fs.readSync(fd, this.buffer, length, size - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    return this.buffer.subarray(0, length);
+  };
+}
+
 /** Opens without following a final symlink, then re-checks the opened file, so a swap between list and read is caught. */
-function readRegularFile(at: string, onNotRegular: () => never): Buffer {
+function readRegularFile(at: string, onNotRegular: () => never, readOpen: (fd: number, size: number) => Buffer = readOpenFile): Buffer {
   let fd: number;
   try {
     fd = fs.openSync(at, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
@@ -157,7 +179,7 @@ function readRegularFile(at: string, onNotRegular: () => never): Buffer {
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return onNotRegular();
-    return readOpenFile(fd, stat.size);
+    return readOpen(fd, stat.size);
   } catch (error) {
     if (error instanceof NotebookIssueError) throw error;
     return ioFailure(at, "cannot read", error);
@@ -176,7 +198,16 @@ function readManifest(manifestPath: string): NotebookManifest {
   return decoded.value;
 }
 
-function readRecordFiles(recordsDir: string, tolerateLeftovers: boolean): { files: NotebookFile[]; leftovers: string[] } {
+function notRegularRecord(absolutePath: string, name: string, isLink: boolean): never {
+  return failNotebook(
+    "notebook.layout-invalid",
+    absolutePath,
+    isLink ? `records/${name} is a symbolic link; records must be regular files inside the Notebook` : `records/ may hold only regular *.md files; records/${name} is not one`,
+  );
+}
+
+/** Lists records/ in path order and hands each record file (checked to be a regular `*.md`) to `read`. */
+function eachRecordFile<File>(recordsDir: string, tolerateLeftovers: boolean, read: (absolutePath: string, path: string, notRegular: () => never) => File): { files: File[]; leftovers: string[] } {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(recordsDir, { withFileTypes: true });
@@ -185,7 +216,7 @@ function readRecordFiles(recordsDir: string, tolerateLeftovers: boolean): { file
   }
   const sorted = [...entries].sort((left, right) => compareNotebookText(left.name, right.name));
   const leftovers: string[] = [];
-  const files: NotebookFile[] = [];
+  const files: File[] = [];
   for (const entry of sorted) {
     const absolutePath = path.join(recordsDir, entry.name);
     // An interrupted publication's temporary is recovery's to remove, not a broken layout to repair.
@@ -193,19 +224,18 @@ function readRecordFiles(recordsDir: string, tolerateLeftovers: boolean): { file
       leftovers.push(entry.name);
       continue;
     }
-    const notRegular = (): never =>
-      failNotebook(
-        "notebook.layout-invalid",
-        absolutePath,
-        entry.isSymbolicLink()
-          ? `records/${entry.name} is a symbolic link; records must be regular files inside the Notebook`
-          : `records/ may hold only regular *.md files; records/${entry.name} is not one`,
-      );
+    const notRegular = (): never => notRegularRecord(absolutePath, entry.name, entry.isSymbolicLink());
     if (!entry.isFile() || !entry.name.endsWith(".md")) notRegular();
-    const bytes = readRegularFile(absolutePath, notRegular);
-    files.push({ path: `${RECORDS_DIRECTORY}/${entry.name}`, absolutePath, sha256: sha256Hex(bytes), bytes });
+    files.push(read(absolutePath, `${RECORDS_DIRECTORY}/${entry.name}`, notRegular));
   }
   return { files, leftovers };
+}
+
+function readRecordFiles(recordsDir: string, tolerateLeftovers: boolean): { files: NotebookFile[]; leftovers: string[] } {
+  return eachRecordFile(recordsDir, tolerateLeftovers, (absolutePath, filePath, notRegular) => {
+    const bytes = readRegularFile(absolutePath, notRegular);
+    return { path: filePath, absolutePath, sha256: sha256Hex(bytes), bytes };
+  });
 }
 
 function locate(root: string): NotebookLocation {
@@ -214,15 +244,20 @@ function locate(root: string): NotebookLocation {
   return { root: canonical, observerDir, recordsDir: path.join(canonical, RECORDS_DIRECTORY), manifestPath: path.join(observerDir, MANIFEST_FILENAME) };
 }
 
-/** `tolerateLeftovers`: for reports (status, validate), which must say "recovery required" rather than fail on what a crash left. */
-function filesOrThrow(root: string, tolerateLeftovers: boolean): NotebookFiles {
+/** Layout, manifest and the publication lock, checked before any record is read. */
+function layoutOrThrow(root: string): Omit<NotebookFiles, "files" | "leftovers"> {
   const location = locate(root);
   requireRealDirectory(location.observerDir, OBSERVER_DIRECTORY);
   requireRealDirectory(location.recordsDir, RECORDS_DIRECTORY);
   const manifest = readManifest(location.manifestPath);
-  const activeTransaction = hasActiveTransaction(location.root);
-  const { files, leftovers } = readRecordFiles(location.recordsDir, tolerateLeftovers && activeTransaction);
-  return { ...location, manifest, files, activeTransaction, leftovers };
+  return { ...location, manifest, activeTransaction: hasActiveTransaction(location.root) };
+}
+
+/** `tolerateLeftovers`: for reports (status, validate), which must say "recovery required" rather than fail on what a crash left. */
+function filesOrThrow(root: string, tolerateLeftovers: boolean): NotebookFiles {
+  const layout = layoutOrThrow(root);
+  const { files, leftovers } = readRecordFiles(layout.recordsDir, tolerateLeftovers && layout.activeTransaction);
+  return { ...layout, files, leftovers };
 }
 
 function snapshotOrThrow(root: string, tolerateLeftovers: boolean): NotebookSnapshot {
@@ -270,12 +305,44 @@ export function readNotebook(root: string): NotebookResult<NotebookSnapshot> {
   return attempt(() => snapshotOrThrow(root, true), root);
 }
 
+/** A record file as the hashing reader (readNotebookHashed) keeps it: where it is and its bytes' SHA-256, not the bytes. */
+export type HashedRecordFile = Omit<NotebookFile, "bytes">;
+
+/** A Notebook's layout, manifest and record hashes, its records not yet validated and their bytes not kept. */
+export type NotebookListing = Omit<NotebookFiles, "files"> & { readonly files: readonly HashedRecordFile[] };
+
+/** Sees each record file's bytes once, while they are read; the bytes are lent only for the call. */
+export type RecordVisitor = (file: HashedRecordFile, bytes: Uint8Array) => void;
+
 /**
- * What readNotebook reads, without validating the records: for a caller that validates them its
- * own way (`docket notebook validate` with its persistent cache, notebookValidation.ts).
+ * What readNotebook reads and checks (leftovers set aside while the lock is present), each record
+ * file read into one reused buffer and hashed, so only the hashes stay (docs/performance.md,
+ * "Notebook validation cache"). `prepare` runs after the layout and manifest passed and before the
+ * first record is read; the visitor it returns, if any, sees each record's bytes while they are in
+ * the buffer.
  */
-export function readNotebookFiles(root: string): NotebookResult<NotebookFiles> {
-  return attempt(() => filesOrThrow(root, true), root);
+export function readNotebookHashed(root: string, prepare: (location: NotebookLocation) => RecordVisitor | null): NotebookResult<NotebookListing> {
+  return attempt(() => {
+    const layout = layoutOrThrow(root);
+    const visit = prepare(layout);
+    const buffer = new ReusedBuffer();
+    const { files, leftovers } = eachRecordFile(layout.recordsDir, layout.activeTransaction, (absolutePath, filePath, notRegular): HashedRecordFile => {
+      const bytes = readRegularFile(absolutePath, notRegular, buffer.read);
+      const file = { path: filePath, absolutePath, sha256: sha256Hex(bytes) };
+      visit?.(file, bytes);
+      return file;
+    });
+    return { ...layout, files, leftovers };
+  }, root);
+}
+
+/**
+ * A record file the hashing reader listed, read again (same checks, never through a link) for its
+ * bytes. They may differ from the first read's if the file changed in between; the caller compares hashes.
+ */
+export function rereadRecordFile(file: HashedRecordFile): NotebookResult<Uint8Array> {
+  const name = file.path.slice(RECORDS_DIRECTORY.length + 1);
+  return attempt(() => readRegularFile(file.absolutePath, () => notRegularRecord(file.absolutePath, name, lstatOrNull(file.absolutePath)?.isSymbolicLink() ?? false)), file.absolutePath);
 }
 
 /** A usable Notebook: sound layout and manifest and every record valid (else `notebook.records-invalid`). */

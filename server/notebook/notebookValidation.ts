@@ -6,7 +6,7 @@ import { notebookDiagnostic, type NotebookDiagnostic } from "./diagnostics";
 import type { GraphRecord } from "./graphValidation";
 import type { NotebookResult } from "./manifest";
 import { parseRecordMarkdownUnremembered } from "./markdownProfile";
-import { readNotebookFiles, type NotebookFiles } from "./notebookStore";
+import { readNotebookHashed, rereadRecordFile, sha256Hex, type HashedRecordFile, type NotebookListing } from "./notebookStore";
 import { recordSetVerdict, type RecordSetVerdict } from "./recordSet";
 import {
   loadValidationCache,
@@ -14,6 +14,7 @@ import {
   recordsFolderIdentity,
   saveValidationCache,
   type CachedOutcome,
+  type LoadedValidationCache,
   type ValidationCacheBinding,
   type ValidationCacheLocation,
 } from "./validationCache";
@@ -29,7 +30,7 @@ export interface CacheUse {
 }
 
 export interface CachedValidation {
-  readonly notebook: NotebookFiles;
+  readonly notebook: NotebookListing;
   readonly validation: RecordSetVerdict;
   /** null when no cache location was given. */
   readonly cache: CacheUse | null;
@@ -43,46 +44,78 @@ function outcomeOf(path: string, bytes: Uint8Array, sha256: string): CachedOutco
 }
 
 /**
- * Reads the Notebook (readNotebookFiles: layout, manifest, every record's bytes and hash) and
- * validates its records, using and refreshing the cache at `cache` when one is given. When the
- * record set is the one the cache's verdict is for (same paths, same bytes), that verdict is the
- * answer; otherwise Phase A answers come from the entries where the bytes match, and Phase B runs.
- * Writes nothing but that cache file, and that only when the record set changed.
+ * Reads the Notebook (layout, manifest, every record's hash: readNotebookHashed) and validates its
+ * records, using and refreshing the cache at `cache` when one is given. When the record set is the
+ * one the cache's verdict is for (same paths, same bytes), that verdict is the answer; otherwise
+ * Phase A answers come from the entries where the bytes match, and Phase B runs. Writes nothing
+ * but that cache file, and that only when the record set changed.
+ *
+ * Without a usable cache every record is parsed while its bytes are in the reader's buffer. With
+ * one, the reader keeps only hashes (the unchanged case needs nothing else), and a record whose
+ * hash the cache lacks is read again; if it changed in between, its second read is what is
+ * validated and hashed into the record set, so the verdict and the cache written are for one set
+ * of bytes, each file's as it was at one moment of the run (as with a single read of each).
  */
 export function validateNotebookCached(root: string, cache: ValidationCacheLocation | null): NotebookResult<CachedValidation> {
-  const read = readNotebookFiles(root);
+  let binding: ValidationCacheBinding | null = null;
+  let loaded: LoadedValidationCache | null = null;
+  const current = new Map<string, CachedOutcome>();
+  let parsed = 0;
+  const read = readNotebookHashed(root, (location) => {
+    const identity = cache === null ? null : recordsFolderIdentity(location.recordsDir);
+    binding = identity === null ? null : { root: location.root, recordsFolder: identity };
+    loaded = cache !== null && binding !== null ? loadValidationCache(cache, binding) : null;
+    if (loaded !== null) return null;
+    return (file, bytes) => {
+      if (current.has(file.sha256)) return;
+      current.set(file.sha256, outcomeOf(file.path, bytes, file.sha256));
+      parsed += 1;
+    };
+  });
   if (!read.ok) return read;
   const notebook = read.value;
-  const identity = cache === null ? null : recordsFolderIdentity(notebook.recordsDir);
-  const binding: ValidationCacheBinding | null = identity === null ? null : { root: notebook.root, recordsFolder: identity };
-  const loaded = cache !== null && binding !== null ? loadValidationCache(cache, binding) : null;
-  const set = binding === null ? "" : recordSetDigest(notebook.files);
-  if (loaded !== null && loaded.set === set) {
-    return { ok: true, value: { notebook, validation: loaded.verdict, cache: { hits: notebook.files.length, parsed: 0, unchanged: true, written: false } } };
+  // Assigned in the reader's callback; TypeScript cannot see that it ran.
+  const usable = loaded as LoadedValidationCache | null;
+  const bound = binding as ValidationCacheBinding | null;
+  if (usable !== null && usable.set === recordSetDigest(notebook.files)) {
+    return { ok: true, value: { notebook, validation: usable.verdict, cache: { hits: notebook.files.length, parsed: 0, unchanged: true, written: false } } };
   }
-  const known = loaded?.entries() ?? null;
+  const known = usable?.entries() ?? null;
 
-  const current = new Map<string, CachedOutcome>();
+  const files: HashedRecordFile[] = [];
   const passed: GraphRecord[] = [];
   const fileDiagnostics: NotebookDiagnostic[] = [];
   let hits = 0;
-  let parsed = 0;
-  for (const file of notebook.files) {
+  for (const listed of notebook.files) {
+    let file = listed;
     let outcome = current.get(file.sha256);
     if (outcome === undefined) {
       outcome = known?.get(file.sha256);
       if (outcome !== undefined) hits += 1;
       else {
-        outcome = outcomeOf(file.path, file.bytes, file.sha256);
-        parsed += 1;
+        // Only hashes were kept (a cache was there): this record's bytes are read again.
+        const again = rereadRecordFile(file);
+        if (!again.ok) return again;
+        const sha256 = sha256Hex(again.value);
+        if (sha256 !== file.sha256) {
+          file = { ...file, sha256 };
+          outcome = current.get(sha256) ?? known?.get(sha256);
+          if (outcome !== undefined && !current.has(sha256)) hits += 1;
+        }
+        if (outcome === undefined) {
+          outcome = outcomeOf(file.path, again.value, sha256);
+          parsed += 1;
+        }
       }
       current.set(file.sha256, outcome);
     }
+    files.push(file);
     if (outcome.passed) passed.push({ ...outcome.facts, path: file.path, sha256: file.sha256 });
     else for (const diagnostic of outcome.diagnostics) fileDiagnostics.push(notebookDiagnostic({ ...diagnostic, path: file.path }));
   }
-  const validation = recordSetVerdict(notebook.files.length, passed, fileDiagnostics);
-  if (cache === null) return { ok: true, value: { notebook, validation, cache: null } };
-  const written = binding !== null && saveValidationCache(cache, binding, set, validation, current);
-  return { ok: true, value: { notebook, validation, cache: { hits, parsed, unchanged: false, written } } };
+  const validation = recordSetVerdict(files.length, passed, fileDiagnostics);
+  const result = { ...notebook, files };
+  if (cache === null) return { ok: true, value: { notebook: result, validation, cache: null } };
+  const written = bound !== null && saveValidationCache(cache, bound, recordSetDigest(files), validation, current);
+  return { ok: true, value: { notebook: result, validation, cache: { hits, parsed, unchanged: false, written } } };
 }

@@ -86,6 +86,9 @@ function edge(types: ReadonlySet<unknown>): (item: unknown) => boolean {
   return (item) => isObject(item) && closedKeys(item, ["type", "target"], ["type", "target"]) && types.has(item.type) && typeof item.target === "string" && RECORD_ID.test(item.target);
 }
 
+const lineageEdge = edge(LINEAGE_TYPES);
+const relationEdge = edge(RELATION_TYPES);
+
 function externalMaterial(value: unknown): boolean {
   if (!isObject(value) || !closedKeys(value, ["uri", "revision", "content_hash", "retrieval_context"], []) || Object.keys(value).length < 1) return false;
   if (Object.hasOwn(value, "uri") && !(typeof value.uri === "string" && isUri(value.uri))) return false;
@@ -145,6 +148,6 @@ export function certainlyMatchesRecordSchema(frontmatter: Record<string, unknown
   if (!nonEmpty(frontmatter.title) || typeof frontmatter.lang !== "string" || !isBcp47(frontmatter.lang)) return false;
   if (!dateTime(frontmatter.created) || !dateTime(frontmatter.modified)) return false;
   if (!everyItem(frontmatter.tags, nonEmpty) || !everyItem(frontmatter.aliases, nonEmpty)) return false;
-  if (!everyItem(frontmatter.sources, sourceRef) || !everyItem(frontmatter.lineage, edge(LINEAGE_TYPES)) || !everyItem(frontmatter.relations, edge(RELATION_TYPES))) return false;
+  if (!everyItem(frontmatter.sources, sourceRef) || !everyItem(frontmatter.lineage, lineageEdge) || !everyItem(frontmatter.relations, relationEdge)) return false;
   return typeBlocks(frontmatter, recordType);
 }

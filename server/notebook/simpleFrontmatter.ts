@@ -14,8 +14,8 @@
 
 /** Characters that might read differently in some YAML corner: control and format characters, exotic spaces, line separators. */
 const UNUSUAL_CHARACTER = /[^\n\x20-\x7e\u00a1-\u167f\u1681-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff\u3001-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]/u;
-/** A mapping key line: `key:` alone, or `key: value` (one space or more before the value); keys far below YAML's 1,024-character bound on implicit keys. */
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,255}):(?: +(.*))?$/;
+/** The longest key the subset reads, far below YAML's 1,024-character bound on implicit keys. */
+const MAX_KEY_LENGTH = 256;
 /** Keys the core schema would turn into something other than that string. */
 const SPECIAL_KEY = /^(?:null|true|false|__proto__)$/i;
 /** The first characters that start something other than a plain scalar (YAML indicators), or a number. */
@@ -42,15 +42,67 @@ interface Line {
   readonly content: string;
 }
 
-class Decline extends Error {}
+/**
+ * Thrown to give up on a text. Not an Error: the subset's reader runs once per record, and
+ * capturing a stack trace for each text it declines would cost more than reading it.
+ */
+const DECLINE: unique symbol = Symbol("decline");
 
 function decline(): never {
-  throw new Decline();
+  throw DECLINE;
 }
+
+const SPACE = 0x20;
+const COLON = 0x3a;
+
+function isKeyStart(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f;
+}
+
+function isKeyPart(code: number): boolean {
+  return isKeyStart(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d;
+}
+
+/**
+ * Where the key of a mapping key line ends (at its colon), or -1: `key:` alone, or `key: value`
+ * with one space or more before the value. In the regular expression's words,
+ * `^[A-Za-z_][A-Za-z0-9_-]{0,255}:(?: +.*)?$`; a scan, because it runs on every line of every record.
+ */
+function keyEnd(content: string): number {
+  if (!isKeyStart(content.charCodeAt(0))) return -1;
+  let end = 1;
+  while (end < content.length && isKeyPart(content.charCodeAt(end))) end += 1;
+  if (end > MAX_KEY_LENGTH || content.charCodeAt(end) !== COLON) return -1;
+  return end + 1 === content.length || content.charCodeAt(end + 1) === SPACE ? end : -1;
+}
+
+/** The value after a key line's colon: undefined for `key:` alone, else the text after the spaces. */
+function valueAfter(content: string, end: number): string | undefined {
+  let start = end + 1;
+  if (start === content.length) return undefined;
+  while (content.charCodeAt(start) === SPACE) start += 1;
+  return content.slice(start);
+}
+
+/** `text` without spaces at either end (only spaces: the subset has no other white space). */
+function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === SPACE) start += 1;
+  while (end > start && text.charCodeAt(end - 1) === SPACE) end -= 1;
+  return text.slice(start, end);
+}
+
+/**
+ * First characters after which a plain scalar might still be one of the core schema's nulls or
+ * booleans. Every other non-string form (numbers, `~`, `.inf`, `.nan`) starts with a character
+ * PLAIN_FIRST already refused, so only these need the CORE_NON_STRING tests.
+ */
+const NULL_OR_BOOLEAN_FIRST: ReadonlySet<string> = new Set(["n", "N", "t", "T", "f", "F"]);
 
 function plainScalar(text: string): string {
   if (!PLAIN_FIRST.test(text) || text.includes(": ") || text.includes(" #") || text.endsWith(":")) decline();
-  for (const test of CORE_NON_STRING) if (test.test(text)) decline();
+  if (NULL_OR_BOOLEAN_FIRST.has(text.charAt(0))) for (const test of CORE_NON_STRING) if (test.test(text)) decline();
   return text;
 }
 
@@ -69,10 +121,12 @@ function inlineValue(text: string): unknown {
   if (first === "[") {
     const match = FLOW_WORDS.exec(text);
     if (match === null) decline();
-    return (match[1] as string).split(",").map((item) => {
-      const word = item.replace(/^ +| +$/g, "");
-      return word === "" ? decline() : plainScalar(word);
-    });
+    const words: string[] = [];
+    for (const item of (match[1] as string).split(",")) {
+      const word = trimSpaces(item);
+      words.push(word === "" ? decline() : plainScalar(word));
+    }
+    return words;
   }
   return plainScalar(text);
 }
@@ -113,14 +167,14 @@ class Reader {
         // A sequence at the mapping's own indent belongs to the key before it (handled there); here it ends nothing sensibly.
         decline();
       }
-      const match = KEY_LINE.exec(line.content);
-      if (match === null) decline();
-      const key = match[1] as string;
+      const end = keyEnd(line.content);
+      if (end === -1) decline();
+      const key = line.content.slice(0, end);
       if (SPECIAL_KEY.test(key) || Object.hasOwn(result, key)) decline();
       this.keys += 1;
       if (this.keys > this.maxKeys) decline();
       this.position += 1;
-      const rest = match[2];
+      const rest = valueAfter(line.content, end);
       result[key] = rest === undefined ? this.nestedValue(indent, depth) : inlineValue(rest);
     }
     return result;
@@ -132,12 +186,12 @@ class Reader {
     for (let line = this.peek(); line !== undefined && line.indent >= indent; line = this.peek()) {
       if (line.indent > indent || !line.content.startsWith("- ")) {
         // At the top level a key line at the sequence's indent is the next key of the mapping above.
-        if (line.indent === indent && indent === 0 && KEY_LINE.test(line.content)) break;
+        if (line.indent === indent && indent === 0 && keyEnd(line.content) !== -1) break;
         decline();
       }
       const item = line.content.slice(2);
       if (item.startsWith(" ") || item.startsWith("- ") || item === "-") decline();
-      if (KEY_LINE.test(item)) {
+      if (keyEnd(item) !== -1) {
         // `- key: value` opens a mapping whose keys line up with `key`.
         this.lines[this.position] = { indent: indent + 2, content: item };
         items.push(this.mapping(indent + 2, depth + 1));
@@ -158,16 +212,22 @@ class Reader {
 export function readSimpleFrontmatter(text: string, maxKeys: number): Record<string, unknown> | undefined {
   if (text === "" || UNUSUAL_CHARACTER.test(text)) return undefined;
   const lines: Line[] = [];
-  for (const raw of text.split("\n")) {
-    if (raw === "") continue;
-    // Only spaces indent in YAML; the subset has no other white space (UNUSUAL_CHARACTER).
-    const indent = /^ */.exec(raw)?.[0].length ?? 0;
-    const content = raw.slice(indent);
-    // Whitespace-only lines, trailing spaces, comments and directives or document markers are left to yaml.
-    if (content === "" || raw.endsWith(" ") || content.startsWith("#") || (indent === 0 && (content.startsWith("---") || content.startsWith("...") || content.startsWith("%")))) {
-      return undefined;
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end > start) {
+      // Only spaces indent in YAML; the subset has no other white space (UNUSUAL_CHARACTER).
+      let contentStart = start;
+      while (contentStart < end && text.charCodeAt(contentStart) === SPACE) contentStart += 1;
+      const indent = contentStart - start;
+      const content = text.slice(contentStart, end);
+      // Whitespace-only lines, trailing spaces, comments and directives or document markers are left to yaml.
+      if (content === "" || text.charCodeAt(end - 1) === SPACE || content.startsWith("#") || (indent === 0 && (content.startsWith("---") || content.startsWith("...") || content.startsWith("%")))) {
+        return undefined;
+      }
+      lines.push({ indent, content });
     }
-    lines.push({ indent, content });
+    start = end + 1;
   }
   if (lines.length === 0 || (lines[0] as Line).indent !== 0) return undefined;
   try {
@@ -175,7 +235,7 @@ export function readSimpleFrontmatter(text: string, maxKeys: number): Record<str
     const value = reader.mapping(0, 1);
     return reader.done() ? value : undefined;
   } catch (error) {
-    if (error instanceof Decline) return undefined;
+    if (error === DECLINE) return undefined;
     throw error;
   }
 }
