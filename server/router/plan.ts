@@ -47,6 +47,22 @@ export function normalizeSnapshot(snapshot: WorkspaceSnapshot): WorkspaceSnapsho
   };
 }
 
+/**
+ * Normalized snapshots by the snapshot object they came from: planning several tasks against one
+ * snapshot (the backend, the bench) sorts its lists and builds its path index once, not per plan.
+ * Snapshots are never mutated once built, so the object is a sound key.
+ */
+const normalized = new WeakMap<WorkspaceSnapshot, WorkspaceSnapshot>();
+
+function normalizedOnce(snapshot: WorkspaceSnapshot): WorkspaceSnapshot {
+  let workspace = normalized.get(snapshot);
+  if (workspace === undefined) {
+    workspace = normalizeSnapshot(snapshot);
+    normalized.set(snapshot, workspace);
+  }
+  return workspace;
+}
+
 /** The catalogue in its documented order: name, then source ("bundled" < "workspace"), then path. */
 export function normalizeCatalogue(catalogue: Catalogue): Catalogue {
   return { entries: [...catalogue.entries].sort(byKeys((entry) => entry.name, (entry) => entry.source, (entry) => entry.path, (entry) => entry.revisionSha256)) };
@@ -64,7 +80,7 @@ export function plan(taskText: string, snapshot: WorkspaceSnapshot, catalogue: C
     throw new DocketError(badReport ? ErrorCodes.reviewReportInvalid : ErrorCodes.invalidParams, `Invalid plan options: ${z.prettifyError(parsedOptions.error)}`);
   }
   const opts = parsedOptions.data;
-  const workspace = normalizeSnapshot(snapshot);
+  const workspace = normalizedOnce(snapshot);
   const skills = normalizeCatalogue(catalogue);
 
   const task = parseTask(taskText);

@@ -13,6 +13,7 @@ import { plan as pipeline } from "./plan";
 import { Plan, type Catalogue, type ExecutionMode, type PlanOptions, type SeatReport, type WorkspaceSnapshot } from "./planSchema";
 import { appendReport, readReports } from "./reportStore";
 import { SnapshotCache } from "./snapshot/snapshotCache";
+import { parseTask } from "./task";
 
 /** The I/O and pipeline a planner uses; injectable so surfaces can be tested with fixed plans. */
 export interface PlannerModules {
@@ -73,6 +74,9 @@ export class WorkspacePlanner {
 
   /** Plans `task` against the workspace as it is now, with the reports recorded for its basis. */
   async plan(task: string, mode: ExecutionMode | null): Promise<Plan> {
+    // A task that cannot be planned is refused before the snapshot is taken, so it writes nothing
+    // (not even the Router index).
+    parseTask(task);
     const { snapshot, catalogue } = await this.inputs();
     const options: PlanOptions = { mode, reports: [], ranChecks: [] };
     let result = this.run(task, snapshot, catalogue, options);
