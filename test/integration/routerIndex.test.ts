@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { canonicalize } from "../../server/ledger/canonicalJson";
 import { findPackageRoot } from "../../server/developer/operations/skillCatalog";
 import { buildSnapshot, SnapshotCache } from "../../server/router/snapshot";
-import { INDEX_FOLDER, INDEX_FILE } from "../../server/router/snapshot/indexStore";
+import { DETAILS_FILE, INDEX_FOLDER, INDEX_FILE } from "../../server/router/snapshot/indexStore";
 import { ROUTER_MODULES, WorkspacePlanner } from "../../server/router/workspacePlanner";
 import { tempFolder, tempRepo, runGit, type TempRepo } from "../support/gitRepo";
 
@@ -173,6 +173,9 @@ test("a garbled, oversized or forged index is ignored and rebuilt, never trusted
         (body.reads as unknown[][])[0]![0] = "../../etc/passwd";
       },
       (body: Record<string, unknown>) => {
+        (body.reads as unknown[][])[0]![0] = 1_000_000;
+      },
+      (body: Record<string, unknown>) => {
         body.root = "/somewhere/else";
       },
       (body: Record<string, unknown>) => {
@@ -190,13 +193,22 @@ test("a garbled, oversized or forged index is ignored and rebuilt, never trusted
     fs.writeFileSync(file, `docket/router-index/v0\n${fs.readFileSync(file, "utf8").split("\n").slice(1).join("\n")}`);
     assert.equal((await freshBuild(repo.root)).tier, "cold");
 
+    // The facts file (read only to rebuild) garbled after a change: a cold build, never wrong facts.
+    await freshBuild(repo.root);
+    const facts = path.join(repo.root, ".docket", INDEX_FOLDER, DETAILS_FILE);
+    fs.writeFileSync(facts, fs.readFileSync(facts, "utf8").replace('"role":"source"', '"role":"sourcE"'));
+    repo.write("src/app.ts", 'import "./retry.js";\n');
+    build = await freshBuild(repo.root);
+    assert.equal(build.tier, "cold");
+    assert.equal(build.snapshot, canonicalize(await buildSnapshot(repo.root)));
+
     // Oversized (sparse, so the test stays cheap): not read at all.
     fs.rmSync(file);
     fs.writeFileSync(file, "");
     fs.truncateSync(file, 300 * 1024 * 1024);
     build = await freshBuild(repo.root);
     assert.equal(build.tier, "cold");
-    assert.equal(build.snapshot, fresh);
+    assert.equal(build.snapshot, canonicalize(await buildSnapshot(repo.root)));
     assert.ok(fs.statSync(file).size < 1024 * 1024, "replaced by a real index");
   } finally {
     repo.dispose();

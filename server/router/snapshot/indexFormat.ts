@@ -1,6 +1,9 @@
-// The Router index's bytes (`.docket/router-index/snapshot-index.json`): a format line, the
-// sha256 of the body, and the body — JSON with a fixed key order, lists in code-unit order, no
-// clock reading and nothing random, so the same workspace state gives the same bytes. Decoding
+// The Router index's bytes, in two files under `.docket/router-index/`: `snapshot-index.json`
+// (what a warm plan needs: the watch, the stamps of the files read, the snapshot) and
+// `facts.json` (what a rebuild needs: the facts derived from each file read, the listing's
+// skipped entries and limits), named by its seal in the first so the two cannot be mixed. Each
+// is a format line, the sha256 of the body, and the body — JSON with a fixed key order, lists in
+// code-unit order, no clock reading and nothing random. Decoding
 // is all-or-nothing: a wrong format line, a seal that does not match (a torn or garbled file), a
 // body that fails its schema, or paths that leave the workspace give null, and the caller builds
 // afresh. The seal detects accidents, not forgery: whoever can write `.docket/` can write any
@@ -25,6 +28,14 @@ export interface IndexedRead {
   readonly facts: FileFacts;
 }
 
+/** What only a rebuild needs (kept in `facts.json`, read only when the index is not warm). */
+export interface IndexDetails {
+  /** The listing's skipped entries and limits before the reads (the files are the snapshot's). */
+  readonly listing: { readonly source: "git" | "walk"; readonly skipped: readonly SkippedEntry[]; readonly limits: readonly string[] };
+  /** The facts of each read, in the order of `RouterIndex.reads`. */
+  readonly facts: readonly FileFacts[];
+}
+
 export interface RouterIndex {
   /** The workspace's real path: an index copied from elsewhere is not this workspace's. */
   readonly root: string;
@@ -33,11 +44,11 @@ export interface RouterIndex {
   /** Fingerprint of the environment Git's listing depends on (listingWatch.ts). */
   readonly environment: string;
   readonly watch: ListingWatch;
-  /** The listing's skipped entries and limits before the reads (the files are the snapshot's). */
-  readonly listing: { readonly source: "git" | "walk"; readonly skipped: readonly SkippedEntry[]; readonly limits: readonly string[] };
-  /** Every file read, in the snapshot's read order. */
-  readonly reads: readonly IndexedRead[];
+  /** Every file read, in the snapshot's read order, with its stamp. */
+  readonly reads: ReadonlyArray<{ readonly path: string; readonly stamp: Stamp }>;
   readonly snapshot: WorkspaceSnapshot;
+  /** In memory after a build; from disk only when asked for (null: not loaded). */
+  readonly details: IndexDetails | null;
 }
 
 /** A relative POSIX path that stays inside the workspace (no empty, `.` or `..` segment, no NUL). */
@@ -106,10 +117,11 @@ function isFacts(value: unknown): value is FileFacts {
   }
 }
 
-function isRead(value: unknown): value is [string, Stamp, FileFacts] {
-  if (!Array.isArray(value) || value.length !== 3) return false;
-  const [where, what, facts] = value as unknown[];
-  return isWorkspacePath(where) && typeof what === "string" && what.length <= 8192 && isFacts(facts);
+/** A read as stored: the position of its path in the snapshot's files (no second copy of 20,000 paths). */
+function isReadStamp(value: unknown): value is [number, Stamp] {
+  if (!Array.isArray(value) || value.length !== 2) return false;
+  const [where, what] = value as unknown[];
+  return Number.isSafeInteger(where) && (where as number) >= 0 && typeof what === "string" && what.length <= 8192;
 }
 
 const IndexBody = z.strictObject({
@@ -121,12 +133,8 @@ const IndexBody = z.strictObject({
     inside: z.custom<Array<[string, Stamp]>>((value) => isList(value, (entry): entry is [string, Stamp] => isStampPair(entry, true))),
     outside: z.custom<Array<[string, Stamp]>>((value) => isList(value, (entry): entry is [string, Stamp] => isStampPair(entry, false))),
   }),
-  listing: z.strictObject({
-    source: z.enum(["git", "walk"]),
-    skipped: z.array(z.strictObject({ path: z.string(), why: z.string() })),
-    limits: z.array(z.string()),
-  }),
-  reads: z.custom<Array<[string, Stamp, FileFacts]>>((value) => isList(value, isRead)),
+  reads: z.custom<Array<[number, Stamp]>>((value) => isList(value, isReadStamp)),
+  details: z.string().regex(SHA256),
   snapshot: WorkspaceSnapshot.extend({
     files: z.custom<string[]>((value) => isList(value, isWorkspacePath)),
     directories: z.custom<string[]>((value) => isList(value, isWorkspacePath)),
@@ -134,43 +142,102 @@ const IndexBody = z.strictObject({
   }),
 });
 
-export function encodeIndex(index: RouterIndex): Buffer {
-  const body = JSON.stringify({
-    root: index.root,
-    settings: index.settings,
-    environment: index.environment,
-    watch: { sound: index.watch.sound, inside: index.watch.inside, outside: index.watch.outside },
-    listing: { source: index.listing.source, skipped: index.listing.skipped, limits: index.listing.limits },
-    reads: index.reads.map((read) => [read.path, read.stamp, read.facts]),
-    snapshot: index.snapshot,
-  });
-  return Buffer.from(`${INDEX_FORMAT}\n${sha256Hex(body)}\n${body}`, "utf8");
+const DetailsBody = z.strictObject({
+  listing: z.strictObject({
+    source: z.enum(["git", "walk"]),
+    skipped: z.array(z.strictObject({ path: z.string(), why: z.string() })),
+    limits: z.array(z.string()),
+  }),
+  facts: z.custom<FileFacts[]>((value) => isList(value, isFacts)),
+});
+
+export const DETAILS_FORMAT = "docket/router-index-facts/v1";
+
+function sealed(format: string, body: string): { bytes: Buffer; seal: string } {
+  const seal = sha256Hex(body);
+  return { bytes: Buffer.from(`${format}\n${seal}\n${body}`, "utf8"), seal };
 }
 
-/** The index in `bytes`, or null when it is not a sound index of this format. */
-export function decodeIndex(bytes: Buffer): RouterIndex | null {
-  const header = `${INDEX_FORMAT}\n`;
+/** The body of a sealed file, or null when the format line or the seal do not match. */
+function unsealed(format: string, bytes: Buffer): { body: string; seal: string } | null {
+  const header = `${format}\n`;
   if (bytes.length < header.length + 65 || bytes.toString("utf8", 0, header.length) !== header) return null;
   const seal = bytes.toString("latin1", header.length, header.length + 64);
   if (bytes[header.length + 64] !== 0x0a) return null;
   const body = bytes.subarray(header.length + 65);
   if (sha256Hex(body) !== seal) return null;
-  let raw: unknown;
+  return { body: body.toString("utf8"), seal };
+}
+
+function parsedJson(text: string): unknown {
   try {
-    raw = JSON.parse(body.toString("utf8"));
+    return JSON.parse(text) as unknown;
   } catch {
-    return null;
+    return undefined;
   }
-  const parsed = IndexBody.safeParse(raw);
+}
+
+function readPositions(index: RouterIndex): Array<[number, Stamp]> {
+  const position = new Map<string, number>();
+  index.snapshot.files.forEach((file, at) => position.set(file, at));
+  return index.reads.map((read) => {
+    const at = position.get(read.path);
+    if (at === undefined) throw new Error(`the Router index reads ${read.path}, which its snapshot does not list`);
+    return [at, read.stamp];
+  });
+}
+
+/** Both files' bytes; `details` first, since the index names it by its seal. */
+export function encodeIndex(index: RouterIndex, details: IndexDetails): { index: Buffer; details: Buffer } {
+  const detailsFile = sealed(
+    DETAILS_FORMAT,
+    JSON.stringify({ listing: { source: details.listing.source, skipped: details.listing.skipped, limits: details.listing.limits }, facts: details.facts }),
+  );
+  const body = JSON.stringify({
+    root: index.root,
+    settings: index.settings,
+    environment: index.environment,
+    watch: { sound: index.watch.sound, inside: index.watch.inside, outside: index.watch.outside },
+    reads: readPositions(index),
+    details: detailsFile.seal,
+    snapshot: index.snapshot,
+  });
+  return { index: sealed(INDEX_FORMAT, body).bytes, details: detailsFile.bytes };
+}
+
+/** The index in `bytes` (without its details) and the seal its details file must have, or null. */
+export function decodeIndex(bytes: Buffer): { index: RouterIndex; detailsSeal: string } | null {
+  const file = unsealed(INDEX_FORMAT, bytes);
+  if (file === null) return null;
+  const parsed = IndexBody.safeParse(parsedJson(file.body));
   if (!parsed.success) return null;
   const value = parsed.data;
+  const files = value.snapshot.files;
+  const reads: Array<{ path: string; stamp: Stamp }> = [];
+  for (const [at, readStamp] of value.reads) {
+    const file = files[at];
+    if (file === undefined) return null;
+    reads.push({ path: file, stamp: readStamp });
+  }
   return {
-    root: value.root,
-    settings: value.settings,
-    environment: value.environment,
-    watch: value.watch,
-    listing: value.listing,
-    reads: value.reads.map(([path, readStamp, facts]) => ({ path, stamp: readStamp, facts: facts as FileFacts })),
-    snapshot: value.snapshot,
+    index: {
+      root: value.root,
+      settings: value.settings,
+      environment: value.environment,
+      watch: value.watch,
+      reads,
+      snapshot: value.snapshot,
+      details: null,
+    },
+    detailsSeal: value.details,
   };
+}
+
+/** The details in `bytes` when they are the ones the index names and fit its reads, else null. */
+export function decodeDetails(bytes: Buffer, expectedSeal: string, reads: number): IndexDetails | null {
+  const file = unsealed(DETAILS_FORMAT, bytes);
+  if (file === null || file.seal !== expectedSeal) return null;
+  const parsed = DetailsBody.safeParse(parsedJson(file.body));
+  if (!parsed.success || parsed.data.facts.length !== reads) return null;
+  return parsed.data;
 }

@@ -8,10 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { DOCKET_FOLDER, ensureDocketFolder } from "../../workspace/docketFolder";
 import { ensureContainedDirectory, readContained, writeFileAtomicContained } from "../../workspace/containedFs";
-import { MAX_INDEX_BYTES, decodeIndex, encodeIndex, type RouterIndex } from "./indexFormat";
+import { MAX_INDEX_BYTES, decodeDetails, decodeIndex, encodeIndex, type IndexDetails, type RouterIndex } from "./indexFormat";
 
 export const INDEX_FOLDER = "router-index";
 export const INDEX_FILE = "snapshot-index.json";
+export const DETAILS_FILE = "facts.json";
 /** Touched before a build so the file system's own time marks which stamps may still change. */
 const CLOCK_FILE = "build-clock";
 
@@ -29,7 +30,10 @@ function sleepMs(ms: number): void {
 }
 
 export interface IndexStore {
+  /** The index without its details (all a warm plan needs), or null. */
   read(): RouterIndex | null;
+  /** The index's details (the facts of the files read), or null when they are missing or not its own. */
+  readDetails(index: RouterIndex): IndexDetails | null;
   /**
    * A file-system time not later than any stat taken after this call: stamps at or after it are
    * racy (server/router/snapshot/stamp.ts).
@@ -40,7 +44,7 @@ export interface IndexStore {
    * it does not come within a short wait (a file system with a coarse clock).
    */
   nextTick(): Promise<bigint | null>;
-  write(index: RouterIndex): void;
+  write(index: RouterIndex, details: IndexDetails): void;
 }
 
 export class WorkspaceIndexStore implements IndexStore {
@@ -51,20 +55,33 @@ export class WorkspaceIndexStore implements IndexStore {
     this.folder = path.join(root, DOCKET_FOLDER, INDEX_FOLDER);
   }
 
+  /** The seal each index read from disk names for its details file. */
+  private readonly detailsSeals = new WeakMap<RouterIndex, string>();
+
   get file(): string {
     return path.join(this.folder, INDEX_FILE);
   }
 
-  read(): RouterIndex | null {
-    let bytes: Buffer | null;
+  private bytesOf(file: string): Buffer | null {
     try {
-      bytes = readContained(this.root, this.file, MAX_INDEX_BYTES);
+      return readContained(this.root, file, MAX_INDEX_BYTES);
     } catch {
       return null; // a link, a folder, a device or an oversized file: not an index
     }
-    if (bytes === null) return null;
-    const index = decodeIndex(bytes);
-    return index !== null && index.root === this.root ? index : null;
+  }
+
+  read(): RouterIndex | null {
+    const bytes = this.bytesOf(this.file);
+    const decoded = bytes === null ? null : decodeIndex(bytes);
+    if (decoded === null || decoded.index.root !== this.root) return null;
+    this.detailsSeals.set(decoded.index, decoded.detailsSeal);
+    return decoded.index;
+  }
+
+  readDetails(index: RouterIndex): IndexDetails | null {
+    const seal = this.detailsSeals.get(index);
+    const bytes = seal === undefined ? null : this.bytesOf(path.join(this.folder, DETAILS_FILE));
+    return bytes === null || seal === undefined ? null : decodeDetails(bytes, seal, index.reads.length);
   }
 
   racyFrom(): bigint {
@@ -108,10 +125,13 @@ export class WorkspaceIndexStore implements IndexStore {
     return fs.lstatSync(clock, { bigint: true }).mtimeNs;
   }
 
-  write(index: RouterIndex): void {
+  write(index: RouterIndex, details: IndexDetails): void {
     try {
       ensureDocketFolder(this.root);
-      writeFileAtomicContained(this.root, this.file, encodeIndex(index));
+      const encoded = encodeIndex(index, details);
+      // Details first: an index is only ever beside the details it names (or is refused with them).
+      writeFileAtomicContained(this.root, path.join(this.folder, DETAILS_FILE), encoded.details);
+      writeFileAtomicContained(this.root, this.file, encoded.index);
     } catch {
       // Best effort: without the index the next plan builds the snapshot again, as before.
     }

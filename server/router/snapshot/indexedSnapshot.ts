@@ -18,7 +18,7 @@ import { usableRoot } from "./collect";
 import { roleOf, type FileFacts } from "./fileFacts";
 import { listTraced } from "./fileList";
 import { nodeFs } from "./fsAdapter";
-import { INDEX_FORMAT, type IndexedRead, type RouterIndex } from "./indexFormat";
+import { INDEX_FORMAT, type IndexDetails, type IndexedRead, type RouterIndex } from "./indexFormat";
 import type { IndexStore } from "./indexStore";
 import { UNSOUND_WATCH, gitEnvironmentFingerprint, watchGitListing, watchHolds, watchWalkListing, type ListingWatch } from "./listingWatch";
 import { resolveLimits, type ResolvedLimits, type SnapshotOptions } from "./options";
@@ -54,7 +54,9 @@ function settingsOf(limits: ResolvedLimits, lister: "auto" | "walk"): string {
 }
 
 function absoluteOf(root: string, relative: string): string {
-  return path.join(root, ...relative.split("/"));
+  if (relative === "") return root;
+  // Concatenated, not path.join: this runs for every watched folder and read file of a warm plan.
+  return path.sep === "/" ? `${root}/${relative}` : path.join(root, ...relative.split("/"));
 }
 
 /** Leaves Docket's own folder out of a walk's watch: what changes there never reaches the listing. */
@@ -83,16 +85,20 @@ export async function indexedSnapshot(root: string, storeFor: IndexStoreFor, inp
     if (!changed) return { index: previous, snapshot: previous.snapshot, tier: "warm", filesRead: 0 };
   }
 
+  // A rebuild needs the recorded facts; an index whose details cannot be had is no index at all.
+  const details = previous === null ? null : (previous.details ?? store?.readDetails(previous) ?? null);
+  if (previous !== null && details === null) return indexedSnapshot(root, storeFor, { ...input, previous: null });
+
   // From here on every stat is taken after this file-system time (see stamp.ts).
   const racyFrom = store?.racyFrom() ?? null;
   let prepared: PreparedSnapshot;
   let watch: ListingWatch;
-  if (previous !== null && listingHolds) {
+  if (previous !== null && listingHolds && details !== null) {
     prepared = {
-      source: previous.listing.source,
+      source: details.listing.source,
       files: previous.snapshot.files,
-      skipped: previous.listing.skipped,
-      limits: previous.listing.limits,
+      skipped: details.listing.skipped,
+      limits: details.listing.limits,
       reads: previous.reads.map((read) => ({ path: read.path, role: roleOf(read.path) as NonNullable<ReturnType<typeof roleOf>> })),
     };
     watch = previous.watch;
@@ -114,7 +120,10 @@ export async function indexedSnapshot(root: string, storeFor: IndexStoreFor, inp
   }
 
   const recorded = new Map<string, IndexedRead>();
-  for (const read of previous?.reads ?? []) recorded.set(read.path, read);
+  previous?.reads.forEach((read, position) => {
+    const facts = details?.facts[position];
+    if (facts !== undefined) recorded.set(read.path, { ...read, facts });
+  });
   const reads: IndexedRead[] = [];
   const factsByPath = new Map<string, FileFacts>();
   let filesRead = 0;
@@ -145,20 +154,16 @@ export async function indexedSnapshot(root: string, storeFor: IndexStoreFor, inp
     }
   }
   const snapshot = finishSnapshot(prepared, (entry) => factsByPath.get(entry.path) ?? { role: "unusable", why: "could not be read" }, limits);
-  const index: RouterIndex = {
-    root: real,
-    settings,
-    environment,
-    watch,
+  const built: IndexDetails = {
     listing: {
       source: prepared.source,
       skipped: [...prepared.skipped].sort((left, right) => compareCodeUnits(left.path, right.path) || compareCodeUnits(left.why, right.why)),
       limits: prepared.limits,
     },
-    reads,
-    snapshot,
+    facts: reads.map((read) => read.facts),
   };
-  store?.write(index);
+  const index: RouterIndex = { root: real, settings, environment, watch, reads: reads.map((read) => ({ path: read.path, stamp: read.stamp })), snapshot, details: built };
+  store?.write(index, built);
   return { index, snapshot, tier: previous === null ? "cold" : listingHolds ? "contents" : "listing", filesRead };
 }
 

@@ -56,7 +56,9 @@ function join(base: string, name: string): string {
 }
 
 function absoluteOf(root: string, relative: string): string {
-  return relative === "" ? root : path.join(root, ...relative.split("/"));
+  if (relative === "") return root;
+  // Concatenated, not path.join: this runs for every watched folder and read file of a warm plan.
+  return path.sep === "/" ? `${root}/${relative}` : path.join(root, ...relative.split("/"));
 }
 
 function ancestorsOf(file: string, into: Set<string>): void {
