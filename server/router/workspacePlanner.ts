@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
 import { ErrorCodes } from "../protocol/messages";
-import { loadCatalogue } from "./catalogueFiles";
+import { loadCatalogueIndexed } from "./catalogueIndex";
 import { plan as pipeline } from "./plan";
 import { Plan, type Catalogue, type ExecutionMode, type PlanOptions, type SeatReport, type WorkspaceSnapshot } from "./planSchema";
 import { appendReport, readReports } from "./reportStore";
@@ -24,7 +24,8 @@ export interface PlannerModules {
 
 export const ROUTER_MODULES: PlannerModules = {
   createCache: (workspaceRoot) => new SnapshotCache(workspaceRoot),
-  loadCatalogue,
+  // Through the Router index: the skills are parsed again only when one of their files changed.
+  loadCatalogue: loadCatalogueIndexed,
   plan: pipeline,
 };
 

@@ -11,6 +11,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { canonicalize } from "../../server/ledger/canonicalJson";
 import { findPackageRoot } from "../../server/developer/operations/skillCatalog";
+import { loadCatalogue } from "../../server/router/catalogueFiles";
 import { buildSnapshot, SnapshotCache } from "../../server/router/snapshot";
 import { DETAILS_FILE, INDEX_FOLDER, INDEX_FILE } from "../../server/router/snapshot/indexStore";
 import { ROUTER_MODULES, WorkspacePlanner } from "../../server/router/workspacePlanner";
@@ -36,7 +37,9 @@ function indexFile(root: string): string {
 
 /** Plans every task in a fresh planner: through the index, or from a snapshot built afresh. */
 async function plans(root: string, withIndex: boolean): Promise<string> {
-  const modules = withIndex ? ROUTER_MODULES : { ...ROUTER_MODULES, createCache: (workspace: string) => ({ invalidate: () => undefined, get: () => buildSnapshot(workspace) }) };
+  const modules = withIndex
+    ? ROUTER_MODULES
+    : { ...ROUTER_MODULES, loadCatalogue, createCache: (workspace: string) => ({ invalidate: () => undefined, get: () => buildSnapshot(workspace) }) };
   const planner = new WorkspacePlanner(root, PACKAGE_ROOT, modules);
   const results: string[] = [];
   for (const task of TASKS) results.push(canonicalize(await planner.plan(task, null)));
@@ -109,6 +112,15 @@ test("through every kind of change, plans through the index equal plans without 
     fs.renameSync(path.join(repo.root, "packages/a/src/util.ts"), path.join(repo.root, "packages/a/src/helpers.ts"));
     await assertSameAsFresh(repo.root, "rename", ["listing"]);
     await assertSameAsFresh(repo.root, "settled", ["warm"]);
+
+    // The catalogue is kept in the index too: a new workspace skill, then an edit of it.
+    const skill = (description: string): string => `---\nname: retry-fixer\ndescription: ${description}\n---\n\n# Retry fixer\n`;
+    repo.write(".agents/skills/retry-fixer/SKILL.md", skill("Fixes retry bugs in TypeScript services."));
+    await assertSameAsFresh(repo.root, "a workspace skill added");
+    repo.write(".agents/skills/retry-fixer/SKILL.md", skill("Fixes caching bugs in parsers, never retries."));
+    await assertSameAsFresh(repo.root, "a workspace skill edited");
+    repo.write(".agents/skills/retry-fixer/SKILL.md", skill("Fixes caching bugs in parsers, never retries!"));
+    await assertSameAsFresh(repo.root, "a workspace skill edited again at once");
   } finally {
     repo.dispose();
   }

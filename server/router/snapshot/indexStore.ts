@@ -70,6 +70,21 @@ export class WorkspaceIndexStore implements IndexStore {
     }
   }
 
+  /** Another file of the index folder (the catalogue's), or null when missing, a link or oversized. */
+  readNamed(name: string): Buffer | null {
+    return this.bytesOf(path.join(this.folder, name));
+  }
+
+  /** Replaces another file of the index folder; best effort, as `write`. */
+  writeNamed(name: string, bytes: Buffer): void {
+    try {
+      ensureDocketFolder(this.root);
+      writeFileAtomicContained(this.root, path.join(this.folder, name), bytes);
+    } catch {
+      // Best effort: without it the next plan reads the skills again.
+    }
+  }
+
   read(): RouterIndex | null {
     const bytes = this.bytesOf(this.file);
     const decoded = bytes === null ? null : decodeIndex(bytes);
