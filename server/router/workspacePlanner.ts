@@ -68,6 +68,9 @@ export class WorkspacePlanner {
       // Git's own bookkeeping changes all the time (an editor's `git status` rewrites the index)
       // without changing which files are listed; only the local exclude file can.
       if ((posix === ".git" || posix.startsWith(".git/")) && posix !== ".git/info/exclude") continue;
+      // Nothing under .docket/ is ever listed (snapshot/fileList.ts); the Router index's own
+      // writes there must not make the next plan check the workspace again.
+      if (posix.startsWith(".docket/")) continue;
       relative.push(posix);
     }
     if (relative.length > 0) this.cache.invalidate(relative);
