@@ -3,7 +3,7 @@
 // bytes whatever order the snapshot's and catalogue's lists arrive in, because the inputs are
 // put in code-unit order first and every stage sorts what it emits.
 import * as z from "zod";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { DocketError } from "../errors";
 import { CanonicalJsonError, compareCodeUnits, hashValue } from "../ledger/canonicalJson";
 import { Catalogue, PLAN_FORMAT, Plan, PlanOptions, WorkspaceSnapshot } from "./planSchema";

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
+import { loadCatalogue } from "./catalogueFiles";
 import { loadCatalogueIndexed } from "./catalogueIndex";
 import { plan as pipeline } from "./plan";
 import { Plan, type Catalogue, type ExecutionMode, type PlanOptions, type SeatReport, type WorkspaceSnapshot } from "./planSchema";
@@ -26,6 +27,16 @@ export const ROUTER_MODULES: PlannerModules = {
   createCache: (workspaceRoot) => new SnapshotCache(workspaceRoot),
   // Through the Router index: the skills are parsed again only when one of their files changed.
   loadCatalogue: loadCatalogueIndexed,
+  plan: pipeline,
+};
+
+/**
+ * For a workspace Docket must not write to (VS Code's Restricted Mode): the same plans, with the
+ * snapshot kept in memory only — no Router index is read or written under `.docket/`.
+ */
+export const READ_ONLY_ROUTER_MODULES: PlannerModules = {
+  createCache: (workspaceRoot) => new SnapshotCache(workspaceRoot, { indexStore: () => null }),
+  loadCatalogue,
   plan: pipeline,
 };
 

@@ -14,7 +14,7 @@ import { findPackageRoot } from "../../server/developer/operations/skillCatalog"
 import { loadCatalogue } from "../../server/router/catalogueFiles";
 import { buildSnapshot, SnapshotCache } from "../../server/router/snapshot";
 import { DETAILS_FILE, INDEX_FOLDER, INDEX_FILE } from "../../server/router/snapshot/indexStore";
-import { ROUTER_MODULES, WorkspacePlanner } from "../../server/router/workspacePlanner";
+import { READ_ONLY_ROUTER_MODULES, ROUTER_MODULES, WorkspacePlanner } from "../../server/router/workspacePlanner";
 import { tempFolder, tempRepo, runGit, type TempRepo } from "../support/gitRepo";
 
 const PACKAGE_ROOT = findPackageRoot(__dirname);
@@ -278,6 +278,21 @@ test("a read-only workspace still plans (without an index)", async (context) => 
     assert.ok(!fs.existsSync(path.join(repo.root, ".docket")));
   } finally {
     fs.chmodSync(repo.root, 0o755);
+    repo.dispose();
+  }
+});
+
+test("read-only modules (Restricted Mode) plan alike and write nothing under .docket/", async () => {
+  const repo = tempRepo({ files: TREE });
+  try {
+    const planner = new WorkspacePlanner(repo.root, PACKAGE_ROOT, READ_ONLY_ROUTER_MODULES);
+    const first = canonicalize(await planner.plan(TASKS[0] as string, null));
+    assert.equal(first, canonicalize(await new WorkspacePlanner(repo.root, PACKAGE_ROOT, { ...ROUTER_MODULES, loadCatalogue, createCache: (workspace: string) => ({ invalidate: () => undefined, get: () => buildSnapshot(workspace) }) }).plan(TASKS[0] as string, null)));
+    repo.write("src/retry.ts", "export const retry = 2;\n");
+    planner.invalidate(["src/retry.ts"]);
+    assert.equal(canonicalize(await planner.plan(TASKS[1] as string, null)), (await plans(repo.root, false)).split("\n")[1]);
+    assert.equal(fs.existsSync(path.join(repo.root, ".docket")), false);
+  } finally {
     repo.dispose();
   }
 });

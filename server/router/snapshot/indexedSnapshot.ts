@@ -19,7 +19,7 @@ import { roleOf, type FileFacts } from "./fileFacts";
 import { listTraced } from "./fileList";
 import { nodeFs } from "./fsAdapter";
 import { INDEX_FORMAT, type IndexDetails, type IndexedRead, type RouterIndex } from "./indexFormat";
-import type { IndexStore } from "./indexStore";
+import { foreignRacyFrom, type IndexStore } from "./indexStore";
 import { UNSOUND_WATCH, gitEnvironmentFingerprint, watchGitListing, watchHolds, watchWalkListing, type ListingWatch } from "./listingWatch";
 import { resolveLimits, type ResolvedLimits, type SnapshotOptions } from "./options";
 import { readFactsSync } from "./readFacts";
@@ -90,7 +90,8 @@ export async function indexedSnapshot(root: string, storeFor: IndexStoreFor, inp
   if (previous !== null && details === null) return indexedSnapshot(root, storeFor, { ...input, previous: null });
 
   // From here on every stat is taken after this file-system time (see stamp.ts).
-  const racyFrom = store?.racyFrom() ?? null;
+  // Without a store (a read-only workspace) the clock comes from a temporary folder elsewhere.
+  const racyFrom: bigint | null = store !== null ? store.racyFrom() : foreignRacyFrom();
   let prepared: PreparedSnapshot;
   let watch: ListingWatch;
   if (previous !== null && listingHolds && details !== null) {

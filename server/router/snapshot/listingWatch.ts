@@ -164,8 +164,12 @@ export async function watchGitListing(root: string, listing: GitListing, racyFro
   if (!layout.sound) return UNSOUND_WATCH;
   const holding = new Set<string>();
   for (const file of listing.files) ancestorsOf(file, holding);
+  // Untracked nested repositories: Git does not look inside, so they are watched (a removed
+  // `.git` changes them) but not entered. A listed file that is a folder is a submodule when it
+  // holds a `.git` (treated alike); otherwise (a file replaced by a folder) it is walked.
   const nested = new Set(listing.nestedRepositories);
   for (const repository of nested) ancestorsOf(repository, holding);
+  const listed = new Set(listing.files);
   const inside: Array<readonly [string, Stamp]> = [...layout.inside];
 
   let frontier: string[] = [""];
@@ -194,7 +198,8 @@ export async function watchGitListing(root: string, listing: GitListing, racyFro
         if (!entry.isDirectory() || name === ".git" || (folder === "" && name === ".docket")) continue;
         const relative = join(folder, name);
         if (name.includes("\uFFFD")) return UNSOUND_WATCH; // a name Node could not decode
-        if (nested.has(relative)) inside.push([relative, stampOf(path.join(absolute, name), racyFrom)]);
+        const submodule = listed.has(relative) && fs.existsSync(path.join(absolute, name, ".git"));
+        if (nested.has(relative) || submodule) inside.push([relative, stampOf(path.join(absolute, name), racyFrom)]);
         else if (holding.has(relative)) stack.push(relative);
         else candidates.push(relative);
       }
