@@ -6,7 +6,7 @@ import { UsageError, parseArgs, stringFlag } from "../cli/args";
 import { DocketError, toDocketError } from "../errors";
 import { canonicalize } from "../ledger/canonicalJson";
 import { findPackageRoot } from "../developer/operations/skillCatalog";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { findWorkspaceRoot } from "../workspace/ledgerPaths";
 import { ExecutionMode } from "./planSchema";
 import { renderPlanText } from "./planText";

@@ -10,9 +10,8 @@ import path from "node:path";
 import { DocketError } from "../errors";
 import { ensureDocketFolder } from "../workspace/docketFolder";
 import { appendContained, openContained } from "../workspace/containedFs";
-import { redactPersistedInput } from "../evidence/persistedText";
 import { canonicalize, compareCodeUnits } from "../ledger/canonicalJson";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { DOCKET_FOLDER } from "../workspace/docketFolder";
 import { SeatReport, type ReviewerId } from "./planSchema";
 
@@ -143,6 +142,9 @@ export function readReports(workspaceRoot: string, basisSha256: string): SeatRep
 /** Validates and appends one report; nothing is written when it is refused. */
 export function appendReport(workspaceRoot: string, raw: unknown, board: CurrentBoard): SeatReport {
   // A finding may quote what the reviewer read; the report file keeps no secret.
+  // Loaded only here: redaction (a secret scanner) is needed to record a report, not to plan.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { redactPersistedInput } = require("../evidence/persistedText") as typeof import("../evidence/persistedText");
   const report = validateReport(redactPersistedInput(raw).value, board);
   const line = `${canonicalize(report)}\n`;
   if (Buffer.byteLength(line, "utf8") > MAX_REPORT_LINE_BYTES) throw invalid(`The report is larger than ${MAX_REPORT_LINE_BYTES} bytes.`);

@@ -3,7 +3,7 @@
 // in the plan indexes this normalized text. Bad input is a coded error naming what is wrong and
 // where, and no plan is made.
 import { DocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { MAX_TASK_LENGTH, type TaskStage } from "./planSchema";
 import { tokenize } from "./tokens";
 

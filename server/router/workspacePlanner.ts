@@ -7,12 +7,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { loadCatalogue } from "./catalogueFiles";
+import { loadCatalogueIndexed } from "./catalogueIndex";
 import { plan as pipeline } from "./plan";
 import { Plan, type Catalogue, type ExecutionMode, type PlanOptions, type SeatReport, type WorkspaceSnapshot } from "./planSchema";
 import { appendReport, readReports } from "./reportStore";
 import { SnapshotCache } from "./snapshot/snapshotCache";
+import { parseTask } from "./task";
 
 /** The I/O and pipeline a planner uses; injectable so surfaces can be tested with fixed plans. */
 export interface PlannerModules {
@@ -23,6 +25,17 @@ export interface PlannerModules {
 
 export const ROUTER_MODULES: PlannerModules = {
   createCache: (workspaceRoot) => new SnapshotCache(workspaceRoot),
+  // Through the Router index: the skills are parsed again only when one of their files changed.
+  loadCatalogue: loadCatalogueIndexed,
+  plan: pipeline,
+};
+
+/**
+ * For a workspace Docket must not write to (VS Code's Restricted Mode): the same plans, with the
+ * snapshot kept in memory only — no Router index is read or written under `.docket/`.
+ */
+export const READ_ONLY_ROUTER_MODULES: PlannerModules = {
+  createCache: (workspaceRoot) => new SnapshotCache(workspaceRoot, { indexStore: () => null }),
   loadCatalogue,
   plan: pipeline,
 };
@@ -66,6 +79,9 @@ export class WorkspacePlanner {
       // Git's own bookkeeping changes all the time (an editor's `git status` rewrites the index)
       // without changing which files are listed; only the local exclude file can.
       if ((posix === ".git" || posix.startsWith(".git/")) && posix !== ".git/info/exclude") continue;
+      // Nothing under .docket/ is ever listed (snapshot/fileList.ts); the Router index's own
+      // writes there must not make the next plan check the workspace again.
+      if (posix.startsWith(".docket/")) continue;
       relative.push(posix);
     }
     if (relative.length > 0) this.cache.invalidate(relative);
@@ -73,6 +89,9 @@ export class WorkspacePlanner {
 
   /** Plans `task` against the workspace as it is now, with the reports recorded for its basis. */
   async plan(task: string, mode: ExecutionMode | null): Promise<Plan> {
+    // A task that cannot be planned is refused before the snapshot is taken, so it writes nothing
+    // (not even the Router index).
+    parseTask(task);
     const { snapshot, catalogue } = await this.inputs();
     const options: PlanOptions = { mode, reports: [], ranChecks: [] };
     let result = this.run(task, snapshot, catalogue, options);
@@ -136,6 +155,8 @@ export class WorkspacePlanner {
 
   private run(task: string, snapshot: WorkspaceSnapshot, catalogue: Catalogue, options: PlanOptions): Plan {
     const result = this.modules.plan(task, snapshot, catalogue, options);
+    // The Router's own pipeline checks its plan against the schema before hashing it.
+    if (this.modules.plan === pipeline) return result;
     // Every surface hands this plan on as the contract says; a pipeline bug is said, not shipped.
     const checked = Plan.safeParse(result);
     if (!checked.success) {

@@ -3,7 +3,7 @@
 // nobody invalidated it), then hand everything to the pure `finishSnapshot`.
 import * as path from "node:path";
 import { DocketError } from "../../errors";
-import { ErrorCodes } from "../../protocol/messages";
+import { ErrorCodes } from "../../protocol/errorCodes";
 import type { WorkspaceSnapshot } from "../planSchema";
 import { deriveFacts, readBudget, type FileFacts } from "./fileFacts";
 import { listFiles } from "./fileList";

@@ -2,9 +2,9 @@
 // the .gitignore-honouring walk otherwise. A Git failure other than "no Git here" falls back to
 // the walk and says so, because a plan on a walked list beats no plan.
 import type { SnapshotFs } from "./fsAdapter";
-import { GitListingFailure, listGitFiles } from "./gitFiles";
+import { GitListingFailure, listGitFiles, type GitListing } from "./gitFiles";
 import type { Listing } from "./listing";
-import { walkFiles } from "./walkFiles";
+import { walkFiles, type WalkTrace } from "./walkFiles";
 
 /**
  * Docket's own state folder is not part of the project: turning Docket on, or recording a review
@@ -21,19 +21,30 @@ function withoutDocketState(listing: Listing): Listing {
 }
 
 export async function listFiles(root: string, fs: SnapshotFs, lister: "auto" | "walk", maxListed: number): Promise<Listing> {
-  return withoutDocketState(await listAll(root, fs, lister, maxListed));
+  return (await listTraced(root, fs, lister, maxListed)).listing;
 }
 
-async function listAll(root: string, fs: SnapshotFs, lister: "auto" | "walk", maxListed: number): Promise<Listing> {
+/**
+ * The listing with how it was made: the Git listing itself (for the Router index's watch), or
+ * the walk's trace and whether Git was asked first and said "no repository here".
+ */
+export type TracedListing =
+  | { readonly listing: Listing; readonly how: "git"; readonly git: GitListing }
+  | { readonly listing: Listing; readonly how: "walk"; readonly trace: WalkTrace; readonly gitAbsent: boolean; readonly gitFailed: boolean };
+
+export async function listTraced(root: string, fs: SnapshotFs, lister: "auto" | "walk", maxListed: number): Promise<TracedListing> {
+  const trace: WalkTrace = { entered: [], ignoreFiles: [] };
   if (lister === "auto") {
     try {
-      return await listGitFiles(root, maxListed);
+      const git = await listGitFiles(root, maxListed);
+      return { listing: withoutDocketState(git), how: "git", git };
     } catch (error) {
       if (!(error instanceof GitListingFailure)) throw error;
-      const walked = await walkFiles(root, fs, maxListed);
-      if (error.absent) return walked;
-      return { ...walked, limits: [...walked.limits, `git: ${error.message}; the folder was walked instead`] };
+      const walked = await walkFiles(root, fs, maxListed, trace);
+      if (error.absent) return { listing: withoutDocketState(walked), how: "walk", trace, gitAbsent: true, gitFailed: false };
+      const limits = [...walked.limits, `git: ${error.message}; the folder was walked instead`];
+      return { listing: withoutDocketState({ ...walked, limits }), how: "walk", trace, gitAbsent: false, gitFailed: true };
     }
   }
-  return walkFiles(root, fs, maxListed);
+  return { listing: withoutDocketState(await walkFiles(root, fs, maxListed, trace)), how: "walk", trace, gitAbsent: false, gitFailed: false };
 }

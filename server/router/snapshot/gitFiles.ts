@@ -31,16 +31,20 @@ function environment(): NodeJS.ProcessEnv {
   return env;
 }
 
-function runGit(root: string, args: readonly string[]): Promise<Buffer> {
+/**
+ * Runs one git command in `root` as the listing does (no inherited GIT_DIR, no fsmonitor hook, no
+ * optional locks). `okExitCodes` are exit codes that are answers, not failures (check-ignore's 1).
+ */
+export function runGit(root: string, args: readonly string[], input?: Buffer, okExitCodes: readonly number[] = []): Promise<Buffer> {
   // Repository config could otherwise run programs (an fsmonitor hook).
   const fullArgs = ["-c", "core.fsmonitor=false", ...args];
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       "git",
       fullArgs,
       { cwd: root, encoding: "buffer", timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, env: environment(), windowsHide: true },
       (error, stdout, stderr) => {
-        if (error === null) {
+        if (error === null || (typeof error.code === "number" && okExitCodes.includes(error.code))) {
           resolve(stdout);
           return;
         }
@@ -49,14 +53,15 @@ function runGit(root: string, args: readonly string[]): Promise<Buffer> {
         if (failure.code === "ENOENT") reject(new GitListingFailure(true, "git is not installed"));
         else if (/not a git repository|must be run in a work tree/iu.test(message)) reject(new GitListingFailure(true, message));
         else if (failure.killed === true) reject(new GitListingFailure(false, `git ls-files did not finish within ${GIT_TIMEOUT_MS / 1000} s`));
-        else reject(new GitListingFailure(false, `git ls-files failed: ${message || failure.message}`));
+        else reject(new GitListingFailure(false, `git ${args[0] ?? ""} failed: ${message || failure.message}`));
       },
     );
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
 /** NUL-separated byte strings; names are bytes to Git, so they are decoded strictly one by one. */
-function splitNames(output: Buffer): Buffer[] {
+export function splitNames(output: Buffer): Buffer[] {
   const names: Buffer[] = [];
   let start = 0;
   for (let index = output.indexOf(0, start); index !== -1; index = output.indexOf(0, start)) {
@@ -67,8 +72,17 @@ function splitNames(output: Buffer): Buffer[] {
   return names;
 }
 
+/** A Git listing plus what the Router index needs to watch it (server/router/snapshot/listingWatch.ts). */
+export interface GitListing extends Listing {
+  readonly source: "git";
+  /** Untracked nested repositories Git reported as "dir/" (without the slash): Git does not look inside. */
+  readonly nestedRepositories: readonly string[];
+  /** A listed name was not UTF-8: the folders it lies in cannot be named, so the index cannot watch them. */
+  readonly undecodable: boolean;
+}
+
 /** `maxListed` bounds the work after Git answers; Git's own order (index, then untracked) is stable. */
-export async function listGitFiles(root: string, maxListed: number): Promise<Listing> {
+export async function listGitFiles(root: string, maxListed: number): Promise<GitListing> {
   const listed = await runGit(root, ["ls-files", "--cached", "--others", "--exclude-standard", "-z"]);
   // A tracked file deleted from the work tree is still in the index; it is not in the workspace.
   const deleted = await runGit(root, ["ls-files", "--deleted", "-z"]);
@@ -76,6 +90,8 @@ export async function listGitFiles(root: string, maxListed: number): Promise<Lis
   const files = new Set<string>();
   const skipped: SkippedEntry[] = [];
   const limits: string[] = [];
+  const nestedRepositories: string[] = [];
+  let undecodable = false;
   for (const name of splitNames(listed)) {
     if (files.size >= maxListed) {
       limits.push(`git: stopped after listing ${maxListed} files`);
@@ -83,9 +99,13 @@ export async function listGitFiles(root: string, maxListed: number): Promise<Lis
     }
     if (gone.has(name.toString("latin1"))) continue;
     const text = decodeUtf8(name);
-    if (text === null) skipped.push({ path: describeBytes(name), why: "file name is not valid UTF-8" });
+    if (text === null) {
+      skipped.push({ path: describeBytes(name), why: "file name is not valid UTF-8" });
+      undecodable = true;
+    }
     // An untracked nested repository comes back as "dir/": Git does not look inside, nor do we.
-    else if (!text.endsWith("/")) files.add(text); // unmerged paths appear once per stage; the Set keeps one
+    else if (text.endsWith("/")) nestedRepositories.push(text.slice(0, -1));
+    else files.add(text); // unmerged paths appear once per stage; the Set keeps one
   }
-  return { source: "git", files: [...files], skipped, limits };
+  return { source: "git", files: [...files], skipped, limits, nestedRepositories, undecodable };
 }

@@ -1,29 +1,40 @@
-// The backend's snapshot of one workspace root, rebuilt incrementally as files change.
+// The snapshot of one workspace root, kept between plans and rebuilt incrementally as files change.
 //
-// Strategy: `get()` returns the last snapshot untouched until something is invalidated. After an
-// invalidation it re-lists the files (one `git ls-files` or walk: cheap next to reading), then
-// re-reads only the manifests, rule files and import sources whose content may have changed:
-// a file's derived facts (parsed manifest, rule-file hash, import specifiers — never its bytes)
-// are reused when it was not invalidated and its size and mtimeMs equal those recorded when it was
-// read. Invalidated paths are always re-read, because an edit can keep both size and mtime.
-// New and deleted files show up through the re-listing. The result is byte-identical to a fresh
-// `buildSnapshot` of the same tree; the cache only saves reads.
+// On the real file system (no injected fsAdapter) it goes through the Router index
+// (indexedSnapshot.ts): the first `get()` of a fresh process starts from the index on disk under
+// `.docket/router-index/` and checks it with stats only; later rebuilds start from the index kept
+// in memory, re-read the paths invalidated since, and write the index again, so the next process
+// starts warm. With an injected fsAdapter (tests that shuffle listing order or fail reads) it keeps
+// the in-memory strategy: re-list, then re-read only the files that were invalidated or whose size
+// and mtimeMs changed. Either way the result is byte-identical to a fresh `buildSnapshot`.
 import * as path from "node:path";
 import type { WorkspaceSnapshot } from "../planSchema";
 import { collectSnapshot, type CachedFacts } from "./collect";
+import type { RouterIndex } from "./indexFormat";
+import { indexedSnapshot, type IndexStoreFor, type IndexTier } from "./indexedSnapshot";
+import { WorkspaceIndexStore } from "./indexStore";
 import type { SnapshotOptions } from "./options";
+
+export interface SnapshotCacheOptions extends SnapshotOptions {
+  /** Where the index is kept on disk; default `.docket/router-index/` of the workspace, null for nowhere. */
+  readonly indexStore?: IndexStoreFor;
+}
+
+export const WORKSPACE_INDEX: IndexStoreFor = (realRoot) => new WorkspaceIndexStore(realRoot);
 
 export class SnapshotCache {
   private snapshot: WorkspaceSnapshot | null = null;
   private facts: ReadonlyMap<string, CachedFacts> = new Map();
+  private index: RouterIndex | null = null;
   /** Relative POSIX paths changed since the last build ("" means everything). */
   private dirty = new Set<string>([""]);
   private building: Promise<WorkspaceSnapshot> | null = null;
   private lastFilesRead = 0;
+  private lastTier: IndexTier | null = null;
 
   constructor(
     readonly root: string,
-    private readonly options: SnapshotOptions = {},
+    private readonly options: SnapshotCacheOptions = {},
   ) {}
 
   /** Marks paths (absolute, or relative to the root) as changed; paths outside the root are ignored. */
@@ -42,6 +53,11 @@ export class SnapshotCache {
     return this.lastFilesRead;
   }
 
+  /** How the last build went through the index (null without one): for tests and the bench. */
+  get tierLastBuild(): IndexTier | null {
+    return this.lastTier;
+  }
+
   get(): Promise<WorkspaceSnapshot> {
     // Paths invalidated while a build runs are not in it: rebuild once more after it.
     if (this.building !== null) return this.dirty.size === 0 ? this.building : this.building.then(() => this.get());
@@ -56,13 +72,11 @@ export class SnapshotCache {
       }
       return false;
     };
-    const build = collectSnapshot(this.root, this.options, changed.has("") ? new Map() : this.facts, isInvalidated).then(
-      (result) => {
-        this.snapshot = result.snapshot;
-        this.facts = result.facts;
-        this.lastFilesRead = result.filesRead;
+    const build = this.rebuild(changed, isInvalidated).then(
+      (snapshot) => {
+        this.snapshot = snapshot;
         this.building = null;
-        return result.snapshot;
+        return snapshot;
       },
       (error: unknown) => {
         // Nothing was rebuilt: the same paths are still stale for the next attempt.
@@ -73,5 +87,24 @@ export class SnapshotCache {
     );
     this.building = build;
     return build;
+  }
+
+  private async rebuild(changed: ReadonlySet<string>, isInvalidated: (relative: string) => boolean): Promise<WorkspaceSnapshot> {
+    if (this.options.fsAdapter === undefined) {
+      const first = this.snapshot === null;
+      const result = await indexedSnapshot(this.root, this.options.indexStore ?? WORKSPACE_INDEX, {
+        options: this.options,
+        // The first build trusts nothing but the stamps; later ones also re-read what was invalidated.
+        ...(first ? {} : { previous: this.index, invalidated: isInvalidated, relist: changed.has("") }),
+      });
+      this.index = result.index;
+      this.lastFilesRead = result.filesRead;
+      this.lastTier = result.tier;
+      return result.snapshot;
+    }
+    const result = await collectSnapshot(this.root, this.options, changed.has("") ? new Map() : this.facts, isInvalidated);
+    this.facts = result.facts;
+    this.lastFilesRead = result.filesRead;
+    return result.snapshot;
   }
 }

@@ -43,7 +43,15 @@ function isIgnored(frames: readonly IgnoreFrame[], relative: string, directory: 
   return false;
 }
 
-export async function walkFiles(root: string, fs: SnapshotFs, maxListed: number): Promise<Listing> {
+/** What the walk looked at, for the Router index's watch (server/router/snapshot/listingWatch.ts). */
+export interface WalkTrace {
+  /** Folders entered, root-relative ("" is the root). */
+  readonly entered: string[];
+  /** `.gitignore` files whose rules were read. */
+  readonly ignoreFiles: string[];
+}
+
+export async function walkFiles(root: string, fs: SnapshotFs, maxListed: number, trace?: WalkTrace): Promise<Listing> {
   const files: string[] = [];
   const skipped: SkippedEntry[] = [];
   const limits: string[] = [];
@@ -66,10 +74,12 @@ export async function walkFiles(root: string, fs: SnapshotFs, maxListed: number)
       else entries.push({ name, kind: entry.kind });
     }
     entries.sort((left, right) => compareCodeUnits(left.name, right.name));
+    trace?.entered.push(current.relative);
 
     let frames = current.frames;
     if (entries.some((entry) => entry.name === ".gitignore" && entry.kind === "file")) {
       const ignoreFile = join(current.relative, ".gitignore");
+      trace?.ignoreFiles.push(ignoreFile);
       try {
         const bytes = await fs.readPrefix(path.join(absolute, ".gitignore"), MAX_GITIGNORE_BYTES);
         const text = decodeUtf8(bytes);

@@ -1,0 +1,63 @@
+// Reads one file the snapshot needs (manifest, rule file, import source) for the Router index,
+// synchronously: the same bytes and the same facts — or the same "why not" — as collect.ts's
+// asynchronous reader, at a fraction of its cost on large workspaces (four system calls a file,
+// none through the thread pool). The stamp is taken before the bytes are read, so a change made
+// after it shows as a different (or racy) stamp next time.
+import fs from "node:fs";
+import path from "node:path";
+import { deriveFacts, readBudget, type FileFacts } from "./fileFacts";
+import { isInside } from "./fsAdapter";
+import type { ResolvedLimits } from "./options";
+import type { FileToRead } from "./snapshot";
+import { RACY, contentStamp, type Stamp } from "./stamp";
+
+export interface ReadFacts {
+  readonly stamp: Stamp;
+  readonly facts: FileFacts;
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? "error";
+}
+
+/** At most `want` bytes from the start of `file` (fewer at its end). */
+function readPrefix(file: string, want: number): Buffer {
+  const fd = fs.openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(want);
+    let filled = 0;
+    while (filled < want) {
+      const bytesRead = fs.readSync(fd, buffer, filled, want - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function readFactsSync(root: string, entry: FileToRead, limits: ResolvedLimits, racyFrom: bigint | null): ReadFacts {
+  const absolute = path.join(root, ...entry.path.split("/"));
+  const stamp = contentStamp(absolute, racyFrom);
+  const unusable = (why: string): ReadFacts => ({ stamp, facts: { role: "unusable", why } });
+  try {
+    let target = absolute;
+    let stat = fs.lstatSync(absolute);
+    if (stat.isSymbolicLink()) {
+      // As collect.ts: a link is read only when it leads to a file inside the workspace.
+      target = fs.realpathSync(absolute);
+      if (!isInside(root, target)) return unusable("symbolic link leads outside the workspace; not read");
+      stat = fs.lstatSync(target);
+    }
+    if (!stat.isFile()) return unusable("not a regular file; not read");
+    // The asynchronous reader reads min(budget, size + 1) bytes up to the end of the file; for a
+    // file that does not change meanwhile that is min(budget, size) bytes, read here without the
+    // extra read that would only find the end.
+    const bytes = readPrefix(target, Math.min(readBudget(entry.role, limits), stat.size));
+    return { stamp, facts: deriveFacts(entry.path, entry.role, bytes, limits) };
+  } catch (error) {
+    // A failed read may be passing (EMFILE, EIO): racy, so the next use tries again.
+    return { stamp: RACY, facts: { role: "unusable", why: `could not be read (${errorCode(error)})` } };
+  }
+}
