@@ -31,7 +31,7 @@ import { PiSessionHost } from "../pi/piSessionHost";
 import { agentsStatus } from "../agents/agentsStatus";
 import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type Installation } from "../agents/installerFiles";
 import { findPackageRoot } from "../developer/operations/skillCatalog";
-import { WorkspacePlanner } from "../router/workspacePlanner";
+import { READ_ONLY_ROUTER_MODULES, ROUTER_MODULES, WorkspacePlanner } from "../router/workspacePlanner";
 import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
 import { isObserverProposalUnderReview, publishObserverSave, returnObserverSaveToReview, synchronizeObserverSave } from "../observer/observerSaveFlow";
 import { GuardRpc } from "./guardRpc";
@@ -109,6 +109,7 @@ export class Backend {
   private dirWatcher: fs.FSWatcher | null = null;
   /** The Router's planner for the workspace folder, created by the first `docket/plan`. */
   private planner: WorkspacePlanner | null = null;
+  private plannerModules: typeof ROUTER_MODULES | null = null;
   /** Tells the planner which files changed; null until planning starts, or when watching failed. */
   private workspaceWatcher: fs.FSWatcher | null = null;
   private workspaceWatchFailed = false;
@@ -338,14 +339,17 @@ export class Backend {
   private workspacePlanner(): WorkspacePlanner {
     const folder = this.options.workspaceFolder;
     if (folder === null) throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to plan a task: Docket plans against the folder's files and skills.");
-    if (this.planner === null || this.planner.workspaceRoot !== folder) {
+    // Restricted Mode writes nothing, so an untrusted workspace's snapshot stays in memory (no Router index).
+    const modules = this.options.trusted ? ROUTER_MODULES : READ_ONLY_ROUTER_MODULES;
+    if (this.planner === null || this.planner.workspaceRoot !== folder || this.plannerModules !== modules) {
       this.stopWatchingWorkspace();
-      this.planner = new WorkspacePlanner(folder, findPackageRoot(__dirname));
+      this.planner = new WorkspacePlanner(folder, findPackageRoot(__dirname), modules);
+      this.plannerModules = modules;
       this.watchWorkspace(folder, this.planner);
     }
     if (this.workspaceWatchFailed) {
       // From now on nobody keeps the snapshot up to date, so each plan rebuilds it.
-      this.planner = new WorkspacePlanner(folder, this.planner.packageRoot, undefined, "rescan");
+      this.planner = new WorkspacePlanner(folder, this.planner.packageRoot, modules, "rescan");
       this.workspaceWatchFailed = false;
     }
     return this.planner;

@@ -1,6 +1,8 @@
 // `docket/plan` through the real backend (`docket serve --stdio` in a child process): the plan
 // for a task, coded errors for bad input, and a snapshot that follows file changes in the
 // workspace without restarting the backend.
+import fs from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCodes, Requests } from "../../server/protocol/messages";
@@ -47,6 +49,28 @@ test("docket/plan answers the plan, the same bytes each time, and coded errors f
     assert.equal(await backend.errorCode(Requests.plan.method, {}), ErrorCodes.invalidParams);
   } finally {
     await backend.stop();
+    repo.dispose();
+  }
+});
+
+test("Restricted Mode: docket/plan answers the same plan and writes no Router index; a trusted backend keeps one", async () => {
+  const repo = shopRepo();
+  const index = path.join(repo.root, ".docket", "router-index");
+  const restricted = await startBackend({ workspaceFolder: repo.root, trusted: false });
+  let untrustedPlan: Plan;
+  try {
+    untrustedPlan = await restricted.request(Requests.plan, { task: TASK });
+    assert.equal(fs.existsSync(path.join(repo.root, ".docket")), false, "an untrusted workspace gets no .docket/");
+  } finally {
+    await restricted.stop();
+  }
+  const trusted = await startBackend({ workspaceFolder: repo.root });
+  try {
+    const plan = await trusted.request(Requests.plan, { task: TASK });
+    assert.equal(plan.planSha256, untrustedPlan.planSha256);
+    assert.equal(fs.existsSync(index), true, "a trusted workspace keeps its Router index");
+  } finally {
+    await trusted.stop();
     repo.dispose();
   }
 });
