@@ -8,44 +8,24 @@
 //   its checkpoint deleted (only a full replay could answer, and it cannot finish in time): the
 //   hook must answer a valid allow/deny within 5 s.
 //
-// Ledgers are generated once (test/support/generatedCycles.ts: full work cycles, 20 events per
-// scope) and kept, with their Git workspace and snapshot, under os.tmpdir(), keyed by size and
-// generator; each round's on/off pair adds three lines to them.
+// Ledgers are the bench's cached realistic workloads (bench/workloads.ts: full work cycles, 20
+// events per scope), copied once into a Git workspace kept with its snapshot under os.tmpdir(),
+// keyed by the cached ledger's name; each round's on/off pair adds three lines to it.
 //   node out/bench/writes.js [--quick]
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
-import { DEVELOPER_STREAM, encodeLedgerLine } from "../server/ledger/ledgerLine";
 import { LedgerStore } from "../server/ledger/store";
 import { writeCheckpoint } from "../server/hooks/checkpointState";
 import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpoint";
 import { tailSeedPathFor } from "../server/hooks/tailSeed";
-import { CycleWriter } from "../test/support/generatedCycles";
-import { ScopeLog } from "../test/support/developerLog";
 import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
+import { ChildMeter } from "./runner";
+import { EVENTS_PER_SCOPE, realisticLedger } from "./workloads";
 
-/** Changes whenever the generated ledger's content would change, so a stale cache is never reused. */
-const GENERATOR = "cycles-v1";
-const EVENTS_PER_SCOPE = 20;
 const WRITE_TARGET = 1.5;
 const HOOK_TARGET_MS = 5_000;
-
-/** Loaded with `node -r` into every measured process: writes its CPU microseconds (and its waited children's) to fd 3. */
-const CPU_REPORTER = `"use strict";
-const fs = require("node:fs");
-process.on("exit", () => {
-  const usage = process.resourceUsage();
-  let children = 0;
-  try {
-    const stat = fs.readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    children = (Number(fields[13]) + Number(fields[14])) * 10000;
-  } catch {}
-  fs.writeSync(3, JSON.stringify({ cpuUs: usage.userCPUTime + usage.systemCPUTime + (Number.isFinite(children) ? children : 0) }));
-});
-`;
 
 function repoRoot(): string {
   // out/bench/writes.js or dist/bench.js: the repository is where package.json is.
@@ -63,42 +43,14 @@ function git(cwd: string, args: readonly string[]): void {
   if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
 }
 
-/** Appends `events` generated events (whole scopes) to `file`, continuing one hash chain, a scope at a time. */
-function generateLedger(file: string, events: number): void {
-  const scopes = Math.max(1, Math.round(events / EVENTS_PER_SCOPE));
-  const fd = fs.openSync(file, "w");
-  try {
-    let previous: string | null = null;
-    let line = 0;
-    let chunk: string[] = [];
-    for (let index = 0; index < scopes; index += 1) {
-      const log = new ScopeLog(`scope:cycle-${index.toString(36).padStart(5, "0")}`);
-      new CycleWriter(log, 2).appendCycle();
-      log.close();
-      for (const entry of log.entries) {
-        const encoded = encodeLedgerLine(line, previous, DEVELOPER_STREAM, entry as Parameters<typeof encodeLedgerLine>[3]);
-        chunk.push(encoded.text);
-        previous = encoded.lineSha256;
-        line += 1;
-      }
-      if (chunk.length >= 20_000) {
-        fs.writeSync(fd, chunk.join(""));
-        chunk = [];
-      }
-    }
-    fs.writeSync(fd, chunk.join(""));
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /**
  * A Git workspace whose ledger holds `events` generated events and a current snapshot, built once
  * and kept under os.tmpdir(). The snapshot comes from one full replay, as the first write after an
  * upgrade would leave it.
  */
 function cachedWorkspace(events: number): { workspace: string; ledgerPath: string } {
-  const workspace = path.join(os.tmpdir(), "docket-bench-writes", `${GENERATOR}-${events}`);
+  const source = realisticLedger(Math.max(1, Math.round(events / EVENTS_PER_SCOPE)));
+  const workspace = path.join(os.tmpdir(), "docket-bench-writes", path.basename(source.file, ".jsonl"));
   const ledgerPath = path.join(workspace, ".docket", "ledger.jsonl");
   const ready = path.join(workspace, ".bench-ready");
   if (!fs.existsSync(ready)) {
@@ -110,8 +62,8 @@ function cachedWorkspace(events: number): { workspace: string; ledgerPath: strin
     git(workspace, ["add", "--all"]);
     git(workspace, ["commit", "--quiet", "-m", "bench"]);
     fs.mkdirSync(path.dirname(ledgerPath), { recursive: true });
-    generateLedger(ledgerPath, events);
-    fs.writeFileSync(ready, `${GENERATOR} ${events}\n`);
+    fs.copyFileSync(source.file, ledgerPath);
+    fs.writeFileSync(ready, `${path.basename(source.file)}\n`);
   }
   if (lookupCheckpointFile(ledgerPath).kind !== "current" || !fs.existsSync(tailSeedPathFor(ledgerPath))) {
     const store = new LedgerStore(ledgerPath);
@@ -122,26 +74,16 @@ function cachedWorkspace(events: number): { workspace: string; ledgerPath: strin
   return { workspace, ledgerPath };
 }
 
-interface ChildRun extends Sample {
+interface MeasuredRun extends Sample {
   readonly stdout: string;
 }
 
-function runMeasured(args: readonly string[], options: { input?: string; reporter: string }): ChildRun {
-  const started = performance.now();
-  const result = spawnSync("nice", ["-n", "10", process.execPath, "-r", options.reporter, ...args], {
-    encoding: "utf8",
-    input: options.input ?? "",
-    stdio: ["pipe", "pipe", "pipe", "pipe"],
-    maxBuffer: 16 << 20,
-  });
-  const wallMs = performance.now() - started;
-  const report = result.output[3];
-  if (typeof report !== "string" || report === "") throw new Error(`${args.join(" ")}: no CPU report (${result.stderr})`);
-  // Peak RSS is not reported: Linux carries a parent's high-water mark into its children, and this
-  // bench's parent holds the large ledger it replayed to build the snapshot.
-  const { cpuUs } = JSON.parse(report) as { cpuUs: number };
-  if (result.status !== 0 && !(args.includes("hook") && result.status === 2)) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr}`);
-  return { cpuMs: cpuUs / 1_000, wallMs, stdout: result.stdout };
+function runMeasured(meter: ChildMeter, args: readonly string[], input?: string): MeasuredRun {
+  const run = meter.run({ args, cwd: os.tmpdir(), ...(input === undefined ? {} : { input }) });
+  if (run.status !== 0 && !(args.includes("hook") && run.status === 2)) throw new Error(`${args.join(" ")} exited ${run.status}: ${run.stderr}`);
+  // Peak RSS is left out: Linux carries a parent's high-water mark into its children, and this
+  // bench's parent may hold the large ledger it replayed to build the snapshot.
+  return { cpuMs: run.sample.cpuMs, wallMs: run.sample.wallMs, stdout: run.stdout };
 }
 
 function sum(a: Sample, b: Sample): Sample {
@@ -149,9 +91,9 @@ function sum(a: Sample, b: Sample): Sample {
 }
 
 /** `docket on` then `docket off` in a workspace whose snapshot must stay current (else this measures a replay). */
-function onOff(cli: string, workspace: string, ledgerPath: string, reporter: string): Sample {
-  const on = runMeasured([cli, "on", "--workspace", workspace], { reporter });
-  const off = runMeasured([cli, "off", "--workspace", workspace], { reporter });
+function onOff(cli: string, workspace: string, ledgerPath: string, meter: ChildMeter): Sample {
+  const on = runMeasured(meter, [cli, "on", "--workspace", workspace]);
+  const off = runMeasured(meter, [cli, "off", "--workspace", workspace]);
   if (!on.stdout.startsWith("Docket is on") || !off.stdout.startsWith("Docket is off")) throw new Error(`unexpected output: ${on.stdout} ${off.stdout}`);
   if (lookupCheckpointFile(ledgerPath).kind !== "current") throw new Error("the snapshot is not current after a write");
   return sum(on, off);
@@ -161,7 +103,7 @@ function label(events: number): string {
   return `${events.toLocaleString("en-US")} events`;
 }
 
-export async function writeFigures(options: { quick: boolean }): Promise<BenchFigure[]> {
+export async function writeFigures(options: { quick: boolean; meter?: ChildMeter }): Promise<BenchFigure[]> {
   const root = repoRoot();
   const cli = path.join(root, "dist", "docket.js");
   const hook = path.join(root, "dist", "docket-hook.js");
@@ -169,18 +111,17 @@ export async function writeFigures(options: { quick: boolean }): Promise<BenchFi
   const rounds = options.quick ? 3 : 5;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "docket-bench-writes-"));
   try {
-    const reporter = path.join(scratch, "cpu-reporter.js");
-    fs.writeFileSync(reporter, CPU_REPORTER);
+    const meter = options.meter ?? new ChildMeter(scratch);
     const large = cachedWorkspace(largeEvents);
     const small = cachedWorkspace(100);
     // One unmeasured pair each: the first write after a build anchors the ledger and captures baselines.
-    onOff(cli, large.workspace, large.ledgerPath, reporter);
-    onOff(cli, small.workspace, small.ledgerPath, reporter);
+    onOff(cli, large.workspace, large.ledgerPath, meter);
+    onOff(cli, small.workspace, small.ledgerPath, meter);
     const largeSamples: Sample[] = [];
     const smallSamples: Sample[] = [];
     for (let round = 0; round < rounds; round += 1) {
-      largeSamples.push(onOff(cli, large.workspace, large.ledgerPath, reporter));
-      smallSamples.push(onOff(cli, small.workspace, small.ledgerPath, reporter));
+      largeSamples.push(onOff(cli, large.workspace, large.ledgerPath, meter));
+      smallSamples.push(onOff(cli, small.workspace, small.ledgerPath, meter));
     }
     const writes = figure({
       id: "write.on.large",
@@ -201,7 +142,7 @@ export async function writeFigures(options: { quick: boolean }): Promise<BenchFi
     try {
       for (let round = 0; round < rounds; round += 1) {
         fs.rmSync(checkpointPathFor(large.ledgerPath), { force: true });
-        const run = runMeasured([hook, "hook", "--host", "claude", "--workspace", large.workspace, "PreToolUse"], { input, reporter });
+        const run = runMeasured(meter, [hook, "hook", "--host", "claude", "--workspace", large.workspace, "PreToolUse"], input);
         const decision = (JSON.parse(run.stdout) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
         if (decision !== "deny" && decision !== "allow") throw new Error(`the hook gave no allow/deny: ${run.stdout}`);
         answers.add(decision);

@@ -20,21 +20,11 @@ import { LedgerStore } from "../../server/ledger/store";
 import { scopeOpenedDraft } from "../../server/developer/scopeOperations";
 import { tempRepo, type TempRepo } from "../support/gitRepo";
 import { repoRoot } from "../support/repoRoot";
+import { seededRandom as random } from "../support/seededRandom";
 
 type Op = "on" | "off" | "open" | "open-bad" | "conclude" | "conclude-bad" | "authorize" | "edit" | "land";
 const OPS: readonly Op[] = ["on", "off", "open", "open-bad", "conclude", "conclude-bad", "authorize", "edit", "land"];
 
-/** Deterministic pseudo-random sequence (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function clockFrom(start: number): Clock {
   let tick = start;

@@ -203,7 +203,7 @@ export function cycleScopesEntries(scopes: number): Envelope[] {
 }
 
 /** Ledger lines (with newlines) wrapping the entries, as `.docket/ledger.jsonl` holds them. */
-export function ledgerLines(entries: readonly Envelope[]): string[] {
+export function ledgerLines(entries: readonly unknown[]): string[] {
   const lines: string[] = [];
   let previous: string | null = null;
   entries.forEach((entry, index) => {

@@ -5,6 +5,7 @@
 // and duplicate ids. Deterministic: the same options always give the same bytes.
 import fs from "node:fs";
 import path from "node:path";
+import { seededRandom as random } from "./seededRandom";
 
 export type RecordFault =
   | "yaml" // frontmatter that is not YAML
@@ -48,17 +49,6 @@ export function generatedId(kind: Kind, index: number, series = 0): string {
   return `${kind}-00000000-0000-4000-8${series.toString(16).padStart(3, "0")}-${index.toString(16).padStart(12, "0")}`;
 }
 
-/** Small deterministic generator (mulberry32): the same seed gives the same notebook on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ["parser", "latency", "cache", "reviewer", "ledger", "boundary", "evidence", "schema", "record", "graph", "claim", "budget", "trace", "memo"];
 

@@ -9,8 +9,7 @@ import path from "node:path";
 import { LedgerStore } from "../../server/ledger/store";
 import { replayEntries } from "../../server/ledger/replay";
 import type { Envelope } from "../../server/ledger/envelope";
-import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLine";
-import { cycleScopesEntries } from "../support/generatedCycles";
+import { cycleScopesEntries, ledgerLines } from "../support/generatedCycles";
 
 function tempLedger(): string {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "docket-stream-"));
@@ -18,17 +17,6 @@ function tempLedger(): string {
   return path.join(directory, ".docket", "ledger.jsonl");
 }
 
-/** Ledger lines of the entries, a 1.5 MB entry (longer than a read chunk) placed at `bigAt`. */
-function linesOf(entries: readonly unknown[]): string[] {
-  const lines: string[] = [];
-  let previous: string | null = null;
-  entries.forEach((entry, index) => {
-    const encoded = encodeLedgerLine(index, previous, DEVELOPER_STREAM, entry);
-    lines.push(encoded.text);
-    previous = encoded.lineSha256;
-  });
-  return lines;
-}
 
 const generated: Envelope[] = cycleScopesEntries(150);
 const oversized = { ...(generated[0] as Envelope), payload: { filler: "x".repeat(1_500_000) } };
@@ -36,7 +24,7 @@ const entries: unknown[] = [...generated.slice(0, 1_000), oversized, ...generate
 
 test("a ledger of several read chunks, one line longer than a chunk, reads as replaying its entries at once", () => {
   const ledgerPath = tempLedger();
-  const lines = linesOf(entries);
+  const lines = ledgerLines(entries);
   fs.writeFileSync(ledgerPath, lines.join(""));
   assert.ok(fs.statSync(ledgerPath).size > 4 * 1024 * 1024, "the ledger spans several chunks");
   const store = new LedgerStore(ledgerPath);
@@ -63,7 +51,7 @@ test("a ledger of several read chunks, one line longer than a chunk, reads as re
 });
 
 test("a torn tail after many chunks and a bad line after many chunks are found as in one read", () => {
-  const lines = linesOf(entries);
+  const lines = ledgerLines(entries);
   const torn = tempLedger();
   const tail = (lines.at(-1) as string).slice(0, 100);
   fs.writeFileSync(torn, lines.slice(0, -1).join("") + tail);

@@ -16,21 +16,11 @@ import { checkpointPathFor } from "../../../server/hooks/checkpoint";
 import { DOCUMENTED_TOOLS, docketToolNames } from "../../support/hostTools";
 import { runInstalledPreToolUse, runInstalledPreToolUseInProcess, type HostKind, type HostVerdict, type ToolCallSpec } from "../../support/installedHooks";
 import type { ReliabilityContext, ReliabilityTarget, TargetTally } from "../target";
+import { seededRandom as random } from "../../support/seededRandom";
 
 const HOSTS: readonly HostKind[] = ["claude", "codex", "vscode"];
 const CONCURRENCY = 3;
 
-/** mulberry32: a small seeded generator, so a failure replays with `--seed`. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 async function pool<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
   const results: T[] = new Array<T>(tasks.length);
