@@ -2,8 +2,10 @@
 // records one disposition per entry and never throws. It is incremental (entries can keep
 // arriving) and supports trial application for batch preflight, rolled back exactly. Every entry
 // costs O(1) however long the ledger and its scopes are: open scopes are reduced in place
-// (LiveScope), a closed scope is kept as its final ScopeState, and causes are found by event id.
+// (LiveScope), a closed scope is kept as its head and summary (its records are rebuilt from its
+// events when read, see closedScope.ts), and causes are found by event id.
 import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } from "../developer/reducer";
+import { closedScopeState, type ClosedScopeSource } from "./closedScope";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
 import type { ScopeState } from "../developer/scopeState";
@@ -76,7 +78,7 @@ export function rejectionOf(error: unknown): { code: ReplayFaultCode; message: s
 /** What a cited event proves, without the ref (which the citing ref equals when it resolves). */
 type FactBody = CauseFact extends infer F ? (F extends { readonly ref: EventRef } ? Omit<F, "ref"> : never) : never;
 
-/** An open scope is reduced in place; a closed one can never change again and is kept as its final state. */
+/** An open scope is reduced in place; a closed one can never change again and is kept in its closedScope form. */
 type ScopeEntry = LiveScope | ScopeState;
 
 function stateOf(entry: ScopeEntry): ScopeState {
@@ -90,6 +92,8 @@ function bodyOf(fact: CauseFact): FactBody | null {
 }
 
 const INITIAL_CAPACITY = 1_024;
+/** Closed scopes whose full state stays built (a reader usually looks at one scope at a time). */
+const CLOSED_STATES_KEPT = 8;
 
 export interface ReplayerOptions {
   /**
@@ -109,7 +113,7 @@ export class ReplayReloadError extends Error {
   }
 }
 
-export class Replayer {
+export class Replayer implements ClosedScopeSource {
   private readonly reload: ((storedIndex: number) => unknown) | null;
   /** Accepted events in order (ordinals), only without `reload`. */
   private readonly retained: AcceptedEvent[] | null;
@@ -131,6 +135,10 @@ export class Replayer {
   private readonly scopeOrdinalById = new Map<string, number>();
   /** Accepted ordinals of each open scope (what a hook seed needs), dropped when the scope closes. */
   private readonly openScopeEvents = new Map<number, number[]>();
+  /** Accepted ordinals of each closed scope: its full state is rebuilt from these events. */
+  private readonly closedScopeEvents = new Map<number, Uint32Array>();
+  /** The last few closed scopes' rebuilt full states, least recently read first. */
+  private readonly closedStates = new Map<number, ScopeState>();
   private entryTotal = 0;
   private readonly rejections = new Map<number, Disposition & { status: "rejected" }>();
   private firstRejection: (Disposition & { status: "rejected" }) | null = null;
@@ -287,6 +295,41 @@ export class Replayer {
     });
   }
 
+  /**
+   * The full final state of a closed scope, rebuilt by reducing its events again (read from their
+   * lines and checked against the kept hashes, with the same resolved causes) and kept among the
+   * last few read. Called by a closed scope's record getters.
+   */
+  closedScopeState(scopeOrdinal: number): ScopeState {
+    const kept = this.closedStates.get(scopeOrdinal);
+    if (kept !== undefined) {
+      this.closedStates.delete(scopeOrdinal);
+      this.closedStates.set(scopeOrdinal, kept);
+      return kept;
+    }
+    const ordinals = this.closedScopeEvents.get(scopeOrdinal);
+    if (ordinals === undefined) throw new Error(`scope ${scopeOrdinal} is not closed`);
+    let live: LiveScope | null = null;
+    for (const ordinal of ordinals) {
+      const { storedIndex, envelope, event } = this.acceptedEvent(ordinal) as AcceptedEvent;
+      try {
+        if (live === null) {
+          live = openLiveScope(envelope, event);
+          continue;
+        }
+        const causes = envelope.causalRefs.map((ref) => this.resolve(ref) ?? stop("unresolved-causal-ref", "cause not found"));
+        advanceLiveScope(live, envelope, event, causes);
+        live.journal.forget();
+      } catch {
+        throw new ReplayReloadError(storedIndex);
+      }
+    }
+    const state = (live as LiveScope).snapshot();
+    this.closedStates.set(scopeOrdinal, state);
+    if (this.closedStates.size > CLOSED_STATES_KEPT) this.closedStates.delete(this.closedStates.keys().next().value as number);
+    return state;
+  }
+
   scope(workScopeId: string): ScopeState | undefined {
     const scopeOrdinal = this.scopeOrdinalById.get(workScopeId);
     return scopeOrdinal === undefined ? undefined : stateOf(this.scopeEntries[scopeOrdinal] as ScopeEntry);
@@ -426,7 +469,10 @@ export class Replayer {
       if (this.trialMarks === null) {
         current.journal.forget();
         if (current.status === "closed") {
-          this.scopeEntries[scopeOrdinal as number] = current.snapshot();
+          const ordinals = this.openScopeEvents.get(scopeOrdinal as number) as number[];
+          ordinals.push(this.acceptedTotal);
+          this.closedScopeEvents.set(scopeOrdinal as number, Uint32Array.from(ordinals));
+          this.scopeEntries[scopeOrdinal as number] = closedScopeState(current.snapshot(), this, scopeOrdinal as number);
           this.openScopeEvents.delete(scopeOrdinal as number);
         }
       }
