@@ -6,6 +6,7 @@
 // events when read, see closedScope.ts), and causes are found by event id.
 import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } from "../developer/reducer";
 import { closedScopeState, type ClosedScopeSource } from "./closedScope";
+import { EventIdTable } from "./eventIdTable";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
 import type { ScopeState } from "../developer/scopeState";
@@ -117,8 +118,8 @@ export class Replayer implements ClosedScopeSource {
   private readonly reload: ((storedIndex: number) => unknown) | null;
   /** Accepted events in order (ordinals), only without `reload`. */
   private readonly retained: AcceptedEvent[] | null;
-  private readonly ordinalById = new Map<string, number>();
-  private readonly eventIds: string[] = [];
+  /** Each accepted event's id by ordinal, and the ordinal of an id. */
+  private readonly eventIds = new EventIdTable();
   private storedIndexes = new Uint32Array(INITIAL_CAPACITY);
   private scopeOrdinals = new Uint32Array(INITIAL_CAPACITY);
   /** Each accepted event's kind, as an index into `kindNames`. */
@@ -128,15 +129,24 @@ export class Replayer implements ClosedScopeSource {
   /** The eventSha256 of each accepted event, 32 bytes each. */
   private shas = Buffer.alloc(INITIAL_CAPACITY * 32);
   private acceptedTotal = 0;
-  /** What each accepted support, settlement, conclusion or authorization proves when cited. */
+  /**
+   * What each accepted support, settlement, conclusion or authorization of an open scope proves
+   * when cited. A closed scope's are dropped: one of them is cited rarely (another scope citing
+   * it, or its own rebuild) and is then read again from its event.
+   */
   private readonly factBodies = new Map<number, FactBody>();
+  /** Which kind codes prove something as a cause (the others prove "other"). */
+  private readonly factKindCodes = new Set<number>();
   private readonly scopeIds: string[] = [];
   private readonly scopeEntries: ScopeEntry[] = [];
   private readonly scopeOrdinalById = new Map<string, number>();
   /** Accepted ordinals of each open scope (what a hook seed needs), dropped when the scope closes. */
   private readonly openScopeEvents = new Map<number, number[]>();
-  /** Accepted ordinals of each closed scope: its full state is rebuilt from these events. */
-  private readonly closedScopeEvents = new Map<number, Uint32Array>();
+  /** Accepted ordinals of the closed scopes, each scope's end to end (`closedScopeEvents` has its range). */
+  private closedOrdinals = new Uint32Array(INITIAL_CAPACITY);
+  private closedOrdinalsUsed = 0;
+  /** Per closed scope: where its ordinals start in `closedOrdinals`, and how many. */
+  private readonly closedScopeEvents = new Map<number, number>();
   /** The last few closed scopes' rebuilt full states, least recently read first. */
   private readonly closedStates = new Map<number, ScopeState>();
   private entryTotal = 0;
@@ -196,11 +206,11 @@ export class Replayer implements ClosedScopeSource {
 
   /** Ordinal of the accepted event with this id. */
   ordinalOfEventId(eventId: string): number | undefined {
-    return this.ordinalById.get(eventId);
+    return this.eventIds.get(eventId);
   }
 
   eventIdOf(ordinal: number): string | undefined {
-    return this.eventIds[ordinal];
+    return this.eventIds.idOf(ordinal);
   }
 
   workScopeIdOf(ordinal: number): string | undefined {
@@ -252,7 +262,7 @@ export class Replayer implements ClosedScopeSource {
         result.push(rejected);
         continue;
       }
-      result.push({ status: "accepted", index, eventId: this.eventIds[ordinal] as string });
+      result.push({ status: "accepted", index, eventId: this.eventIds.idOf(ordinal) as string });
       ordinal += 1;
     }
     return result;
@@ -307,19 +317,32 @@ export class Replayer implements ClosedScopeSource {
       this.closedStates.set(scopeOrdinal, kept);
       return kept;
     }
-    const ordinals = this.closedScopeEvents.get(scopeOrdinal);
-    if (ordinals === undefined) throw new Error(`scope ${scopeOrdinal} is not closed`);
+    const start = this.closedScopeEvents.get(scopeOrdinal);
+    if (start === undefined) throw new Error(`scope ${scopeOrdinal} is not closed`);
+    const count = this.closedOrdinals[start] as number;
+    // The scope's own events, just read, prove their facts without being read again.
+    const own = new Map<string, AcceptedEvent>();
     let live: LiveScope | null = null;
-    for (const ordinal of ordinals) {
-      const { storedIndex, envelope, event } = this.acceptedEvent(ordinal) as AcceptedEvent;
+    for (let position = start + 1; position <= start + count; position += 1) {
+      const accepted = this.acceptedEvent(this.closedOrdinals[position] as number) as AcceptedEvent;
+      const { storedIndex, envelope, event } = accepted;
       try {
         if (live === null) {
           live = openLiveScope(envelope, event);
+          own.set(envelope.eventId, accepted);
           continue;
         }
-        const causes = envelope.causalRefs.map((ref) => this.resolve(ref) ?? stop("unresolved-causal-ref", "cause not found"));
+        const causes = envelope.causalRefs.map((ref) => {
+          const cited = own.get(ref.eventId);
+          if (cited !== undefined && cited.envelope.eventSha256 === ref.eventSha256 && ref.workScopeId === envelope.workScopeId) {
+            const fact = factOfEvent(cited);
+            return { ...fact, ref } as CauseFact;
+          }
+          return this.resolve(ref) ?? stop("unresolved-causal-ref", "cause not found");
+        });
         advanceLiveScope(live, envelope, event, causes);
         live.journal.forget();
+        own.set(envelope.eventId, accepted);
       } catch {
         throw new ReplayReloadError(storedIndex);
       }
@@ -377,7 +400,6 @@ export class Replayer implements ClosedScopeSource {
       return { dispositions, accepted: [...accepted], scopes };
     } finally {
       for (let ordinal = this.acceptedTotal - 1; ordinal >= acceptedStart; ordinal -= 1) {
-        this.ordinalById.delete(this.eventIds[ordinal] as string);
         this.factBodies.delete(ordinal);
         const events = this.openScopeEvents.get(this.scopeOrdinals[ordinal] as number);
         if (events !== undefined && events.at(-1) === ordinal) events.pop();
@@ -388,7 +410,7 @@ export class Replayer implements ClosedScopeSource {
       }
       this.scopeIds.length = scopeStart;
       this.scopeEntries.length = scopeStart;
-      this.eventIds.length = acceptedStart;
+      this.eventIds.truncate(acceptedStart);
       this.retained?.splice(acceptedStart);
       for (let index = entryStart; index < this.entryTotal; index += 1) this.rejections.delete(index);
       for (const [scope, mark] of this.trialMarks) {
@@ -404,23 +426,45 @@ export class Replayer implements ClosedScopeSource {
   }
 
   private refOf(ordinal: number): EventRef {
-    return { workScopeId: this.workScopeIdOf(ordinal) as string, eventId: this.eventIds[ordinal] as string, eventSha256: this.eventSha256Of(ordinal) };
+    return { workScopeId: this.workScopeIdOf(ordinal) as string, eventId: this.eventIds.idOf(ordinal) as string, eventSha256: this.eventSha256Of(ordinal) };
   }
 
   private factOf(ordinal: number, ref: EventRef): CauseFact {
-    const body = this.factBodies.get(ordinal);
+    const body = this.factBodies.get(ordinal) ?? this.closedFactBody(ordinal);
     // Members in factOfEvent's order: a hook seed writes facts out as JSON.
-    if (body === undefined) return { kind: "other", ref };
+    if (body === undefined || body === null) return { kind: "other", ref };
     const { kind, ...members } = body;
     return { kind, ref, ...members } as CauseFact;
   }
 
   /** What the accepted event a causal ref names proves (event ids are unique among accepted events). */
   private resolve(ref: EventRef): CauseFact | undefined {
-    const ordinal = this.ordinalById.get(ref.eventId);
+    const ordinal = this.eventIds.get(ref.eventId);
     if (ordinal === undefined || this.scopeIds[this.scopeOrdinals[ordinal] as number] !== ref.workScopeId) return undefined;
     if (this.eventSha256Of(ordinal) !== ref.eventSha256) return undefined;
     return this.factOf(ordinal, ref);
+  }
+
+  /** Keeps a closing scope's ordinals as [count, ...ordinals] in the shared pool. */
+  private keepClosedOrdinals(scopeOrdinal: number, ordinals: readonly number[]): void {
+    const needed = this.closedOrdinalsUsed + ordinals.length + 1;
+    if (needed > this.closedOrdinals.length) {
+      const pool = new Uint32Array(Math.max(needed, this.closedOrdinals.length * 2));
+      pool.set(this.closedOrdinals.subarray(0, this.closedOrdinalsUsed));
+      this.closedOrdinals = pool;
+    }
+    const start = this.closedOrdinalsUsed;
+    this.closedOrdinals[start] = ordinals.length;
+    this.closedOrdinals.set(ordinals, start + 1);
+    this.closedOrdinalsUsed = needed;
+    this.closedScopeEvents.set(scopeOrdinal, start);
+  }
+
+  /** What an event of a closed scope proves, read again from the event (null for the kinds that prove nothing). */
+  private closedFactBody(ordinal: number): FactBody | null {
+    if (!this.factKindCodes.has(this.kindCodes[ordinal] as number)) return null;
+    if (this.openScopeEvents.has(this.scopeOrdinals[ordinal] as number)) return null;
+    return bodyOf(factOfEvent(this.acceptedEvent(ordinal) as AcceptedEvent));
   }
 
   private grow(): void {
@@ -441,7 +485,7 @@ export class Replayer implements ClosedScopeSource {
 
   private accept(index: number, raw: unknown, parsedText: string | undefined): Disposition {
     const envelope = parseStored(raw, parsedText);
-    if (this.ordinalById.has(envelope.eventId)) {
+    if (this.eventIds.has(envelope.eventId)) {
       stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
     }
     const event = parseSemanticEvent(envelope);
@@ -471,7 +515,8 @@ export class Replayer implements ClosedScopeSource {
         if (current.status === "closed") {
           const ordinals = this.openScopeEvents.get(scopeOrdinal as number) as number[];
           ordinals.push(this.acceptedTotal);
-          this.closedScopeEvents.set(scopeOrdinal as number, Uint32Array.from(ordinals));
+          this.keepClosedOrdinals(scopeOrdinal as number, ordinals);
+          for (const ordinal of ordinals) this.factBodies.delete(ordinal);
           this.scopeEntries[scopeOrdinal as number] = closedScopeState(current.snapshot(), this, scopeOrdinal as number);
           this.openScopeEvents.delete(scopeOrdinal as number);
         }
@@ -493,10 +538,12 @@ export class Replayer implements ClosedScopeSource {
     this.kindCodes[ordinal] = kindCode;
     this.shas.write(envelope.eventSha256, ordinal * 32, 32, "hex");
     this.eventIds.push(envelope.eventId);
-    this.ordinalById.set(envelope.eventId, ordinal);
     const accepted: AcceptedEvent = { storedIndex: index, envelope, event };
     const body = bodyOf(factOfEvent(accepted));
-    if (body !== null) this.factBodies.set(ordinal, body);
+    if (body !== null) {
+      this.factKindCodes.add(kindCode);
+      if (this.scopeEntries[scopeOrdinal as number] instanceof LiveScope) this.factBodies.set(ordinal, body);
+    }
     this.openScopeEvents.get(scopeOrdinal as number)?.push(ordinal);
     this.retained?.push(accepted);
     this.trialAccepted?.push(accepted);
