@@ -1,13 +1,34 @@
 // A closed scope can never change again, and an event aimed at it is rejected by the head checks
-// alone (sequence, chain, then "closed"). So replay keeps of it only the head and the summary the
-// status lists read; its records (frames, supports, landings…) are rebuilt from its events' lines
-// when a reader reads one of them. The object still is a ScopeState with the same keys in the same
-// order (JSON, spread and deep equality see the same value): the records are enumerable getters.
+// alone (sequence, chain, then "closed"). So replay keeps of it only a ClosedScope (where its
+// events' ordinals are, its head sequence and its two times; ids and hashes come from the
+// replayer's typed arrays); its records (frames, supports, landings, closure…) are rebuilt from its
+// events' lines when a reader reads one of them. The ScopeState a reader gets has the same keys in
+// the same order (JSON, spread and deep equality see the same value): records are enumerable getters.
 import type { ScopeState } from "../developer/scopeState";
 
 /** Rebuilds the full final state of closed scope `scopeOrdinal` (cached by the source). */
 export interface ClosedScopeSource {
   closedScopeState(scopeOrdinal: number): ScopeState;
+}
+
+/** What replay keeps of a closed scope. */
+export class ClosedScope {
+  constructor(
+    /** Where the scope's [count, ...ordinals] start in the replayer's pool. */
+    readonly start: number,
+    readonly headSequence: number,
+    readonly openedAt: string,
+    readonly closedAt: string | null,
+  ) {}
+}
+
+/** The fields of a closed scope's state that are not records. */
+export interface ClosedScopeFields {
+  readonly workScopeId: string;
+  readonly head: ScopeState["head"];
+  readonly openedAt: string;
+  readonly openedEventSha256: string;
+  readonly closedAt: string | null;
 }
 
 const LINK = Symbol("closedScope");
@@ -47,6 +68,9 @@ const scopeGetters = {
 };
 
 const rootGetters = {
+  closure(this: Linked) {
+    return full(this).root.closure;
+  },
   authorizations(this: Linked) {
     return full(this).root.authorizations;
   },
@@ -66,16 +90,21 @@ function lazy(target: object, key: string, get: () => unknown): void {
   Object.defineProperty(target, key, { get, enumerable: true, configurable: false });
 }
 
-/** The kept form of a closed scope's final state `final` (whose records are then let go). */
-export function closedScopeState(final: ScopeState, source: ClosedScopeSource, scopeOrdinal: number): ScopeState {
+/**
+ * A reader's view of a closed scope. A closed scope has no active authorization (closing clears
+ * it) and no active invocation (closing requires that).
+ */
+export function closedScopeState(fields: ClosedScopeFields, source: ClosedScopeSource, scopeOrdinal: number): ScopeState {
   const value: Link = { source, scopeOrdinal };
-  const root = { status: final.root.status, closure: final.root.closure, activeAuthorization: final.root.activeAuthorization };
+  const root = { status: "closed" };
   link(root, value);
+  lazy(root, "closure", rootGetters.closure);
+  Object.defineProperty(root, "activeAuthorization", { value: null, enumerable: true, writable: false });
   lazy(root, "authorizations", rootGetters.authorizations);
   lazy(root, "landings", rootGetters.landings);
   lazy(root, "debts", rootGetters.debts);
   // Keys in LiveScope.snapshot()'s order.
-  const state = { workScopeId: final.workScopeId, head: final.head, root };
+  const state = { workScopeId: fields.workScopeId, head: fields.head, root };
   link(state, value);
   lazy(state, "frames", scopeGetters.frames);
   lazy(state, "supports", scopeGetters.supports);
@@ -83,9 +112,9 @@ export function closedScopeState(final: ScopeState, source: ClosedScopeSource, s
   lazy(state, "bases", scopeGetters.bases);
   lazy(state, "assignments", scopeGetters.assignments);
   lazy(state, "settlements", scopeGetters.settlements);
-  Object.defineProperty(state, "activeInvocation", { value: final.activeInvocation, enumerable: true, writable: false });
-  Object.defineProperty(state, "openedAt", { value: final.openedAt, enumerable: true, writable: false });
-  Object.defineProperty(state, "openedEventSha256", { value: final.openedEventSha256, enumerable: true, writable: false });
-  Object.defineProperty(state, "closedAt", { value: final.closedAt, enumerable: true, writable: false });
+  Object.defineProperty(state, "activeInvocation", { value: null, enumerable: true, writable: false });
+  Object.defineProperty(state, "openedAt", { value: fields.openedAt, enumerable: true, writable: false });
+  Object.defineProperty(state, "openedEventSha256", { value: fields.openedEventSha256, enumerable: true, writable: false });
+  Object.defineProperty(state, "closedAt", { value: fields.closedAt, enumerable: true, writable: false });
   return state as unknown as ScopeState;
 }

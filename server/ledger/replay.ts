@@ -5,7 +5,7 @@
 // (LiveScope), a closed scope is kept as its head and summary (its records are rebuilt from its
 // events when read, see closedScope.ts), and causes are found by event id.
 import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } from "../developer/reducer";
-import { closedScopeState, type ClosedScopeSource } from "./closedScope";
+import { ClosedScope, closedScopeState, type ClosedScopeSource } from "./closedScope";
 import { EventIdTable } from "./eventIdTable";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
@@ -80,11 +80,7 @@ export function rejectionOf(error: unknown): { code: ReplayFaultCode; message: s
 type FactBody = CauseFact extends infer F ? (F extends { readonly ref: EventRef } ? Omit<F, "ref"> : never) : never;
 
 /** An open scope is reduced in place; a closed one can never change again and is kept in its closedScope form. */
-type ScopeEntry = LiveScope | ScopeState;
-
-function stateOf(entry: ScopeEntry): ScopeState {
-  return entry instanceof LiveScope ? entry.snapshot() : entry;
-}
+type ScopeEntry = LiveScope | ClosedScope;
 
 function bodyOf(fact: CauseFact): FactBody | null {
   if (fact.kind === "other") return null;
@@ -142,11 +138,9 @@ export class Replayer implements ClosedScopeSource {
   private readonly scopeOrdinalById = new Map<string, number>();
   /** Accepted ordinals of each open scope (what a hook seed needs), dropped when the scope closes. */
   private readonly openScopeEvents = new Map<number, number[]>();
-  /** Accepted ordinals of the closed scopes, each scope's end to end (`closedScopeEvents` has its range). */
+  /** Accepted ordinals of the closed scopes, each scope's as [count, ...ordinals] (ClosedScope.start). */
   private closedOrdinals = new Uint32Array(INITIAL_CAPACITY);
   private closedOrdinalsUsed = 0;
-  /** Per closed scope: where its ordinals start in `closedOrdinals`, and how many. */
-  private readonly closedScopeEvents = new Map<number, number>();
   /** The last few closed scopes' rebuilt full states, least recently read first. */
   private readonly closedStates = new Map<number, ScopeState>();
   private entryTotal = 0;
@@ -283,7 +277,7 @@ export class Replayer implements ClosedScopeSource {
   /** Scopes sorted by id (code-unit order); built when asked, kept until an event is accepted. */
   scopes(): ScopeState[] {
     if (this.scopesCache !== null && this.scopesCache.version === this.version) return [...this.scopesCache.scopes];
-    const scopes = this.scopeEntries.map(stateOf).sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
+    const scopes = this.scopeEntries.map((_, scopeOrdinal) => this.stateOf(scopeOrdinal)).sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
     if (this.trialMarks === null) this.scopesCache = { version: this.version, scopes };
     return [...scopes];
   }
@@ -291,7 +285,7 @@ export class Replayer implements ClosedScopeSource {
   /** The open scopes sorted by id, without building the closed ones (usually zero or one scope). */
   openScopes(): ScopeState[] {
     const open: ScopeState[] = [];
-    for (const scopeOrdinal of this.openScopeEvents.keys()) open.push(stateOf(this.scopeEntries[scopeOrdinal] as ScopeEntry));
+    for (const scopeOrdinal of this.openScopeEvents.keys()) open.push(this.stateOf(scopeOrdinal));
     return open.sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
   }
 
@@ -317,8 +311,9 @@ export class Replayer implements ClosedScopeSource {
       this.closedStates.set(scopeOrdinal, kept);
       return kept;
     }
-    const start = this.closedScopeEvents.get(scopeOrdinal);
-    if (start === undefined) throw new Error(`scope ${scopeOrdinal} is not closed`);
+    const entry = this.scopeEntries[scopeOrdinal];
+    if (!(entry instanceof ClosedScope)) throw new Error(`scope ${scopeOrdinal} is not closed`);
+    const start = entry.start;
     const count = this.closedOrdinals[start] as number;
     // The scope's own events, just read, prove their facts without being read again.
     const own = new Map<string, AcceptedEvent>();
@@ -355,7 +350,23 @@ export class Replayer implements ClosedScopeSource {
 
   scope(workScopeId: string): ScopeState | undefined {
     const scopeOrdinal = this.scopeOrdinalById.get(workScopeId);
-    return scopeOrdinal === undefined ? undefined : stateOf(this.scopeEntries[scopeOrdinal] as ScopeEntry);
+    return scopeOrdinal === undefined ? undefined : this.stateOf(scopeOrdinal);
+  }
+
+  private stateOf(scopeOrdinal: number): ScopeState {
+    const entry = this.scopeEntries[scopeOrdinal] as ScopeEntry;
+    if (entry instanceof LiveScope) return entry.snapshot();
+    const count = this.closedOrdinals[entry.start] as number;
+    const first = this.closedOrdinals[entry.start + 1] as number;
+    const last = this.closedOrdinals[entry.start + count] as number;
+    const fields = {
+      workScopeId: this.scopeIds[scopeOrdinal] as string,
+      head: { scopeSequence: entry.headSequence, eventRef: this.refOf(last) },
+      openedAt: entry.openedAt,
+      openedEventSha256: this.eventSha256Of(first),
+      closedAt: entry.closedAt,
+    };
+    return closedScopeState(fields, this, scopeOrdinal);
   }
 
   /**
@@ -446,7 +457,7 @@ export class Replayer implements ClosedScopeSource {
   }
 
   /** Keeps a closing scope's ordinals as [count, ...ordinals] in the shared pool. */
-  private keepClosedOrdinals(scopeOrdinal: number, ordinals: readonly number[]): void {
+  private keepClosedOrdinals(ordinals: readonly number[]): number {
     const needed = this.closedOrdinalsUsed + ordinals.length + 1;
     if (needed > this.closedOrdinals.length) {
       const pool = new Uint32Array(Math.max(needed, this.closedOrdinals.length * 2));
@@ -457,7 +468,7 @@ export class Replayer implements ClosedScopeSource {
     this.closedOrdinals[start] = ordinals.length;
     this.closedOrdinals.set(ordinals, start + 1);
     this.closedOrdinalsUsed = needed;
-    this.closedScopeEvents.set(scopeOrdinal, start);
+    return start;
   }
 
   /** What an event of a closed scope proves, read again from the event (null for the kinds that prove nothing). */
@@ -515,15 +526,15 @@ export class Replayer implements ClosedScopeSource {
         if (current.status === "closed") {
           const ordinals = this.openScopeEvents.get(scopeOrdinal as number) as number[];
           ordinals.push(this.acceptedTotal);
-          this.keepClosedOrdinals(scopeOrdinal as number, ordinals);
+          const start = this.keepClosedOrdinals(ordinals);
           for (const ordinal of ordinals) this.factBodies.delete(ordinal);
-          this.scopeEntries[scopeOrdinal as number] = closedScopeState(current.snapshot(), this, scopeOrdinal as number);
+          this.scopeEntries[scopeOrdinal as number] = new ClosedScope(start, current.head.scopeSequence, current.openedAt, envelope.occurredAt);
           this.openScopeEvents.delete(scopeOrdinal as number);
         }
       }
     } else {
       // A closed scope: this always rejects (with the head fault first, as for any scope).
-      advanceScopeWithFacts(current, envelope, event, causes);
+      advanceScopeWithFacts(this.stateOf(scopeOrdinal as number), envelope, event, causes);
     }
     const ordinal = this.acceptedTotal;
     if (ordinal === this.storedIndexes.length) this.grow();
