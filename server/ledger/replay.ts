@@ -76,6 +76,16 @@ export function rejectionOf(error: unknown): { code: ReplayFaultCode; message: s
   return { code: fault.code, message: fault.message.slice(0, 1_000) };
 }
 
+/** A scope as the status lists show it (without its records). */
+export interface ScopeListing {
+  readonly workScopeId: string;
+  readonly status: "open" | "closed";
+  readonly head: number;
+  readonly openedAt: string;
+  readonly closedAt: string | null;
+  readonly openedEventSha256: string;
+}
+
 /** What a cited event proves, without the ref (which the citing ref equals when it resolves). */
 type FactBody = CauseFact extends infer F ? (F extends { readonly ref: EventRef } ? Omit<F, "ref"> : never) : never;
 
@@ -149,6 +159,7 @@ export class Replayer implements ClosedScopeSource {
   /** Bumped by every accepted event: the key of the cached scope list. */
   private version = 0;
   private scopesCache: { readonly version: number; readonly scopes: ScopeState[] } | null = null;
+  private listingsCache: { readonly version: number; readonly listings: readonly ScopeListing[] } | null = null;
   /** During a trial: the events it accepted, and each live scope it changed with its journal position before. */
   private trialAccepted: AcceptedEvent[] | null = null;
   private trialMarks: Map<LiveScope, number> | null = null;
@@ -282,6 +293,36 @@ export class Replayer implements ClosedScopeSource {
     return [...scopes];
   }
 
+  /** Every scope's listing sorted by id (code-unit order), without building any closed scope's state. */
+  scopeListings(): readonly ScopeListing[] {
+    if (this.listingsCache !== null && this.listingsCache.version === this.version) return this.listingsCache.listings;
+    const listings = this.scopeEntries
+      .map((entry, scopeOrdinal): ScopeListing => {
+        if (entry instanceof LiveScope) {
+          const state = entry.snapshot();
+          return {
+            workScopeId: state.workScopeId,
+            status: state.root.status,
+            head: state.head.scopeSequence,
+            openedAt: state.openedAt,
+            closedAt: state.closedAt,
+            openedEventSha256: state.openedEventSha256,
+          };
+        }
+        return {
+          workScopeId: this.scopeIds[scopeOrdinal] as string,
+          status: "closed",
+          head: entry.headSequence,
+          openedAt: entry.openedAt,
+          closedAt: entry.closedAt,
+          openedEventSha256: this.eventSha256Of(this.closedOrdinals[entry.start + 1] as number),
+        };
+      })
+      .sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
+    if (this.trialMarks === null) this.listingsCache = { version: this.version, listings };
+    return listings;
+  }
+
   /** The open scopes sorted by id, without building the closed ones (usually zero or one scope). */
   openScopes(): ScopeState[] {
     const open: ScopeState[] = [];
@@ -391,9 +432,14 @@ export class Replayer implements ClosedScopeSource {
 
   /**
    * Applies entries on trial and rolls every effect back afterwards, returning the dispositions
-   * and the envelopes that would be accepted. Used to preflight a batch before writing it.
+   * and the envelopes that would be accepted. Used to preflight a batch before writing it. The
+   * scope list as the trial left it is built only when `withScopes` asks (an append never does:
+   * building it costs a view per closed scope).
    */
-  trial(raws: readonly unknown[]): { dispositions: Disposition[]; accepted: AcceptedEvent[]; readonly scopes: ScopeState[] } {
+  trial(
+    raws: readonly unknown[],
+    options: { readonly withScopes?: boolean } = {},
+  ): { dispositions: Disposition[]; accepted: AcceptedEvent[]; readonly scopes: ScopeState[] | null } {
     if (this.trialMarks !== null) throw new Error("nested replay trials are not supported");
     const entryStart = this.entryTotal;
     const acceptedStart = this.acceptedTotal;
@@ -403,11 +449,9 @@ export class Replayer implements ClosedScopeSource {
     this.trialAccepted = [];
     const dispositions: Disposition[] = [];
     const accepted = this.trialAccepted;
-    let scopes: ScopeState[] = [];
     try {
       for (const raw of raws) dispositions.push(this.apply(raw));
-      // Only a caller that asks pays for the scope list (an append never does).
-      scopes = this.scopes();
+      const scopes = options.withScopes === true ? this.scopes() : null;
       return { dispositions, accepted: [...accepted], scopes };
     } finally {
       for (let ordinal = this.acceptedTotal - 1; ordinal >= acceptedStart; ordinal -= 1) {
