@@ -234,6 +234,22 @@ export class Replayer implements ClosedScopeSource {
     return undefined;
   }
 
+  /**
+   * The scopes with an accepted landing of this id (read from the landing events only, about one
+   * event in twenty), sorted by id: a closed scope's landings are not kept in memory.
+   */
+  scopesWithLanding(landingId: string): string[] {
+    const code = this.kindCodeByName.get("implementation-landing-recorded");
+    const scopes = new Set<string>();
+    if (code === undefined) return [];
+    for (let ordinal = 0; ordinal < this.acceptedTotal; ordinal += 1) {
+      if (this.kindCodes[ordinal] !== code) continue;
+      const event = (this.acceptedEvent(ordinal) as AcceptedEvent).event;
+      if (event.kind === "implementation-landing-recorded" && event.landing.landingId === landingId) scopes.add(this.workScopeIdOf(ordinal) as string);
+    }
+    return [...scopes].sort(compareCodeUnits);
+  }
+
   /** The accepted ordinals of an open scope, in order; undefined for a closed or unknown scope. */
   openScopeOrdinals(workScopeId: string): readonly number[] | undefined {
     const scopeOrdinal = this.scopeOrdinalById.get(workScopeId);
