@@ -1,6 +1,6 @@
 // What the replayed history means for writers and views (§7.3, §8.4, §9.1, §9.5): whether it is
 // blocked, which scope is active, the human phase, and the next legal operation.
-import type { Replayer } from "../ledger/replay";
+import type { Replayer, ScopeListing } from "../ledger/replay";
 import type { ScopeState } from "./scopeState";
 import { legalOperations, type RuntimeFacts } from "./toolPolicy";
 
@@ -13,6 +13,11 @@ export interface HistoryView {
   readonly blockedReason: string | null;
   readonly activeScope: ScopeState | null;
   readonly scopes: readonly ScopeState[];
+  /**
+   * Every scope without its records, when the source can list them without building closed
+   * scopes' states (a replayer rebuilds those from their lines); status lists read this instead.
+   */
+  readonly scopeListings?: readonly ScopeListing[];
 }
 
 /**
@@ -29,6 +34,9 @@ export function describeHistory(replayer: Replayer): HistoryView {
     get scopes(): readonly ScopeState[] {
       scopes ??= replayer.scopes();
       return scopes;
+    },
+    get scopeListings(): readonly ScopeListing[] {
+      return replayer.scopeListings();
     },
   });
   const rejected = replayer.firstRejected;

@@ -104,15 +104,47 @@ function describeLandings(scope: ScopeState): WorkLanding[] {
   });
 }
 
+type ClosedScopeHistory = WorkState["history"][number];
+
+/**
+ * The History entry of each closed scope met so far, keyed by its scope id and head hash (which
+ * commits to every event of the scope, so the entry can never go stale), with the frames' actors
+ * left null. Replay rebuilds a closed scope's records from its lines on every read; without this,
+ * each Work view would replay the whole history again.
+ */
+const closedScopeHistories = new Map<string, ClosedScopeHistory>();
+/** Past this many entries the memo starts over (several large ledgers in one process). */
+const MAX_CLOSED_SCOPE_HISTORIES = 200_000;
+
+function closedScopeHistory(scope: ScopeState): ClosedScopeHistory {
+  const key = `${scope.workScopeId}\u0000${scope.head.eventRef.eventSha256}`;
+  let entry = closedScopeHistories.get(key);
+  if (entry === undefined) {
+    entry = {
+      workScopeId: scope.workScopeId,
+      frames: scope.frames.map((state) => describeFrame(scope, state, () => null)),
+      landings: describeLandings(scope),
+    };
+    if (closedScopeHistories.size >= MAX_CLOSED_SCOPE_HISTORIES) closedScopeHistories.clear();
+    closedScopeHistories.set(key, entry);
+  }
+  return entry;
+}
+
 /** Closed scopes (by scope id, as replay lists them), so the History shows what each scope decided and landed even while off. */
 function describeClosedScopes(history: HistoryView, drivenBy: FrameActor): WorkState["history"] {
   return history.scopes
     .filter((scope) => scope.root.status === "closed")
-    .map((scope) => ({
-      workScopeId: scope.workScopeId,
-      frames: scope.frames.map((state) => describeFrame(scope, state, drivenBy)),
-      landings: describeLandings(scope),
-    }));
+    .map((scope) => {
+      const entry = closedScopeHistory(scope);
+      // The memo's nested values are shared: a Work state is only ever serialized, never changed.
+      // `drivenBy` keeps its place as a frame's last member.
+      return {
+        workScopeId: entry.workScopeId,
+        frames: entry.frames.map((frame) => ({ ...frame, drivenBy: drivenBy(frame.frameId) })),
+        landings: [...entry.landings],
+      };
+    });
 }
 
 export function describeWorkState(history: HistoryView, drivenBy: FrameActor = () => null): WorkState {

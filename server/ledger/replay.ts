@@ -2,8 +2,11 @@
 // records one disposition per entry and never throws. It is incremental (entries can keep
 // arriving) and supports trial application for batch preflight, rolled back exactly. Every entry
 // costs O(1) however long the ledger and its scopes are: open scopes are reduced in place
-// (LiveScope), a closed scope is kept as its final ScopeState, and causes are found by event id.
+// (LiveScope), a closed scope is kept as its head and summary (its records are rebuilt from its
+// events when read, see closedScope.ts), and causes are found by event id.
 import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } from "../developer/reducer";
+import { ClosedScope, closedScopeState, type ClosedScopeSource } from "./closedScope";
+import { EventIdTable } from "./eventIdTable";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
 import type { ScopeState } from "../developer/scopeState";
@@ -73,15 +76,21 @@ export function rejectionOf(error: unknown): { code: ReplayFaultCode; message: s
   return { code: fault.code, message: fault.message.slice(0, 1_000) };
 }
 
+/** A scope as the status lists show it (without its records). */
+export interface ScopeListing {
+  readonly workScopeId: string;
+  readonly status: "open" | "closed";
+  readonly head: number;
+  readonly openedAt: string;
+  readonly closedAt: string | null;
+  readonly openedEventSha256: string;
+}
+
 /** What a cited event proves, without the ref (which the citing ref equals when it resolves). */
 type FactBody = CauseFact extends infer F ? (F extends { readonly ref: EventRef } ? Omit<F, "ref"> : never) : never;
 
-/** An open scope is reduced in place; a closed one can never change again and is kept as its final state. */
-type ScopeEntry = LiveScope | ScopeState;
-
-function stateOf(entry: ScopeEntry): ScopeState {
-  return entry instanceof LiveScope ? entry.snapshot() : entry;
-}
+/** An open scope is reduced in place; a closed one can never change again and is kept in its closedScope form. */
+type ScopeEntry = LiveScope | ClosedScope;
 
 function bodyOf(fact: CauseFact): FactBody | null {
   if (fact.kind === "other") return null;
@@ -90,6 +99,8 @@ function bodyOf(fact: CauseFact): FactBody | null {
 }
 
 const INITIAL_CAPACITY = 1_024;
+/** Closed scopes whose full state stays built (a reader usually looks at one scope at a time). */
+const CLOSED_STATES_KEPT = 8;
 
 export interface ReplayerOptions {
   /**
@@ -109,12 +120,12 @@ export class ReplayReloadError extends Error {
   }
 }
 
-export class Replayer {
+export class Replayer implements ClosedScopeSource {
   private readonly reload: ((storedIndex: number) => unknown) | null;
   /** Accepted events in order (ordinals), only without `reload`. */
   private readonly retained: AcceptedEvent[] | null;
-  private readonly ordinalById = new Map<string, number>();
-  private readonly eventIds: string[] = [];
+  /** Each accepted event's id by ordinal, and the ordinal of an id. */
+  private readonly eventIds = new EventIdTable();
   private storedIndexes = new Uint32Array(INITIAL_CAPACITY);
   private scopeOrdinals = new Uint32Array(INITIAL_CAPACITY);
   /** Each accepted event's kind, as an index into `kindNames`. */
@@ -124,19 +135,31 @@ export class Replayer {
   /** The eventSha256 of each accepted event, 32 bytes each. */
   private shas = Buffer.alloc(INITIAL_CAPACITY * 32);
   private acceptedTotal = 0;
-  /** What each accepted support, settlement, conclusion or authorization proves when cited. */
+  /**
+   * What each accepted support, settlement, conclusion or authorization of an open scope proves
+   * when cited. A closed scope's are dropped: one of them is cited rarely (another scope citing
+   * it, or its own rebuild) and is then read again from its event.
+   */
   private readonly factBodies = new Map<number, FactBody>();
+  /** Which kind codes prove something as a cause (the others prove "other"). */
+  private readonly factKindCodes = new Set<number>();
   private readonly scopeIds: string[] = [];
   private readonly scopeEntries: ScopeEntry[] = [];
   private readonly scopeOrdinalById = new Map<string, number>();
   /** Accepted ordinals of each open scope (what a hook seed needs), dropped when the scope closes. */
   private readonly openScopeEvents = new Map<number, number[]>();
+  /** Accepted ordinals of the closed scopes, each scope's as [count, ...ordinals] (ClosedScope.start). */
+  private closedOrdinals = new Uint32Array(INITIAL_CAPACITY);
+  private closedOrdinalsUsed = 0;
+  /** The last few closed scopes' rebuilt full states, least recently read first. */
+  private readonly closedStates = new Map<number, ScopeState>();
   private entryTotal = 0;
   private readonly rejections = new Map<number, Disposition & { status: "rejected" }>();
   private firstRejection: (Disposition & { status: "rejected" }) | null = null;
   /** Bumped by every accepted event: the key of the cached scope list. */
   private version = 0;
   private scopesCache: { readonly version: number; readonly scopes: ScopeState[] } | null = null;
+  private listingsCache: { readonly version: number; readonly listings: readonly ScopeListing[] } | null = null;
   /** During a trial: the events it accepted, and each live scope it changed with its journal position before. */
   private trialAccepted: AcceptedEvent[] | null = null;
   private trialMarks: Map<LiveScope, number> | null = null;
@@ -188,11 +211,11 @@ export class Replayer {
 
   /** Ordinal of the accepted event with this id. */
   ordinalOfEventId(eventId: string): number | undefined {
-    return this.ordinalById.get(eventId);
+    return this.eventIds.get(eventId);
   }
 
   eventIdOf(ordinal: number): string | undefined {
-    return this.eventIds[ordinal];
+    return this.eventIds.idOf(ordinal);
   }
 
   workScopeIdOf(ordinal: number): string | undefined {
@@ -209,6 +232,22 @@ export class Replayer {
     if (code === undefined) return undefined;
     for (let ordinal = this.acceptedTotal - 1; ordinal >= 0; ordinal -= 1) if (this.kindCodes[ordinal] === code) return ordinal;
     return undefined;
+  }
+
+  /**
+   * The scopes with an accepted landing of this id (read from the landing events only, about one
+   * event in twenty), sorted by id: a closed scope's landings are not kept in memory.
+   */
+  scopesWithLanding(landingId: string): string[] {
+    const code = this.kindCodeByName.get("implementation-landing-recorded");
+    const scopes = new Set<string>();
+    if (code === undefined) return [];
+    for (let ordinal = 0; ordinal < this.acceptedTotal; ordinal += 1) {
+      if (this.kindCodes[ordinal] !== code) continue;
+      const event = (this.acceptedEvent(ordinal) as AcceptedEvent).event;
+      if (event.kind === "implementation-landing-recorded" && event.landing.landingId === landingId) scopes.add(this.workScopeIdOf(ordinal) as string);
+    }
+    return [...scopes].sort(compareCodeUnits);
   }
 
   /** The accepted ordinals of an open scope, in order; undefined for a closed or unknown scope. */
@@ -244,7 +283,7 @@ export class Replayer {
         result.push(rejected);
         continue;
       }
-      result.push({ status: "accepted", index, eventId: this.eventIds[ordinal] as string });
+      result.push({ status: "accepted", index, eventId: this.eventIds.idOf(ordinal) as string });
       ordinal += 1;
     }
     return result;
@@ -265,15 +304,45 @@ export class Replayer {
   /** Scopes sorted by id (code-unit order); built when asked, kept until an event is accepted. */
   scopes(): ScopeState[] {
     if (this.scopesCache !== null && this.scopesCache.version === this.version) return [...this.scopesCache.scopes];
-    const scopes = this.scopeEntries.map(stateOf).sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
+    const scopes = this.scopeEntries.map((_, scopeOrdinal) => this.stateOf(scopeOrdinal)).sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
     if (this.trialMarks === null) this.scopesCache = { version: this.version, scopes };
     return [...scopes];
+  }
+
+  /** Every scope's listing sorted by id (code-unit order), without building any closed scope's state. */
+  scopeListings(): readonly ScopeListing[] {
+    if (this.listingsCache !== null && this.listingsCache.version === this.version) return this.listingsCache.listings;
+    const listings = this.scopeEntries
+      .map((entry, scopeOrdinal): ScopeListing => {
+        if (entry instanceof LiveScope) {
+          const state = entry.snapshot();
+          return {
+            workScopeId: state.workScopeId,
+            status: state.root.status,
+            head: state.head.scopeSequence,
+            openedAt: state.openedAt,
+            closedAt: state.closedAt,
+            openedEventSha256: state.openedEventSha256,
+          };
+        }
+        return {
+          workScopeId: this.scopeIds[scopeOrdinal] as string,
+          status: "closed",
+          head: entry.headSequence,
+          openedAt: entry.openedAt,
+          closedAt: entry.closedAt,
+          openedEventSha256: this.eventSha256Of(this.closedOrdinals[entry.start + 1] as number),
+        };
+      })
+      .sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
+    if (this.trialMarks === null) this.listingsCache = { version: this.version, listings };
+    return listings;
   }
 
   /** The open scopes sorted by id, without building the closed ones (usually zero or one scope). */
   openScopes(): ScopeState[] {
     const open: ScopeState[] = [];
-    for (const scopeOrdinal of this.openScopeEvents.keys()) open.push(stateOf(this.scopeEntries[scopeOrdinal] as ScopeEntry));
+    for (const scopeOrdinal of this.openScopeEvents.keys()) open.push(this.stateOf(scopeOrdinal));
     return open.sort((a, b) => compareCodeUnits(a.workScopeId, b.workScopeId));
   }
 
@@ -287,9 +356,74 @@ export class Replayer {
     });
   }
 
+  /**
+   * The full final state of a closed scope, rebuilt by reducing its events again (read from their
+   * lines and checked against the kept hashes, with the same resolved causes) and kept among the
+   * last few read. Called by a closed scope's record getters.
+   */
+  closedScopeState(scopeOrdinal: number): ScopeState {
+    const kept = this.closedStates.get(scopeOrdinal);
+    if (kept !== undefined) {
+      this.closedStates.delete(scopeOrdinal);
+      this.closedStates.set(scopeOrdinal, kept);
+      return kept;
+    }
+    const entry = this.scopeEntries[scopeOrdinal];
+    if (!(entry instanceof ClosedScope)) throw new Error(`scope ${scopeOrdinal} is not closed`);
+    const start = entry.start;
+    const count = this.closedOrdinals[start] as number;
+    // The scope's own events, just read, prove their facts without being read again.
+    const own = new Map<string, AcceptedEvent>();
+    let live: LiveScope | null = null;
+    for (let position = start + 1; position <= start + count; position += 1) {
+      const accepted = this.acceptedEvent(this.closedOrdinals[position] as number) as AcceptedEvent;
+      const { storedIndex, envelope, event } = accepted;
+      try {
+        if (live === null) {
+          live = openLiveScope(envelope, event);
+          own.set(envelope.eventId, accepted);
+          continue;
+        }
+        const causes = envelope.causalRefs.map((ref) => {
+          const cited = own.get(ref.eventId);
+          if (cited !== undefined && cited.envelope.eventSha256 === ref.eventSha256 && ref.workScopeId === envelope.workScopeId) {
+            const fact = factOfEvent(cited);
+            return { ...fact, ref } as CauseFact;
+          }
+          return this.resolve(ref) ?? stop("unresolved-causal-ref", "cause not found");
+        });
+        advanceLiveScope(live, envelope, event, causes);
+        live.journal.forget();
+        own.set(envelope.eventId, accepted);
+      } catch {
+        throw new ReplayReloadError(storedIndex);
+      }
+    }
+    const state = (live as LiveScope).snapshot();
+    this.closedStates.set(scopeOrdinal, state);
+    if (this.closedStates.size > CLOSED_STATES_KEPT) this.closedStates.delete(this.closedStates.keys().next().value as number);
+    return state;
+  }
+
   scope(workScopeId: string): ScopeState | undefined {
     const scopeOrdinal = this.scopeOrdinalById.get(workScopeId);
-    return scopeOrdinal === undefined ? undefined : stateOf(this.scopeEntries[scopeOrdinal] as ScopeEntry);
+    return scopeOrdinal === undefined ? undefined : this.stateOf(scopeOrdinal);
+  }
+
+  private stateOf(scopeOrdinal: number): ScopeState {
+    const entry = this.scopeEntries[scopeOrdinal] as ScopeEntry;
+    if (entry instanceof LiveScope) return entry.snapshot();
+    const count = this.closedOrdinals[entry.start] as number;
+    const first = this.closedOrdinals[entry.start + 1] as number;
+    const last = this.closedOrdinals[entry.start + count] as number;
+    const fields = {
+      workScopeId: this.scopeIds[scopeOrdinal] as string,
+      head: { scopeSequence: entry.headSequence, eventRef: this.refOf(last) },
+      openedAt: entry.openedAt,
+      openedEventSha256: this.eventSha256Of(first),
+      closedAt: entry.closedAt,
+    };
+    return closedScopeState(fields, this, scopeOrdinal);
   }
 
   /**
@@ -314,9 +448,14 @@ export class Replayer {
 
   /**
    * Applies entries on trial and rolls every effect back afterwards, returning the dispositions
-   * and the envelopes that would be accepted. Used to preflight a batch before writing it.
+   * and the envelopes that would be accepted. Used to preflight a batch before writing it. The
+   * scope list as the trial left it is built only when `withScopes` asks (an append never does:
+   * building it costs a view per closed scope).
    */
-  trial(raws: readonly unknown[]): { dispositions: Disposition[]; accepted: AcceptedEvent[]; readonly scopes: ScopeState[] } {
+  trial(
+    raws: readonly unknown[],
+    options: { readonly withScopes?: boolean } = {},
+  ): { dispositions: Disposition[]; accepted: AcceptedEvent[]; readonly scopes: ScopeState[] | null } {
     if (this.trialMarks !== null) throw new Error("nested replay trials are not supported");
     const entryStart = this.entryTotal;
     const acceptedStart = this.acceptedTotal;
@@ -326,15 +465,12 @@ export class Replayer {
     this.trialAccepted = [];
     const dispositions: Disposition[] = [];
     const accepted = this.trialAccepted;
-    let scopes: ScopeState[] = [];
     try {
       for (const raw of raws) dispositions.push(this.apply(raw));
-      // Only a caller that asks pays for the scope list (an append never does).
-      scopes = this.scopes();
+      const scopes = options.withScopes === true ? this.scopes() : null;
       return { dispositions, accepted: [...accepted], scopes };
     } finally {
       for (let ordinal = this.acceptedTotal - 1; ordinal >= acceptedStart; ordinal -= 1) {
-        this.ordinalById.delete(this.eventIds[ordinal] as string);
         this.factBodies.delete(ordinal);
         const events = this.openScopeEvents.get(this.scopeOrdinals[ordinal] as number);
         if (events !== undefined && events.at(-1) === ordinal) events.pop();
@@ -345,7 +481,7 @@ export class Replayer {
       }
       this.scopeIds.length = scopeStart;
       this.scopeEntries.length = scopeStart;
-      this.eventIds.length = acceptedStart;
+      this.eventIds.truncate(acceptedStart);
       this.retained?.splice(acceptedStart);
       for (let index = entryStart; index < this.entryTotal; index += 1) this.rejections.delete(index);
       for (const [scope, mark] of this.trialMarks) {
@@ -361,23 +497,45 @@ export class Replayer {
   }
 
   private refOf(ordinal: number): EventRef {
-    return { workScopeId: this.workScopeIdOf(ordinal) as string, eventId: this.eventIds[ordinal] as string, eventSha256: this.eventSha256Of(ordinal) };
+    return { workScopeId: this.workScopeIdOf(ordinal) as string, eventId: this.eventIds.idOf(ordinal) as string, eventSha256: this.eventSha256Of(ordinal) };
   }
 
   private factOf(ordinal: number, ref: EventRef): CauseFact {
-    const body = this.factBodies.get(ordinal);
+    const body = this.factBodies.get(ordinal) ?? this.closedFactBody(ordinal);
     // Members in factOfEvent's order: a hook seed writes facts out as JSON.
-    if (body === undefined) return { kind: "other", ref };
+    if (body === undefined || body === null) return { kind: "other", ref };
     const { kind, ...members } = body;
     return { kind, ref, ...members } as CauseFact;
   }
 
   /** What the accepted event a causal ref names proves (event ids are unique among accepted events). */
   private resolve(ref: EventRef): CauseFact | undefined {
-    const ordinal = this.ordinalById.get(ref.eventId);
+    const ordinal = this.eventIds.get(ref.eventId);
     if (ordinal === undefined || this.scopeIds[this.scopeOrdinals[ordinal] as number] !== ref.workScopeId) return undefined;
     if (this.eventSha256Of(ordinal) !== ref.eventSha256) return undefined;
     return this.factOf(ordinal, ref);
+  }
+
+  /** Keeps a closing scope's ordinals as [count, ...ordinals] in the shared pool. */
+  private keepClosedOrdinals(ordinals: readonly number[]): number {
+    const needed = this.closedOrdinalsUsed + ordinals.length + 1;
+    if (needed > this.closedOrdinals.length) {
+      const pool = new Uint32Array(Math.max(needed, this.closedOrdinals.length * 2));
+      pool.set(this.closedOrdinals.subarray(0, this.closedOrdinalsUsed));
+      this.closedOrdinals = pool;
+    }
+    const start = this.closedOrdinalsUsed;
+    this.closedOrdinals[start] = ordinals.length;
+    this.closedOrdinals.set(ordinals, start + 1);
+    this.closedOrdinalsUsed = needed;
+    return start;
+  }
+
+  /** What an event of a closed scope proves, read again from the event (null for the kinds that prove nothing). */
+  private closedFactBody(ordinal: number): FactBody | null {
+    if (!this.factKindCodes.has(this.kindCodes[ordinal] as number)) return null;
+    if (this.openScopeEvents.has(this.scopeOrdinals[ordinal] as number)) return null;
+    return bodyOf(factOfEvent(this.acceptedEvent(ordinal) as AcceptedEvent));
   }
 
   private grow(): void {
@@ -398,7 +556,7 @@ export class Replayer {
 
   private accept(index: number, raw: unknown, parsedText: string | undefined): Disposition {
     const envelope = parseStored(raw, parsedText);
-    if (this.ordinalById.has(envelope.eventId)) {
+    if (this.eventIds.has(envelope.eventId)) {
       stop("duplicate-event-id", `Duplicate accepted event ID: ${envelope.eventId}`);
     }
     const event = parseSemanticEvent(envelope);
@@ -426,13 +584,17 @@ export class Replayer {
       if (this.trialMarks === null) {
         current.journal.forget();
         if (current.status === "closed") {
-          this.scopeEntries[scopeOrdinal as number] = current.snapshot();
+          const ordinals = this.openScopeEvents.get(scopeOrdinal as number) as number[];
+          ordinals.push(this.acceptedTotal);
+          const start = this.keepClosedOrdinals(ordinals);
+          for (const ordinal of ordinals) this.factBodies.delete(ordinal);
+          this.scopeEntries[scopeOrdinal as number] = new ClosedScope(start, current.head.scopeSequence, current.openedAt, envelope.occurredAt);
           this.openScopeEvents.delete(scopeOrdinal as number);
         }
       }
     } else {
       // A closed scope: this always rejects (with the head fault first, as for any scope).
-      advanceScopeWithFacts(current, envelope, event, causes);
+      advanceScopeWithFacts(this.stateOf(scopeOrdinal as number), envelope, event, causes);
     }
     const ordinal = this.acceptedTotal;
     if (ordinal === this.storedIndexes.length) this.grow();
@@ -447,10 +609,12 @@ export class Replayer {
     this.kindCodes[ordinal] = kindCode;
     this.shas.write(envelope.eventSha256, ordinal * 32, 32, "hex");
     this.eventIds.push(envelope.eventId);
-    this.ordinalById.set(envelope.eventId, ordinal);
     const accepted: AcceptedEvent = { storedIndex: index, envelope, event };
     const body = bodyOf(factOfEvent(accepted));
-    if (body !== null) this.factBodies.set(ordinal, body);
+    if (body !== null) {
+      this.factKindCodes.add(kindCode);
+      if (this.scopeEntries[scopeOrdinal as number] instanceof LiveScope) this.factBodies.set(ordinal, body);
+    }
     this.openScopeEvents.get(scopeOrdinal as number)?.push(ordinal);
     this.retained?.push(accepted);
     this.trialAccepted?.push(accepted);

@@ -47,7 +47,7 @@ export function historyStatus(input: HistoryStatusInput): Status {
     historyMode: history.mode,
     blockedReason: history.blockedReason,
     activeScope: history.activeScope === null ? null : scopeSummary(history.activeScope),
-    scopes: history.scopes.map((scope) => scopeSummary(scope)),
+    scopes: history.scopeListings !== undefined ? history.scopeListings.map((listing) => ({ ...listing })) : history.scopes.map((scope) => scopeSummary(scope)),
     ledger: input.health,
     revision: input.revision,
     receiptCount: input.projection.count,

@@ -299,7 +299,9 @@ export class WorkspaceLedger {
    */
   async landingBaseline(landingId: string, relativePath: string): Promise<LandingBaseline> {
     const history = this.history();
-    const scope = history.scopes.find((entry) => entry.root.landings.some((landing) => landing.landingId === landingId));
+    // The first scope (by id) that landed it, found without rebuilding every closed scope's records.
+    const landedIn = this.store.replayer.scopesWithLanding(landingId)[0];
+    const scope = history.scopes.find((entry) => entry.workScopeId === landedIn);
     const landing = scope?.root.landings.find((entry) => entry.landingId === landingId);
     if (scope === undefined || landing === undefined) {
       throw new DocketError(ErrorCodes.unknownLanding, `No accepted landing ${landingId} is in the ledger.`);
