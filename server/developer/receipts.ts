@@ -290,23 +290,32 @@ export class ReceiptProjection {
   follow(accepted: readonly AcceptedEvent[] | AcceptedEvents): void {
     const source = eventsOf(accepted);
     this.source = source;
-    for (let ordinal = this.receipts.length; ordinal < source.acceptedCount; ordinal += 1) {
-      const event = source.acceptedEvent(ordinal) as AcceptedEvent;
-      const receipt = createReceipt(event);
-      this.root = hashValue({
-        domain: "developer/v8/receipt-root-link",
-        previous: this.root,
-        ordinal,
-        eventRef: receipt.eventRef,
-        receiptSha256: receipt.receiptSha256,
-      });
-      this.receipts.push(receipt);
-      this.ordinalByEventSha256.set(receipt.eventRef.eventSha256, ordinal);
-      const ofKind = this.ordinalsByKind.get(receipt.kind);
-      if (ofKind === undefined) this.ordinalsByKind.set(receipt.kind, [ordinal]);
-      else ofKind.push(ordinal);
-      this.cachedProjectionSha256 = null;
-    }
+    for (let ordinal = this.receipts.length; ordinal < source.acceptedCount; ordinal += 1) this.project(source.acceptedEvent(ordinal) as AcceptedEvent, ordinal);
+  }
+
+  /**
+   * Projects one event as replay accepts it, while the event is still in memory, so `follow`
+   * afterwards has nothing to read again; an event out of turn is left to `follow`.
+   */
+  take(event: AcceptedEvent, ordinal: number): void {
+    if (ordinal === this.receipts.length) this.project(event, ordinal);
+  }
+
+  private project(event: AcceptedEvent, ordinal: number): void {
+    const receipt = createReceipt(event);
+    this.root = hashValue({
+      domain: "developer/v8/receipt-root-link",
+      previous: this.root,
+      ordinal,
+      eventRef: receipt.eventRef,
+      receiptSha256: receipt.receiptSha256,
+    });
+    this.receipts.push(receipt);
+    this.ordinalByEventSha256.set(receipt.eventRef.eventSha256, ordinal);
+    const ofKind = this.ordinalsByKind.get(receipt.kind);
+    if (ofKind === undefined) this.ordinalsByKind.set(receipt.kind, [ordinal]);
+    else ofKind.push(ordinal);
+    this.cachedProjectionSha256 = null;
   }
 
   get projectionSha256(): string {

@@ -131,6 +131,14 @@ function closedScopeHistory(scope: ScopeState): ClosedScopeHistory {
   return entry;
 }
 
+/**
+ * Takes a closing scope's History entry while replay still holds its full state
+ * (LedgerStore's onScopeClosed), so the first Work view after a start rebuilds no closed scope.
+ */
+export function rememberClosedScopeHistory(scope: ScopeState): void {
+  closedScopeHistory(scope);
+}
+
 /** Closed scopes (by scope id, as replay lists them), so the History shows what each scope decided and landed even while off. */
 function describeClosedScopes(history: HistoryView, drivenBy: FrameActor): WorkState["history"] {
   return history.scopes

@@ -110,6 +110,14 @@ export interface ReplayerOptions {
    * it, every accepted event stays in memory.
    */
   readonly reload?: (storedIndex: number) => unknown;
+  /**
+   * Called with a scope's full final state the moment it closes (never during a trial), while the
+   * state is still in memory: a reader that needs a summary of every closed scope takes it here
+   * instead of making the replayer rebuild each one from its lines later.
+   */
+  readonly onScopeClosed?: (state: ScopeState) => void;
+  /** Called with each accepted event while it is in memory (never during a trial), with its ordinal. */
+  readonly onAccepted?: (accepted: AcceptedEvent, ordinal: number) => void;
 }
 
 /** A reloaded entry is not the event replay accepted at that place (the file changed under the reader). */
@@ -164,8 +172,13 @@ export class Replayer implements ClosedScopeSource {
   private trialAccepted: AcceptedEvent[] | null = null;
   private trialMarks: Map<LiveScope, number> | null = null;
 
+  private readonly onScopeClosed: ((state: ScopeState) => void) | null;
+  private readonly onAccepted: ((accepted: AcceptedEvent, ordinal: number) => void) | null;
+
   constructor(options: ReplayerOptions = {}) {
     this.reload = options.reload ?? null;
+    this.onScopeClosed = options.onScopeClosed ?? null;
+    this.onAccepted = options.onAccepted ?? null;
     this.retained = this.reload === null ? [] : null;
   }
 
@@ -584,6 +597,7 @@ export class Replayer implements ClosedScopeSource {
       if (this.trialMarks === null) {
         current.journal.forget();
         if (current.status === "closed") {
+          this.onScopeClosed?.(current.snapshot());
           const ordinals = this.openScopeEvents.get(scopeOrdinal as number) as number[];
           ordinals.push(this.acceptedTotal);
           const start = this.keepClosedOrdinals(ordinals);
@@ -620,6 +634,7 @@ export class Replayer implements ClosedScopeSource {
     this.trialAccepted?.push(accepted);
     this.acceptedTotal += 1;
     this.version += 1;
+    if (this.trialMarks === null) this.onAccepted?.(accepted, ordinal);
     return { status: "accepted", index, eventId: envelope.eventId };
   }
 }

@@ -10,7 +10,8 @@ import { DEVELOPER_STREAM, GUARD_STREAM, OBSERVER_STREAM, LineFault, decodeLedge
 import { guardEntryProblem, type GuardEntry } from "../guard/guardEntry";
 import { observerEntryProblem, type ObserverLedgerEntry } from "../observer/observerEntry";
 import { withExclusiveLock, LockTimeoutError, processAlive } from "./lock";
-import { Replayer, type Disposition } from "./replay";
+import { Replayer, type AcceptedEvent, type Disposition } from "./replay";
+import type { ScopeState } from "../developer/scopeState";
 import { LineIndex, type LineRecord } from "./lineIndex";
 import { appendAnnounced, encodeBatch, setAsideTornTail } from "./batchAppend";
 import { StoreError } from "./storeError";
@@ -86,6 +87,10 @@ export interface StoreOptions {
    * parent of the ledger's folder, so `<ws>/.docket/ledger.jsonl` is contained by `<ws>`.
    */
   readonly root?: string;
+  /** Each scope's full final state as replay closes it (ReplayerOptions.onScopeClosed). */
+  readonly onScopeClosed?: (state: ScopeState) => void;
+  /** Each accepted event as replay accepts it (ReplayerOptions.onAccepted). */
+  readonly onAccepted?: (accepted: AcceptedEvent, ordinal: number) => void;
 }
 
 export type { LineRecord };
@@ -142,6 +147,9 @@ export class LedgerStore {
   private guardLinesValue: GuardLine[] = [];
   private observerLinesValue: ObserverLine[] = [];
   private headSha: string | null = null;
+  /** Set in the constructor, after the first replayer exists: that replayer reads it when a scope closes. */
+  private scopeClosedListener: ((state: ScopeState) => void) | null = null;
+  private acceptedListener: ((accepted: AcceptedEvent, ordinal: number) => void) | null = null;
   private replayerValue = this.newReplayer();
   private faultValue: StoreFault | null = null;
   private tornTailBytes = 0;
@@ -161,6 +169,8 @@ export class LedgerStore {
     options: StoreOptions = {},
   ) {
     this.root = options.root ?? path.dirname(path.dirname(path.resolve(ledgerPath)));
+    this.scopeClosedListener = options.onScopeClosed ?? null;
+    this.acceptedListener = options.onAccepted ?? null;
   }
 
   get lockPath(): string {
@@ -265,7 +275,9 @@ export class LedgerStore {
    * gets it read again from its line.
    */
   private newReplayer(): Replayer {
-    return new Replayer({ reload: (storedIndex) => this.entryOfReplayIndex(storedIndex) });
+    return new Replayer({ reload: (storedIndex) => this.entryOfReplayIndex(storedIndex), onScopeClosed: (state) => this.scopeClosedListener?.(state),
+      onAccepted: (accepted, ordinal) => this.acceptedListener?.(accepted, ordinal),
+    });
   }
 
   /** The developer entry at a replay index, read from the file (null when it is not there). */

@@ -22,7 +22,7 @@ import { redactPersistedInput } from "../evidence/persistedText";
 import { containmentRootFor } from "./ledgerPaths";
 import { ledgerHealth, lineOfReplayIndex } from "./ledgerHealth";
 import { sweepStateTemporaries } from "./docketFolder";
-import { describeWorkState } from "../developer/workState";
+import { describeWorkState, rememberClosedScopeHistory } from "../developer/workState";
 import { readProvenance, recordProvenance, type Actor } from "./provenanceStore";
 import { describeSkills } from "../developer/operations/skillListing";
 import { DocketError, toDocketError } from "../errors";
@@ -107,7 +107,16 @@ export class WorkspaceLedger {
   private loaded = false;
 
   constructor(readonly options: WorkspaceLedgerOptions) {
-    this.store = new LedgerStore(options.ledgerPath, { root: containmentRootFor(options.workspaceFolder, options.ledgerPath) });
+    // The Work view's History summarises every closed scope; it is taken as each scope closes.
+    // Receipts are projected as replay accepts each event, so nothing is read twice.
+    this.store = new LedgerStore(options.ledgerPath, {
+      root: containmentRootFor(options.workspaceFolder, options.ledgerPath),
+      onScopeClosed: rememberClosedScopeHistory,
+      onAccepted: (event, ordinal) => {
+        this.syncGeneration();
+        this.projectionState.take(event, ordinal);
+      },
+    });
     this.clock = options.clock ?? systemClock;
     this.evidence = options.evidence ?? (options.workspaceFolder === "" ? NO_EVIDENCE : workspaceEvidence(options.workspaceFolder));
     this.projectionState = new ReceiptProjection();
@@ -144,11 +153,16 @@ export class WorkspaceLedger {
     return { history: this.storeHistory(), lineCount: this.store.lineCount, headLineSha256: this.store.headLineSha256 };
   }
 
-  private syncProjection(): void {
+  /** A rewritten ledger (a new store generation) starts a new projection. */
+  private syncGeneration(): void {
     if (this.store.generation !== this.projectionGeneration) {
       this.projectionState = new ReceiptProjection();
       this.projectionGeneration = this.store.generation;
     }
+  }
+
+  private syncProjection(): void {
+    this.syncGeneration();
     this.projectionState.follow(this.store.replayer);
   }
 
