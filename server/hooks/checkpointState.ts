@@ -3,7 +3,7 @@
 // after a full replay when the checkpoint was behind. Best effort: a checkpoint is a cache.
 import fs from "node:fs";
 import { describeHistory, phaseOf, runtimeFacts, type HistoryView } from "../developer/history";
-import { derivedPurpose } from "../developer/operations/common";
+import { derivedPurpose } from "../developer/decisionPurpose";
 import type { LedgerStore } from "../ledger/store";
 import { openContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { idLogOf, tailSeedOf, writeTailSeed } from "./tailSeed";
