@@ -17,13 +17,19 @@ const common = {
   legalComments: "none",
 };
 
-/** In the hook bundle, the lazily required slow path resolves to the sibling docket-hook-slow.js. */
+/**
+ * In the hook bundles, the lazily required slow paths resolve to their siblings: the tail reduction
+ * (a checkpoint behind) to docket-hook-tail.js, the evidence store (PostToolUse's capture, the
+ * recent handles) to docket-hook-evidence.js, the full replay to docket-hook-slow.js.
+ */
 const hookSlowPathPlugin = {
   name: "docket-hook-slow-path",
   setup(build) {
-    build.onResolve({ filter: /^(\.\/replayState|\.\.\/evidence\/evidenceStore)$/ }, (args) =>
-      args.importer.includes(`${path.sep}server${path.sep}hooks${path.sep}`) ? { path: "./docket-hook-slow.js", external: true } : undefined,
-    );
+    build.onResolve({ filter: /^(\.\/replayState|\.\.\/evidence\/evidenceStore|\.\/tailCatchUp)$/ }, (args) => {
+      if (!args.importer.includes(`${path.sep}server${path.sep}hooks${path.sep}`)) return undefined;
+      const sibling = args.path === "./tailCatchUp" ? "docket-hook-tail.js" : args.path === "./replayState" ? "docket-hook-slow.js" : "docket-hook-evidence.js";
+      return { path: `./${sibling}`, external: true };
+    });
   },
 };
 
@@ -164,6 +170,29 @@ const configs = [
     platform: "node",
     format: "cjs",
     target: "node20",
+  },
+  {
+    // The evidence store alone, for a hook that captures or lists evidence (minified: PostToolUse
+    // parses it on every call); the capture helper and detached captures keep docket-hook-slow.js.
+    ...common,
+    entryPoints: ["server/evidence/evidenceStore.ts"],
+    outfile: "dist/docket-hook-evidence.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+  },
+  {
+    // A hook whose checkpoint is behind: the tail reduction alone (its fallback, the full replay,
+    // stays in docket-hook-slow.js). Minified like the hook: it is parsed on the call it serves.
+    ...common,
+    entryPoints: ["server/hooks/tailCatchUp.ts"],
+    outfile: "dist/docket-hook-tail.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    plugins: [hookSlowPathPlugin],
   },
   {
     ...common,

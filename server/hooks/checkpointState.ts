@@ -3,10 +3,10 @@
 // after a full replay when the checkpoint was behind. Best effort: a checkpoint is a cache.
 import fs from "node:fs";
 import { describeHistory, phaseOf, runtimeFacts, type HistoryView } from "../developer/history";
-import { derivedPurpose } from "../developer/operations/common";
+import { derivedPurpose } from "../developer/decisionPurpose";
 import type { LedgerStore } from "../ledger/store";
 import { openContained, writeFileAtomicContained } from "../workspace/containedFs";
-import { tailSeedOf, writeTailSeed } from "./tailSeed";
+import { idLogOf, tailSeedOf, writeTailSeed } from "./tailSeed";
 import { checkpointPathFor, lookupCheckpointFile, type Checkpoint, type CheckpointState } from "./checkpoint";
 import { sealIntact, sealedCheckpoint } from "./checkpointSeal";
 
@@ -43,14 +43,16 @@ export function checkpointOf(store: LedgerStore): Checkpoint | null {
 }
 
 /**
- * Writes the store's tail seed, then its checkpoint, each atomically (temp file + rename); never
- * throws. The seed goes first so a checkpoint never points past the seed a reader will find.
+ * Writes the store's id log, its tail seed, then its checkpoint (the seed and checkpoint atomically,
+ * temp file + rename); never throws. Each goes before what points at it, so a checkpoint never
+ * points past the seed a reader will find, nor a seed past the id log.
  */
 export function writeCheckpoint(store: LedgerStore): boolean {
   try {
     const checkpoint = checkpointOf(store);
     if (checkpoint === null) return false;
-    writeTailSeed(store.root, store.ledgerPath, tailSeedOf(store));
+    const seed = tailSeedOf(store);
+    writeTailSeed(store.root, store.ledgerPath, seed !== null && idLogOf(store).sync(store.root, store.ledgerPath) ? seed : null);
     writeFileAtomicContained(store.root, checkpointPathFor(store.ledgerPath), `${JSON.stringify(checkpoint)}\n`);
     return true;
   } catch {

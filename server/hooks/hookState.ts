@@ -42,10 +42,14 @@ type Derived = { readonly kind: "state"; readonly state: CheckpointState; readon
 function derive(ledger: OpenLedger, options: HookStateOptions, forceReplay: boolean): Derived {
   const lookup = forceReplay ? ({ kind: "unusable", why: "replay requested" } as const) : lookupCheckpoint(ledger);
   if (lookup.kind === "current") return { kind: "state", state: lookup.checkpoint.state, source: "checkpoint" };
-  // Loaded only here: the slow path pulls in the reducer, which a current checkpoint avoids.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const slow = require("./replayState") as typeof import("./replayState");
-  const replayed = lookup.kind === "behind" ? slow.catchUpHookState(ledger, lookup.checkpoint, options) : slow.replayHookState(ledger, options);
+  // Loaded only here, each its own bundle: the tail reduction (the reducer) when behind, the store
+  // and full replay when there is no checkpoint; a current checkpoint needs neither.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const replayed =
+    lookup.kind === "behind"
+      ? (require("./tailCatchUp") as typeof import("./tailCatchUp")).catchUpHookState(ledger, lookup.checkpoint, options)
+      : (require("./replayState") as typeof import("./replayState")).replayHookState(ledger, options);
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return replayed.kind === "fault" ? replayed : { kind: "state", state: replayed.state, source: replayed.source };
 }
 

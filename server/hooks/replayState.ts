@@ -1,14 +1,13 @@
-// The hooks' slow path, loaded only when the checkpoint is missing or behind. Behind: the lines
-// after it are reduced from the checkpoint's tail seed (tailReduction.ts). Missing, or a tail the
-// seed cannot answer: one full replay, within the caller's deadline (past it the hook denies).
+// The hooks' slow path, loaded only when the checkpoint is missing, or behind and its tail seed
+// cannot answer (tailCatchUp.ts reduces the lines after it otherwise): one full replay, within the
+// caller's deadline (past it the hook denies).
 // Either way a fresh checkpoint is written (without the ledger lock: the checkpoint is a cache
 // that never allows anything by itself, and a stale one is only slower), so the next call is fast.
 import fs from "node:fs";
 import { describeHistory } from "../developer/history";
 import { LedgerStore, StoreDeadlineError, type GuardLinesRead } from "../ledger/store";
-import type { Checkpoint, CheckpointState, OpenLedger } from "./checkpoint";
+import type { CheckpointState, OpenLedger } from "./checkpoint";
 import { checkpointStateOf, writeCheckpoint } from "./checkpointState";
-import { reduceTail } from "./tailReduction";
 
 export type ReplayedState =
   | { readonly kind: "state"; readonly state: CheckpointState; readonly source: "tail" | "replay" }
@@ -67,11 +66,4 @@ export function readGuardLines(ledgerPath: string, root: string, options: { dead
   }
   const fault = store.fault;
   return fault === null ? { kind: "lines", lines: store.guardLines } : { kind: "unreadable", reason: `ledger line ${fault.line + 1}: ${fault.code}: ${fault.message}` };
-}
-
-/** The state after the lines a checkpoint is behind by; a full replay only when the seed cannot answer. */
-export function catchUpHookState(ledger: OpenLedger, checkpoint: Checkpoint, options: { deadline?: number } = {}): ReplayedState {
-  const reduced = reduceTail(ledger, checkpoint);
-  if (reduced === null) return replayHookState(ledger, options);
-  return reduced.kind === "fault" ? reduced : { kind: "state", state: reduced.state, source: "tail" };
 }

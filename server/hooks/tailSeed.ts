@@ -1,17 +1,19 @@
 // What a hook needs to reduce the ledger lines appended after its checkpoint without replaying the
 // whole history: the open scopes' reducer state, what each event of those scopes proves when cited
-// as a cause, and a filter of every id the prefix has accepted (so a new id is provably new). It is
-// written beside the checkpoint, for the same ledger position, and read only when the checkpoint is
-// behind — the hot path never parses it.
+// as a cause, and the binding to the prefix of the id log (idLog.ts) that holds every id the
+// ledger prefix has accepted (so a new id is provably new). It is written beside the checkpoint,
+// for the same ledger position, and read only when the checkpoint is behind or by a writer — the
+// hook's hot path never parses it. It stays small however long the ledger: no per-id data.
 import fs from "node:fs";
 import * as z from "zod/mini";
 import type { CauseFact } from "../developer/reducer/causes";
 import type { ScopeState } from "../developer/scopeState";
 import type { LedgerStore } from "../ledger/store";
 import { readContained, writeFileAtomicContained } from "../workspace/containedFs";
-import { IdFilter, eventIdKey, scopeIdKey, type IdFilterData } from "./idFilter";
+import { IdLogWriter, type IdLogBinding } from "./idLog";
 
-export const TAIL_SEED_FORMAT = "docket/hook-tail-seed/v1";
+/** v2: the id filter of v1 became a binding to the id log; a v1 seed reads as unusable. */
+export const TAIL_SEED_FORMAT = "docket/hook-tail-seed/v2";
 
 /** Open scopes larger than this are not seeded (the seed is rewritten on every append). */
 export const MAX_SEEDED_EVENTS = 20_000;
@@ -27,7 +29,8 @@ export interface TailSeed {
   readonly openScopes: readonly ScopeState[];
   /** [refKey, fact] for every accepted event of the open scopes. */
   readonly causes: readonly (readonly [string, CauseFact])[];
-  readonly ids: IdFilterData;
+  /** The prefix of the id log that holds every id accepted before this position. */
+  readonly ids: IdLogBinding;
 }
 
 // The seed is a cache Docket wrote itself under the ledger lock: its position is checked against
@@ -40,30 +43,43 @@ const SeedShape = z.object({
   scopeCount: z.int(),
   openScopes: z.array(z.object({ workScopeId: z.string() })),
   causes: z.array(z.tuple([z.string(), z.object({ kind: z.string() })])),
-  ids: z.object({ bits: z.string(), size: z.int(), count: z.int() }),
+  ids: z.object({ count: z.int(), sha256: z.string() }),
 });
 
 export function tailSeedPathFor(ledgerPath: string): string {
   return `${ledgerPath}.tail-seed.json`;
 }
 
-/** The filter is kept per store and extended with each append instead of rebuilt. */
-const filters = new WeakMap<LedgerStore, { generation: number; accepted: number; scopes: number; filter: IdFilter }>();
+/** The id log is kept per store and extended with each append instead of rebuilt. */
+const idLogs = new WeakMap<LedgerStore, { generation: number; accepted: number; scopes: number; log: IdLogWriter }>();
 
-function idFilterOf(store: LedgerStore): IdFilter {
+/**
+ * The store's id log, up to date: for each accepted event in order its event id, then its scope id
+ * when it opened the scope — the order SeededReplay adds them in, so every writer writes the same
+ * bytes at the same place.
+ */
+export function idLogOf(store: LedgerStore): IdLogWriter {
   const replayer = store.replayer;
   const accepted = replayer.acceptedCount;
-  let cached = filters.get(store);
-  if (cached === undefined || cached.generation !== store.generation || cached.accepted > accepted || !cached.filter.roomy) {
-    cached = { generation: store.generation, accepted: 0, scopes: 0, filter: IdFilter.forCapacity(Math.max(1_024, accepted * 2)) };
+  let cached = idLogs.get(store);
+  if (cached === undefined || cached.generation !== store.generation || cached.accepted > accepted) {
+    cached = { generation: store.generation, accepted: 0, scopes: 0, log: new IdLogWriter() };
   }
-  for (let ordinal = cached.accepted; ordinal < accepted; ordinal += 1) cached.filter.add(eventIdKey(replayer.eventIdOf(ordinal) as string));
-  // Every scope was opened by its first accepted event (the one of scope sequence 0).
-  for (let scope = cached.scopes; scope < replayer.scopeCount; scope += 1) cached.filter.add(scopeIdKey(replayer.scopeIdAt(scope) as string));
+  const { fingerprints } = cached.log;
+  let scopes = cached.scopes;
+  for (let ordinal = cached.accepted; ordinal < accepted; ordinal += 1) {
+    fingerprints.add("event", replayer.eventIdOf(ordinal) as string);
+    // Scopes are numbered in the order their first accepted event opened them.
+    const scopeId = replayer.workScopeIdOf(ordinal) as string;
+    if (scopes < replayer.scopeCount && scopeId === replayer.scopeIdAt(scopes)) {
+      fingerprints.add("scope", scopeId);
+      scopes += 1;
+    }
+  }
   cached.accepted = accepted;
-  cached.scopes = replayer.scopeCount;
-  filters.set(store, cached);
-  return cached.filter;
+  cached.scopes = scopes;
+  idLogs.set(store, cached);
+  return cached.log;
 }
 
 /**
@@ -83,7 +99,7 @@ export function tailSeedOf(store: LedgerStore): TailSeed | null {
     scopeCount: replayer.scopeCount,
     openScopes,
     causes,
-    ids: idFilterOf(store).toData(),
+    ids: idLogOf(store).binding(),
   };
 }
 

@@ -27,7 +27,7 @@ import type { AppendResult } from "../ledger/store";
 import { checkpointPathFor, lookupCheckpoint, readAt, type Checkpoint, type OpenLedger } from "../hooks/checkpoint";
 import { sealIntact, sealedCheckpoint } from "../hooks/checkpointSeal";
 import { checkpointStateOf } from "../hooks/checkpointState";
-import { NeedsReplay, reduceSeededTail, type ReducedTail } from "../hooks/tailReduction";
+import { reduceSeededTail, type ReducedTail } from "../hooks/tailReduction";
 import { writeTailSeed } from "../hooks/tailSeed";
 import { openContained, writeFileAtomicContained } from "./containedFs";
 
@@ -142,14 +142,9 @@ export function appendFromSnapshot<T>(root: string, ledgerPath: string, build: S
     if (drafts.length === 0) return { envelopes: [], context, setAsideTornTail: null, history: snapshot.history };
     const envelopes = drafts.map((draft) => createEnvelope(draft));
     const replay = snapshot.reduced.replay;
-    try {
-      for (const envelope of envelopes) replay.apply(envelope);
-    } catch (error) {
-      if (error instanceof NeedsReplay) return null;
-      throw error;
-    }
-    // A rejected entry is refused by the full path, with the replay's own wording.
-    if (replay.firstRejection !== null) return null;
+    for (const envelope of envelopes) replay.apply(envelope);
+    // An id the id log may hold, or a rejected entry: the full path decides, with the replay's own wording.
+    if (!replay.provenNew() || replay.firstRejection !== null) return null;
     sweep();
     return commit(snapshot, envelopes, context);
   });

@@ -10,7 +10,8 @@ import type { HistoryView } from "../history";
 import type { ScopeState } from "../scopeState";
 import { eventIdFor } from "../scopeOperations";
 
-export type DecisionPurpose = "work-decision" | "reroute-decision" | "verification-decision";
+export type { DecisionPurpose } from "../decisionPurpose";
+export { derivedPurpose } from "../decisionPurpose";
 
 /** The active scope of a writable history, or a coded refusal (nothing is written on refusal). */
 export function requireActiveScope(history: HistoryView): ScopeState {
@@ -23,13 +24,6 @@ export function requireActiveScope(history: HistoryView): ScopeState {
 
 export function notLegal(message: string): never {
   throw new DocketError(ErrorCodes.operationNotLegal, message);
-}
-
-/** §3.3 decision purpose: reroute before verification before ordinary work. */
-export function derivedPurpose(scope: ScopeState): DecisionPurpose {
-  if (scope.root.debts.some((debt) => debt.reroutePending)) return "reroute-decision";
-  if (scope.root.debts.some((debt) => debt.verificationPending)) return "verification-decision";
-  return "work-decision";
 }
 
 /**
