@@ -1,12 +1,10 @@
-// Writes and hooks on a large ledger (issue 16, targets 2 and 3):
+// Writes on a large ledger (issue 16, target 2):
 //
 // - "write.on.large": `docket on` then `docket off`, each a whole `node dist/docket.js` process, on
 //   a ledger of 1,000,000 generated events (quick: 100,000) whose snapshot (checkpoint + tail seed)
 //   is current, against the same two commands on a ledger of 100 events, in interleaved rounds.
 //   CPU time of the children (user + system, their git children included). Target ≤ 1.5×.
-// - "hook.noSnapshot.deadline": wall time of a PreToolUse hook process on the large ledger with
-//   its checkpoint deleted (only a full replay could answer, and it cannot finish in time): the
-//   hook must answer a valid allow/deny within 5 s.
+// (A hook with no usable snapshot on a large ledger is bench/hooks.ts's hook.preToolUse.noSnapshot.)
 //
 // Ledgers are the bench's cached realistic workloads (bench/workloads.ts: full work cycles, 20
 // events per scope), copied once into a Git workspace kept with its snapshot under os.tmpdir(),
@@ -18,14 +16,13 @@ import os from "node:os";
 import path from "node:path";
 import { LedgerStore } from "../server/ledger/store";
 import { writeCheckpoint } from "../server/hooks/checkpointState";
-import { checkpointPathFor, lookupCheckpointFile } from "../server/hooks/checkpoint";
+import { lookupCheckpointFile } from "../server/hooks/checkpoint";
 import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
 import { ChildMeter } from "./runner";
 import { EVENTS_PER_SCOPE, realisticLedger } from "./workloads";
 
 const WRITE_TARGET = 1.5;
-const HOOK_TARGET_MS = 5_000;
 
 function repoRoot(): string {
   // out/bench/writes.js or dist/bench.js: the repository is where package.json is.
@@ -106,7 +103,6 @@ function label(events: number): string {
 export async function writeFigures(options: { quick: boolean; meter?: ChildMeter }): Promise<BenchFigure[]> {
   const root = repoRoot();
   const cli = path.join(root, "dist", "docket.js");
-  const hook = path.join(root, "dist", "docket-hook.js");
   const largeEvents = options.quick ? 100_000 : 1_000_000;
   const rounds = options.quick ? 3 : 5;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "docket-bench-writes-"));
@@ -134,34 +130,7 @@ export async function writeFigures(options: { quick: boolean; meter?: ChildMeter
       target: { max: WRITE_TARGET, kind: "ratio", text: "≤ 1.5× the same write on a 100-event ledger" },
     });
 
-    // The hook with no usable snapshot: the checkpoint is put back after each call.
-    const checkpoint = fs.readFileSync(checkpointPathFor(large.ledgerPath));
-    const hookSamples: Sample[] = [];
-    const answers = new Set<string>();
-    const input = JSON.stringify({ session_id: "bench", cwd: large.workspace, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
-    try {
-      for (let round = 0; round < rounds; round += 1) {
-        fs.rmSync(checkpointPathFor(large.ledgerPath), { force: true });
-        const run = runMeasured(meter, [hook, "hook", "--host", "claude", "--workspace", large.workspace, "PreToolUse"], input);
-        const decision = (JSON.parse(run.stdout) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
-        if (decision !== "deny" && decision !== "allow") throw new Error(`the hook gave no allow/deny: ${run.stdout}`);
-        answers.add(decision);
-        hookSamples.push(run);
-      }
-    } finally {
-      fs.writeFileSync(checkpointPathFor(large.ledgerPath), checkpoint);
-    }
-    const hookFigure = figure({
-      id: "hook.noSnapshot.deadline",
-      label: "PreToolUse hook, checkpoint deleted (wall time)",
-      workload: label(largeEvents),
-      rounds,
-      measured: measuredOf(hookSamples),
-      basis: "wall",
-      target: { max: HOOK_TARGET_MS, kind: "absolute", text: "answers (allow/deny) within 5,000 ms" },
-      note: `answers: ${[...answers].sort().join(", ")}`,
-    });
-    return [writes, hookFigure];
+    return [writes];
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
