@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { compareCodeUnits, hashValue, nestsDeeperThan } from "../ledger/canonicalJson";
 import { DocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 
 /** Nesting up to this depth is hashed by the ledger's own canonical JSON. */
 const RECURSION_SAFE_DEPTH = 200;

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import type { EvidenceLookup, ToolResultEvidence, UserDecisionEvidence } from "../developer/operations/evidence";
 import { DocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { EVIDENCE_FORMAT, parseRecordLine, type EvidenceRecord } from "./evidenceRecord";
 import { evidenceDirectory, listSegments, readRange, recordsBackwards, sizeOf, type Segment } from "./evidenceSegments";
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { DocketError, toDocketError } from "../errors";
 import { O_NOFOLLOW, UnsafePathError, assertContained, ensureContainedDirectory, openContained } from "../workspace/containedFs";
 import { LockTimeoutError, withExclusiveLock } from "../ledger/lock";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { MAX_SEQUENCE, parseRecordLine, type EvidenceRecord } from "./evidenceRecord";
 import { ensureDocketFolder } from "../workspace/docketFolder";
 

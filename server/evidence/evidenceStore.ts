@@ -7,8 +7,8 @@
 import * as z from "zod";
 import { hashValue, sha256Hex } from "../ledger/canonicalJson";
 import { DocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
-import { contextContentSha256 } from "../judgment";
+import { ErrorCodes } from "../protocol/errorCodes";
+import { contextContentSha256 } from "../judgment/content";
 import { argumentsSha256 } from "./boundedJson";
 import { EVIDENCE_FORMAT, sealRecord, type ToolResultRecord, type UserDecisionRecord } from "./evidenceRecord";
 import { appendRecord } from "./evidenceSegments";

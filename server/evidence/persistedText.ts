@@ -5,7 +5,7 @@
 // text, string by string, before a batch is built; identifiers, paths, digests and enumerations
 // are never rewritten (they are referenced elsewhere) — one that holds a secret is refused.
 import { DocketError } from "../errors";
-import { ErrorCodes } from "../protocol/messages";
+import { ErrorCodes } from "../protocol/errorCodes";
 import { redactSecrets } from "./redaction";
 
 /** Keys whose values are names Docket or the agent refers to, not prose: refuse instead of rewriting. */

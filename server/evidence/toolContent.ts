@@ -5,7 +5,7 @@
 // Every text is redacted as decoded text while the parts are built — each content part on its
 // own, each string field of structured output knowing its name — and only then bounded.
 import { createHash } from "node:crypto";
-import type { ContextContentPart } from "../judgment";
+import type { ContextContentPart } from "../judgment/content";
 import { MAX_SEALED_MEMBER_BYTES } from "../judgment/seal";
 import { addRedactionCounts, redactBounded, type RedactionCounts } from "./redaction";
 import { redactedCanonicalJson } from "./structuredRedaction";
