@@ -34,6 +34,17 @@ const hookSlowPathPlugin = {
 };
 
 /**
+ * In dist/docket-hook.js, `node:crypto` is server/hooks/lazyCrypto.ts, which loads the module on the
+ * first hash: PreToolUse hashes nothing, and the module is a few milliseconds of every hook's start.
+ */
+const hookLazyCryptoPlugin = {
+  name: "docket-hook-lazy-crypto",
+  setup(build) {
+    build.onResolve({ filter: /^node:crypto$/ }, () => ({ path: path.join(root, "server", "hooks", "lazyCrypto.ts") }));
+  },
+};
+
+/**
  * The command modules dist/docket.js (server/cli/main.ts) requires lazily, each bundled alone beside
  * it: a command parses and initialises only its own code (docs/performance.md). Only `require()`
  * calls from server/cli/ are redirected; a static import stays inside the importing bundle, so a
@@ -152,7 +163,7 @@ const configs = [
     format: "cjs",
     target: "node20",
     minify: true,
-    plugins: [hookSlowPathPlugin],
+    plugins: [hookSlowPathPlugin, hookLazyCryptoPlugin],
   },
   {
     // The worker thread of `docket mcp` (server/mcp/toolWorker.ts), loaded from beside dist/docket.js.
