@@ -45,6 +45,22 @@ const hookLazyCryptoPlugin = {
 };
 
 /**
+ * In dist/docket-hook.js, the default import of node:fs, node:path or node:os is the module itself:
+ * esbuild's interop would copy the module's every property into a fresh object once per importing
+ * file (a millisecond or more of each hook's start). A named import of them fails the build
+ * ("No matching export"), which is the cue to add it here.
+ */
+const hookBuiltinDefaultsPlugin = {
+  name: "docket-hook-builtin-defaults",
+  setup(build) {
+    build.onResolve({ filter: /^node:(fs|path|os)$/ }, (args) =>
+      args.namespace === "docket-builtin" ? undefined : { path: args.path, namespace: "docket-builtin" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "docket-builtin" }, (args) => ({ contents: `export default require(${JSON.stringify(args.path)});`, loader: "js" }));
+  },
+};
+
+/**
  * The command modules dist/docket.js (server/cli/main.ts) requires lazily, each bundled alone beside
  * it: a command parses and initialises only its own code (docs/performance.md). Only `require()`
  * calls from server/cli/ are redirected; a static import stays inside the importing bundle, so a
@@ -163,7 +179,7 @@ const configs = [
     format: "cjs",
     target: "node20",
     minify: true,
-    plugins: [hookSlowPathPlugin, hookLazyCryptoPlugin],
+    plugins: [hookSlowPathPlugin, hookLazyCryptoPlugin, hookBuiltinDefaultsPlugin],
   },
   {
     // The worker thread of `docket mcp` (server/mcp/toolWorker.ts), loaded from beside dist/docket.js.
