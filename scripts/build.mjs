@@ -208,6 +208,7 @@ const configs = [
     format: "cjs",
     target: "node20",
     minify: true,
+    plugins: [hookBuiltinDefaultsPlugin],
   },
   {
     // A hook whose checkpoint is behind: the tail reduction alone (its fallback, the full replay,
