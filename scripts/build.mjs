@@ -34,6 +34,33 @@ const hookSlowPathPlugin = {
 };
 
 /**
+ * In dist/docket-hook.js, `node:crypto` is server/hooks/lazyCrypto.ts, which loads the module on the
+ * first hash: PreToolUse hashes nothing, and the module is a few milliseconds of every hook's start.
+ */
+const hookLazyCryptoPlugin = {
+  name: "docket-hook-lazy-crypto",
+  setup(build) {
+    build.onResolve({ filter: /^node:crypto$/ }, () => ({ path: path.join(root, "server", "hooks", "lazyCrypto.ts") }));
+  },
+};
+
+/**
+ * In dist/docket-hook.js, the default import of node:fs, node:path or node:os is the module itself:
+ * esbuild's interop would copy the module's every property into a fresh object once per importing
+ * file (a millisecond or more of each hook's start). A named import of them fails the build
+ * ("No matching export"), which is the cue to add it here.
+ */
+const hookBuiltinDefaultsPlugin = {
+  name: "docket-hook-builtin-defaults",
+  setup(build) {
+    build.onResolve({ filter: /^node:(fs|path|os)$/ }, (args) =>
+      args.namespace === "docket-builtin" ? undefined : { path: args.path, namespace: "docket-builtin" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "docket-builtin" }, (args) => ({ contents: `export default require(${JSON.stringify(args.path)});`, loader: "js" }));
+  },
+};
+
+/**
  * The command modules dist/docket.js (server/cli/main.ts) requires lazily, each bundled alone beside
  * it: a command parses and initialises only its own code (docs/performance.md). Only `require()`
  * calls from server/cli/ are redirected; a static import stays inside the importing bundle, so a
@@ -152,7 +179,7 @@ const configs = [
     format: "cjs",
     target: "node20",
     minify: true,
-    plugins: [hookSlowPathPlugin],
+    plugins: [hookSlowPathPlugin, hookLazyCryptoPlugin, hookBuiltinDefaultsPlugin],
   },
   {
     // The worker thread of `docket mcp` (server/mcp/toolWorker.ts), loaded from beside dist/docket.js.
@@ -181,6 +208,7 @@ const configs = [
     format: "cjs",
     target: "node20",
     minify: true,
+    plugins: [hookBuiltinDefaultsPlugin],
   },
   {
     // A hook whose checkpoint is behind: the tail reduction alone (its fallback, the full replay,

@@ -27,65 +27,73 @@ export const RESPONSE_VERDICTS = ["supported", "unsupported"] as const;
 export const REVIEW_STATUSES = ["supported", "unsupported", "incomplete"] as const;
 export type RecordedReviewStatus = (typeof REVIEW_STATUSES)[number];
 
-const sha = z.string().check(z.regex(SHA256));
-const reviewId = z.string().check(z.regex(REVIEW_ID));
-const sourceId = z.string().check(z.regex(SOURCE_ID));
-const claimId = z.string().check(z.regex(CLAIM_ID));
-const timestamp = z.string().check(z.regex(TIMESTAMP));
-const count = z.number().check(z.int(), z.minimum(0));
+/**
+ * Built on first use, not at load: only a hook that meets a guard line (a review to locate or
+ * decode) validates one, and building these schemas is part of every hook process's start-up.
+ */
+function buildGuardSchemas() {
+  const sha = z.string().check(z.regex(SHA256));
+  const reviewId = z.string().check(z.regex(REVIEW_ID));
+  const sourceId = z.string().check(z.regex(SOURCE_ID));
+  const claimId = z.string().check(z.regex(CLAIM_ID));
+  const timestamp = z.string().check(z.regex(TIMESTAMP));
+  const count = z.number().check(z.int(), z.minimum(0));
 
-export const SealedSource = z.discriminatedUnion("kind", [
-  z.strictObject({ sourceId, kind: z.literal("file"), path: z.string().check(z.minLength(1), z.maxLength(4096)), sha256: sha, bytes: count }),
-  z.strictObject({ sourceId, kind: z.literal("evidence"), handle: z.string().check(z.minLength(1), z.maxLength(200)), sha256: sha }),
-  z.strictObject({ sourceId, kind: z.literal("user-input"), sha256: sha, bytes: count }),
-]);
-export type SealedSource = z.infer<typeof SealedSource>;
+  const SealedSource = z.discriminatedUnion("kind", [
+    z.strictObject({ sourceId, kind: z.literal("file"), path: z.string().check(z.minLength(1), z.maxLength(4096)), sha256: sha, bytes: count }),
+    z.strictObject({ sourceId, kind: z.literal("evidence"), handle: z.string().check(z.minLength(1), z.maxLength(200)), sha256: sha }),
+    z.strictObject({ sourceId, kind: z.literal("user-input"), sha256: sha, bytes: count }),
+  ]);
+  const ReviewOpened = z.strictObject({
+    kind: z.literal("review-opened"),
+    reviewId,
+    workScopeId: z.string().check(z.minLength(1), z.maxLength(160)),
+    /** SHA-256 of the draft without trailing whitespace (hosts trim what they display). */
+    draftSha256: sha,
+    draftBytes: count,
+    /** The model said these claims are the whole answer: only then may an answer without a marker match. */
+    coversEntireAnswer: z.boolean(),
+    claims: z.array(z.strictObject({ claimId, text: z.string().check(z.minLength(1), z.maxLength(MAX_CLAIM_TEXT)) })).check(z.minLength(1), z.maxLength(MAX_CLAIMS)),
+    sources: z.array(SealedSource).check(z.minLength(1), z.maxLength(MAX_SOURCES)),
+    session: z.nullable(z.strictObject({ host: z.string().check(z.maxLength(40)), sessionId: z.string().check(z.maxLength(400)) })),
+    openedAt: timestamp,
+  });
+  const ReviewProblem = z.strictObject({
+    code: z.string().check(z.regex(/^docket\.[a-z-]+$/u)),
+    message: z.string().check(z.maxLength(2_000)),
+    claimId: z.nullable(claimId),
+    sourceId: z.nullable(sourceId),
+  });
+  const ReviewSubmitted = z.strictObject({
+    kind: z.literal("review-submitted"),
+    reviewId,
+    /** The `review-opened` line this judges; binds the judgment to exactly those sealed inputs. */
+    openedLineSha256: sha,
+    claims: z
+      .array(z.strictObject({ claimId, verdict: z.enum(CLAIM_VERDICTS), citations: z.array(sourceId).check(z.maxLength(MAX_CITATIONS)) }))
+      .check(z.minLength(1), z.maxLength(MAX_CLAIMS)),
+    response: z.strictObject({ verdict: z.enum(RESPONSE_VERDICTS), rationale: z.string().check(z.maxLength(MAX_RATIONALE)) }),
+    status: z.enum(REVIEW_STATUSES),
+    problems: z.array(ReviewProblem).check(z.maxLength(MAX_CLAIMS + MAX_SOURCES + 1)),
+    submittedAt: timestamp,
+  });
+  const GuardEntry = z.discriminatedUnion("kind", [ReviewOpened, ReviewSubmitted]);
+  return { SealedSource, ReviewOpened, ReviewProblem, ReviewSubmitted, GuardEntry };
+}
 
-export const ReviewOpened = z.strictObject({
-  kind: z.literal("review-opened"),
-  reviewId,
-  workScopeId: z.string().check(z.minLength(1), z.maxLength(160)),
-  /** SHA-256 of the draft without trailing whitespace (hosts trim what they display). */
-  draftSha256: sha,
-  draftBytes: count,
-  /** The model said these claims are the whole answer: only then may an answer without a marker match. */
-  coversEntireAnswer: z.boolean(),
-  claims: z.array(z.strictObject({ claimId, text: z.string().check(z.minLength(1), z.maxLength(MAX_CLAIM_TEXT)) })).check(z.minLength(1), z.maxLength(MAX_CLAIMS)),
-  sources: z.array(SealedSource).check(z.minLength(1), z.maxLength(MAX_SOURCES)),
-  session: z.nullable(z.strictObject({ host: z.string().check(z.maxLength(40)), sessionId: z.string().check(z.maxLength(400)) })),
-  openedAt: timestamp,
-});
-export type ReviewOpened = z.infer<typeof ReviewOpened>;
+type GuardSchemas = ReturnType<typeof buildGuardSchemas>;
+let guardSchemas: GuardSchemas | null = null;
 
-export const ReviewProblem = z.strictObject({
-  code: z.string().check(z.regex(/^docket\.[a-z-]+$/u)),
-  message: z.string().check(z.maxLength(2_000)),
-  claimId: z.nullable(claimId),
-  sourceId: z.nullable(sourceId),
-});
-export type ReviewProblem = z.infer<typeof ReviewProblem>;
-
-export const ReviewSubmitted = z.strictObject({
-  kind: z.literal("review-submitted"),
-  reviewId,
-  /** The `review-opened` line this judges; binds the judgment to exactly those sealed inputs. */
-  openedLineSha256: sha,
-  claims: z
-    .array(z.strictObject({ claimId, verdict: z.enum(CLAIM_VERDICTS), citations: z.array(sourceId).check(z.maxLength(MAX_CITATIONS)) }))
-    .check(z.minLength(1), z.maxLength(MAX_CLAIMS)),
-  response: z.strictObject({ verdict: z.enum(RESPONSE_VERDICTS), rationale: z.string().check(z.maxLength(MAX_RATIONALE)) }),
-  status: z.enum(REVIEW_STATUSES),
-  problems: z.array(ReviewProblem).check(z.maxLength(MAX_CLAIMS + MAX_SOURCES + 1)),
-  submittedAt: timestamp,
-});
-export type ReviewSubmitted = z.infer<typeof ReviewSubmitted>;
-
-export const GuardEntry = z.discriminatedUnion("kind", [ReviewOpened, ReviewSubmitted]);
-export type GuardEntry = z.infer<typeof GuardEntry>;
+export type SealedSource = z.infer<GuardSchemas["SealedSource"]>;
+export type ReviewOpened = z.infer<GuardSchemas["ReviewOpened"]>;
+export type ReviewProblem = z.infer<GuardSchemas["ReviewProblem"]>;
+export type ReviewSubmitted = z.infer<GuardSchemas["ReviewSubmitted"]>;
+export type GuardEntry = z.infer<GuardSchemas["GuardEntry"]>;
 
 /** Null when the entry is a valid guard entry; otherwise why not (for the line fault). */
 export function guardEntryProblem(entry: unknown): string | null {
-  const parsed = GuardEntry.safeParse(entry);
+  guardSchemas ??= buildGuardSchemas();
+  const parsed = guardSchemas.GuardEntry.safeParse(entry);
   if (parsed.success) return null;
   const issue = parsed.error.issues[0];
   return issue === undefined ? "is not a guard entry" : `entry.${issue.path.join(".")}: ${issue.message}`;

@@ -3,7 +3,6 @@
 // "Unavailable" means nothing reached a helper that could have written it, so the hook captures
 // in-process; "unconfirmed" means the request was sent but no answer came, so capturing again
 // could record the result twice: the hook says so instead.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import type { Socket } from "node:net";
 import path from "node:path";
@@ -118,6 +117,9 @@ export function startCaptureHelper(runtimeDir: string | null | undefined, worksp
   const slow = slowBundleOf(runtimeDir);
   if (slow === null || buildIdentity(slow) === null || captureSocketPath(workspaceFolder) === null) return false;
   try {
+    // Loaded here, not at start, like node:net above: most hook calls never start a helper.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { spawn } = require("node:child_process") as typeof import("node:child_process");
     const child = spawn(process.execPath, [slow, CAPTURE_HELPER, path.resolve(workspaceFolder)], { detached: true, stdio: "ignore", cwd: workspaceFolder });
     child.on("error", () => undefined);
     child.unref();

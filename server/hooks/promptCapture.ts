@@ -4,7 +4,6 @@
 // prompt to a detached `docket-hook-slow.js --capture-user-decision` through a pipe (never argv,
 // never a file: the prompt is unredacted until that process redacts it) and answers at once.
 // Without the installed runtime beside it (tests in-process) the capture runs here, awaited.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { ToolResultCapture, UserDecisionInput } from "./evidenceAdapter";
@@ -36,6 +35,9 @@ export function captureDetached(runtimeDir: string | null | undefined, capture: 
   const bundle = slowBundle(runtimeDir);
   if (bundle === null) return false;
   try {
+    // Loaded here, not at start: node:child_process is a large share of a hook's start-up, and only a prompt's capture spawns.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { spawn } = require("node:child_process") as typeof import("node:child_process");
     const child = spawn(process.execPath, [bundle, CAPTURE_USER_DECISION], { detached: true, stdio: ["pipe", "ignore", "ignore"], cwd: capture.workspaceFolder });
     child.on("error", () => undefined);
     child.stdin.on("error", () => undefined);
