@@ -8,15 +8,15 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { WorkspaceLedger, type Clock } from "../../server/workspace/workspaceLedger";
-import { describeHistory } from "../../server/developer/history";
 import { scopeOpenedDraft } from "../../server/developer/scopeOperations";
 import { createEnvelope, type Envelope } from "../../server/ledger/envelope";
 import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLine";
 import { LedgerStore } from "../../server/ledger/store";
 import { anchorPathFor } from "../../server/ledger/anchor";
 import { checkpointPathFor, lookupCheckpointFile } from "../../server/hooks/checkpoint";
-import { checkpointStateOf, writeCheckpoint } from "../../server/hooks/checkpointState";
+import { writeCheckpoint } from "../../server/hooks/checkpointState";
 import { readHookState, type HookState } from "../../server/hooks/hookState";
+import { comparable, fullReplay } from "../support/hookStateOracle";
 import { idLogPathFor } from "../../server/hooks/idLog";
 import { tailSeedPathFor } from "../../server/hooks/tailSeed";
 import { tempRepo } from "../support/gitRepo";
@@ -91,20 +91,6 @@ async function bareAppend(ledgerPath: string, question: string): Promise<void> {
   const store = new LedgerStore(ledgerPath);
   store.refresh();
   assert.equal(store.fault, null);
-}
-
-function fullReplay(ledgerPath: string): unknown {
-  const store = new LedgerStore(ledgerPath);
-  store.refresh();
-  if (store.fault !== null) return { kind: "blocked", reason: `ledger line ${store.fault.line + 1}: ${store.fault.code}: ${store.fault.message}` };
-  const state = checkpointStateOf(describeHistory(store.replayer));
-  return state.blockedReason === null ? { kind: "ready", state } : { kind: "blocked", reason: state.blockedReason };
-}
-
-function comparable(state: HookState): unknown {
-  if (state.kind === "ready") return { kind: "ready", state: state.state };
-  if (state.kind === "blocked") return { kind: "blocked", reason: state.reason };
-  return { kind: "off" };
 }
 
 function sourceOf(state: HookState): string {

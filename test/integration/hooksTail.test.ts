@@ -14,8 +14,8 @@ import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLi
 import { LedgerStore } from "../../server/ledger/store";
 import { checkpointPathFor, lookupCheckpointFile } from "../../server/hooks/checkpoint";
 import { anchorPathFor } from "../../server/ledger/anchor";
-import { checkpointStateOf } from "../../server/hooks/checkpointState";
-import { readHookState, type HookState } from "../../server/hooks/hookState";
+import { readHookState } from "../../server/hooks/hookState";
+import { comparable, fullReplay } from "../support/hookStateOracle";
 import { tailSeedPathFor } from "../../server/hooks/tailSeed";
 import { tempRepo } from "../support/gitRepo";
 
@@ -46,21 +46,6 @@ function restore(ledgerPath: string, saved: Saved): void {
   fs.writeFileSync(checkpointPathFor(ledgerPath), saved.checkpoint);
   fs.writeFileSync(tailSeedPathFor(ledgerPath), saved.seed);
   fs.writeFileSync(anchorPathFor(ledgerPath), saved.anchor);
-}
-
-/** What a full replay of the whole file says, in the hook's terms. */
-function fullReplay(ledgerPath: string): { kind: "blocked"; reason: string } | { kind: "ready"; state: ReturnType<typeof checkpointStateOf> } {
-  const store = new LedgerStore(ledgerPath);
-  store.refresh();
-  if (store.fault !== null) return { kind: "blocked", reason: `ledger line ${store.fault.line + 1}: ${store.fault.code}: ${store.fault.message}` };
-  const state = checkpointStateOf(describeHistory(store.replayer));
-  return state.blockedReason === null ? { kind: "ready", state } : { kind: "blocked", reason: state.blockedReason };
-}
-
-function comparable(state: HookState): unknown {
-  if (state.kind === "ready") return { kind: "ready", state: state.state };
-  if (state.kind === "blocked") return { kind: "blocked", reason: state.reason };
-  return { kind: "off" };
 }
 
 function appendRaw(ledgerPath: string, entries: readonly unknown[]): void {
