@@ -53,6 +53,32 @@ function derive(ledger: OpenLedger, options: HookStateOptions, forceReplay: bool
   return replayed.kind === "fault" ? replayed : { kind: "state", state: replayed.state, source: replayed.source };
 }
 
+/** Readings of a ledger that keeps growing under the hook before its answer stands as it is. */
+const MAX_READINGS = 3;
+
+function stateAt(workspaceFolder: string, ledgerPath: string, whole: OpenLedger, options: HookStateOptions): HookState {
+  const anchored = checkAnchor(whole);
+  if (anchored.kind === "fault") return blocked(workspaceFolder, ledgerPath, anchored.reason);
+  // A batch being written (or cut short by a crash) is not part of the ledger yet.
+  const ledger: OpenLedger = { ...whole, size: readableSize(anchored.anchor, whole.size) };
+  let derived = derive(ledger, options, false);
+  for (let attempt = 0; ; attempt += 1) {
+    if (derived.kind === "fault") return blocked(workspaceFolder, ledgerPath, derived.reason);
+    const { state, source } = derived;
+    if (state.blockedReason !== null) return blocked(workspaceFolder, ledgerPath, state.blockedReason);
+    if (state.facts.blocked) return blocked(workspaceFolder, ledgerPath, "the ledger history is blocked");
+    const claim = allowanceClaim(state);
+    if (claim === null) return { kind: "ready", workspaceFolder, ledgerPath, state, source };
+    const proof = proveAllowance(ledger, claim, anchored.anchor);
+    if (proof.kind === "proven") return { kind: "ready", workspaceFolder, ledgerPath, state, source };
+    // A replay's own state is the ledger's truth; a proof that still fails then is the answer.
+    if (source === "replay" || attempt > 0) {
+      return blocked(workspaceFolder, ledgerPath, `Docket could not prove from the ledger that tools may run: ${proof.reason}`);
+    }
+    derived = derive(ledger, options, true);
+  }
+}
+
 export function readHookState(workspaceFolder: string, ledgerPath: string, options: HookStateOptions = {}): HookState {
   const root = containmentRootFor(workspaceFolder, ledgerPath);
   let fd: number;
@@ -70,28 +96,15 @@ export function readHookState(workspaceFolder: string, ledgerPath: string, optio
     return { kind: "off", workspaceFolder, ledgerPath };
   }
   try {
-    const stat = fs.fstatSync(fd, { bigint: true });
-    if (!stat.isFile()) return blocked(workspaceFolder, ledgerPath, "the ledger path is not a file");
-    const whole: OpenLedger = { ledgerPath, root, fd, size: Number(stat.size), ino: stat.ino.toString() };
-    const anchored = checkAnchor(whole);
-    if (anchored.kind === "fault") return blocked(workspaceFolder, ledgerPath, anchored.reason);
-    // A batch being written (or cut short by a crash) is not part of the ledger yet.
-    const ledger: OpenLedger = { ...whole, size: readableSize(anchored.anchor, whole.size) };
-    let derived = derive(ledger, options, false);
-    for (let attempt = 0; ; attempt += 1) {
-      if (derived.kind === "fault") return blocked(workspaceFolder, ledgerPath, derived.reason);
-      const { state, source } = derived;
-      if (state.blockedReason !== null) return blocked(workspaceFolder, ledgerPath, state.blockedReason);
-      if (state.facts.blocked) return blocked(workspaceFolder, ledgerPath, "the ledger history is blocked");
-      const claim = allowanceClaim(state);
-      if (claim === null) return { kind: "ready", workspaceFolder, ledgerPath, state, source };
-      const proof = proveAllowance(ledger, claim, anchored.anchor);
-      if (proof.kind === "proven") return { kind: "ready", workspaceFolder, ledgerPath, state, source };
-      // A replay's own state is the ledger's truth; a proof that still fails then is the answer.
-      if (source === "replay" || attempt > 0) {
-        return blocked(workspaceFolder, ledgerPath, `Docket could not prove from the ledger that tools may run: ${proof.reason}`);
-      }
-      derived = derive(ledger, options, true);
+    // The proof reads the lines the hook opened, but a replay reads the file as it is when it runs:
+    // a writer appending in between (a `docket off` closing the scope) makes the two disagree. The
+    // ledger only grows, so a disagreement after it grew is read again at the new size.
+    for (let reading = 0; ; reading += 1) {
+      const stat = fs.fstatSync(fd, { bigint: true });
+      if (!stat.isFile()) return blocked(workspaceFolder, ledgerPath, "the ledger path is not a file");
+      const whole: OpenLedger = { ledgerPath, root, fd, size: Number(stat.size), ino: stat.ino.toString() };
+      const answer = stateAt(workspaceFolder, ledgerPath, whole, options);
+      if (answer.kind !== "blocked" || reading === MAX_READINGS - 1 || Number(fs.fstatSync(fd).size) === whole.size) return answer;
     }
   } catch (error) {
     return blocked(workspaceFolder, ledgerPath, `the ledger state could not be read: ${error instanceof Error ? error.message : String(error)}`);

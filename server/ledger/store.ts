@@ -286,7 +286,8 @@ export class LedgerStore {
     const bytes = line === undefined ? undefined : this.lineBytes(line);
     if (bytes === undefined) return null;
     try {
-      const parsed: unknown = JSON.parse(bytes.toString("utf8"));
+      // Decoded as the read decoded it (a leading byte-order mark is dropped there too).
+      const parsed: unknown = JSON.parse(decoder.decode(bytes));
       return isLedgerLineShape(parsed) ? (parsed as { entry: unknown }).entry : null;
     } catch {
       return null;
