@@ -10,13 +10,12 @@ import path from "node:path";
 import { WorkspaceLedger, type Clock } from "../../server/workspace/workspaceLedger";
 import { scopeOpenedDraft } from "../../server/developer/scopeOperations";
 import { createEnvelope, type Envelope } from "../../server/ledger/envelope";
-import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLine";
 import { LedgerStore } from "../../server/ledger/store";
 import { anchorPathFor } from "../../server/ledger/anchor";
 import { checkpointPathFor, lookupCheckpointFile } from "../../server/hooks/checkpoint";
 import { writeCheckpoint } from "../../server/hooks/checkpointState";
 import { readHookState, type HookState } from "../../server/hooks/hookState";
-import { comparable, fullReplay } from "../support/hookStateOracle";
+import { appendRaw, comparable, fullReplay } from "../support/hookStateOracle";
 import { idLogPathFor } from "../../server/hooks/idLog";
 import { tailSeedPathFor } from "../../server/hooks/tailSeed";
 import { tempRepo } from "../support/gitRepo";
@@ -63,19 +62,6 @@ function acceptedEnvelopes(ledgerPath: string): Envelope[] {
   const store = new LedgerStore(ledgerPath);
   store.refresh();
   return store.replayer.accepted.map((accepted) => accepted.envelope);
-}
-
-function appendRaw(ledgerPath: string, entries: readonly unknown[]): void {
-  const store = new LedgerStore(ledgerPath);
-  store.refresh();
-  let line = store.lineCount;
-  let previous = store.headLineSha256;
-  for (const entry of entries) {
-    const encoded = encodeLedgerLine(line, previous, DEVELOPER_STREAM, entry);
-    fs.appendFileSync(ledgerPath, encoded.text);
-    previous = encoded.lineSha256;
-    line += 1;
-  }
 }
 
 /** Lines a writer appended without moving the checkpoint (it died before). */

@@ -15,7 +15,7 @@ import { LedgerStore } from "../../server/ledger/store";
 import { checkpointPathFor, lookupCheckpointFile } from "../../server/hooks/checkpoint";
 import { anchorPathFor } from "../../server/ledger/anchor";
 import { readHookState } from "../../server/hooks/hookState";
-import { comparable, fullReplay } from "../support/hookStateOracle";
+import { appendRaw, comparable, fullReplay } from "../support/hookStateOracle";
 import { tailSeedPathFor } from "../../server/hooks/tailSeed";
 import { tempRepo } from "../support/gitRepo";
 
@@ -46,19 +46,6 @@ function restore(ledgerPath: string, saved: Saved): void {
   fs.writeFileSync(checkpointPathFor(ledgerPath), saved.checkpoint);
   fs.writeFileSync(tailSeedPathFor(ledgerPath), saved.seed);
   fs.writeFileSync(anchorPathFor(ledgerPath), saved.anchor);
-}
-
-function appendRaw(ledgerPath: string, entries: readonly unknown[]): void {
-  const store = new LedgerStore(ledgerPath);
-  store.refresh();
-  let line = store.lineCount;
-  let previous = store.headLineSha256;
-  for (const entry of entries) {
-    const encoded = encodeLedgerLine(line, previous, DEVELOPER_STREAM, entry);
-    fs.appendFileSync(ledgerPath, encoded.text);
-    previous = encoded.lineSha256;
-    line += 1;
-  }
 }
 
 test("a checkpoint any number of lines behind is caught up from its seed, equal to a full replay, then advanced", async () => {

@@ -3,6 +3,8 @@
 import { describeHistory } from "../../server/developer/history";
 import { checkpointStateOf } from "../../server/hooks/checkpointState";
 import type { HookState } from "../../server/hooks/hookState";
+import fs from "node:fs";
+import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLine";
 import { LedgerStore } from "../../server/ledger/store";
 
 export type ReplayedHookState = { kind: "blocked"; reason: string } | { kind: "ready"; state: ReturnType<typeof checkpointStateOf> };
@@ -20,4 +22,18 @@ export function comparable(state: HookState): unknown {
   if (state.kind === "ready") return { kind: "ready", state: state.state };
   if (state.kind === "blocked") return { kind: "blocked", reason: state.reason };
   return { kind: "off" };
+}
+
+/** Appends raw entries as ledger lines continuing the file's chain, the way a foreign writer would (no lock, no checkpoint). */
+export function appendRaw(ledgerPath: string, entries: readonly unknown[]): void {
+  const store = new LedgerStore(ledgerPath);
+  store.refresh();
+  let line = store.lineCount;
+  let previous = store.headLineSha256;
+  for (const entry of entries) {
+    const encoded = encodeLedgerLine(line, previous, DEVELOPER_STREAM, entry);
+    fs.appendFileSync(ledgerPath, encoded.text);
+    previous = encoded.lineSha256;
+    line += 1;
+  }
 }
