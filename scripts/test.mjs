@@ -59,11 +59,21 @@ step("type-check and compile tests (tsc)", process.execPath, [path.join(root, "n
 
 const fast = runPhase("unit and integration tests", testFiles("unit", "integration"), 2);
 console.log("\n▶ reliability suite (npm run test:reliability)");
-const reliability = spawnSync(process.execPath, [path.join(outDir, "test", "reliability", "run.js")], { cwd: root, stdio: "inherit" }).status ?? 1;
+const reliabilityReport = path.join(artifacts, "reliability.txt");
+fs.rmSync(reliabilityReport, { force: true });
+const reliability =
+  spawnSync(process.execPath, [path.join(outDir, "test", "reliability", "run.js"), "--report", reliabilityReport], { cwd: root, stdio: "inherit" })
+    .status ?? 1;
 const real = runPhase("real VS Code tests", testFiles("exthost", "e2e"), 1);
 
 const pass = fast.pass + real.pass;
 const fail = fast.fail + real.fail;
 const skipped = fast.skipped + real.skipped;
+// The reliability suite prints in the middle of a long log; its failures are repeated at the end,
+// where a CI log's tail shows them.
+if (reliability !== 0) {
+  const report = fs.existsSync(reliabilityReport) ? fs.readFileSync(reliabilityReport, "utf8") : "(the suite wrote no report)\n";
+  console.log(`\n▶ reliability suite failures (${path.relative(root, reliabilityReport)})\n${report}`);
+}
 console.log(`\n${pass} passed, ${fail} failed, ${skipped} skipped; reliability suite ${reliability === 0 ? "passed" : "FAILED"}`);
 process.exit(fast.status !== 0 || real.status !== 0 || reliability !== 0 || fail > 0 || pass === 0 ? 1 : 0);

@@ -1,7 +1,8 @@
-// `npm run test:reliability [-- --long] [--only NAME[,NAME]] [--seed N] [--keep]`: the standing
-// adversarial suite. Each target (targets/*.ts) injects crashes, tampering, fuzz, gate attempts or
-// secrets against real processes and files, and the run ends with one summary line. Exit 1 when a
-// target fails or any data is lost.
+// `npm run test:reliability [-- --long] [--only NAME[,NAME]] [--seed N] [--keep] [--report FILE]`:
+// the standing adversarial suite. Each target (targets/*.ts) injects crashes, tampering, fuzz, gate
+// attempts or secrets against real processes and files, and the run ends with one summary line.
+// Exit 1 when a target fails or any data is lost. `--report` also writes the summary and every
+// failure to FILE, so `npm test` can repeat them at its end (a CI log often keeps only its tail).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +14,7 @@ interface Options {
   readonly only: readonly string[] | null;
   readonly seed: number;
   readonly keep: boolean;
+  readonly report: string | null;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -20,16 +22,19 @@ function parseOptions(argv: readonly string[]): Options {
   let only: string[] | null = null;
   let seed = 20261201;
   let keep = false;
+  let report: string | null = null;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
     if (arg === "--long") long = true;
     else if (arg === "--keep") keep = true;
     else if (arg === "--only") only = (argv[++index] ?? "").split(",").filter((name) => name !== "");
     else if (arg === "--seed") seed = Number(argv[++index]);
-    else throw new Error(`unknown argument ${arg}; usage: run.js [--long] [--only NAME[,NAME]] [--seed N] [--keep]`);
+    else if (arg === "--report") report = argv[++index] ?? "";
+    else throw new Error(`unknown argument ${arg}; usage: run.js [--long] [--only NAME[,NAME]] [--seed N] [--keep] [--report FILE]`);
   }
   if (!Number.isSafeInteger(seed)) throw new Error("--seed needs an integer");
-  return { long, only, seed, keep };
+  if (report === "") throw new Error("--report needs a file path");
+  return { long, only, seed, keep, report };
 }
 
 /** Every module in targets/ exporting `target`, in file-name order. */
@@ -59,6 +64,7 @@ async function main(): Promise<number> {
   }
   const total = { trials: 0, faults: 0, inputs: 0, gateAttempts: 0, secrets: 0, dataLost: 0 };
   const failures: string[] = [];
+  const kept: string[] = [];
   const root = repoRoot();
   const started = Date.now();
   for (const target of targets) {
@@ -85,13 +91,18 @@ async function main(): Promise<number> {
     process.stdout.write(`${targetFailures.length === 0 ? "✔" : "✖"} ${target.name} — ${describe(counts)} (${seconds} s)\n`);
     for (const failure of targetFailures.slice(0, 20)) process.stdout.write(`    ✖ ${failure}\n`);
     if (targetFailures.length > 20) process.stdout.write(`    … and ${targetFailures.length - 20} more\n`);
-    if (options.keep || targetFailures.length > 0) process.stdout.write(`    files kept in ${tmp}\n`);
+    if (options.keep || targetFailures.length > 0) {
+      process.stdout.write(`    files kept in ${tmp}\n`);
+      if (targetFailures.length > 0) kept.push(`${target.name}: files kept in ${tmp}`);
+    }
     else fs.rmSync(tmp, { recursive: true, force: true });
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  process.stdout.write(
-    `\nreliability${options.long ? " (--long)" : ""}, seed ${options.seed}: ${targets.length} targets, ${describe(total)}, ${failures.length} failures in ${seconds} s\n`,
-  );
+  const summary = `reliability${options.long ? " (--long)" : ""}, seed ${options.seed}: ${targets.length} targets, ${describe(total)}, ${failures.length} failures in ${seconds} s`;
+  process.stdout.write(`\n${summary}\n`);
+  if (options.report !== null) {
+    fs.writeFileSync(options.report, [summary, ...failures.map((failure) => `✖ ${failure}`), ...kept.map((line) => `  ${line}`)].join("\n") + "\n");
+  }
   return failures.length === 0 && total.dataLost === 0 ? 0 : 1;
 }
 
