@@ -34,8 +34,10 @@ const hookSlowPathPlugin = {
 };
 
 /**
- * In dist/docket-hook.js, `node:crypto` is server/hooks/lazyCrypto.ts, which loads the module on the
- * first hash: PreToolUse hashes nothing, and the module is a few milliseconds of every hook's start.
+ * In dist/docket-hook.js and dist/docket-hook-evidence.js, `node:crypto` is
+ * server/hooks/lazyCrypto.ts: short SHA-256 inputs are hashed in JavaScript and random bytes read
+ * from /dev/urandom, so a hook loads the module (several milliseconds of CPU) only for long inputs.
+ * The tail bundle hashes every line it reduces and keeps the module itself.
  */
 const hookLazyCryptoPlugin = {
   name: "docket-hook-lazy-crypto",
@@ -208,7 +210,7 @@ const configs = [
     format: "cjs",
     target: "node20",
     minify: true,
-    plugins: [hookBuiltinDefaultsPlugin],
+    plugins: [hookLazyCryptoPlugin, hookBuiltinDefaultsPlugin],
   },
   {
     // A hook whose checkpoint is behind: the tail reduction alone (its fallback, the full replay,

@@ -4,7 +4,8 @@
 // hashes the Judgment engine seals. Capture validates its input, redacts and bounds the content
 // (toolContent.ts, redaction.ts) and appends one self-hashed record (evidenceSegments.ts); lookups
 // read without a lock (evidenceIndex.ts). docs/evidence.md describes the whole store.
-import * as z from "zod";
+import * as z from "zod/mini";
+import { en } from "zod/v4/locales";
 import { hashValue, sha256Hex } from "../ledger/canonicalJson";
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/errorCodes";
@@ -22,33 +23,39 @@ export { EVIDENCE_RELATIVE_DIRECTORY, MAX_LINE_BYTES, SEGMENT_BYTES, STORE_CAP_B
 /** Characters of the arguments' canonical JSON kept (after redaction) as a preview. */
 export const INPUT_PREVIEW_CHARS = 4_096;
 
-const Host = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
+// zod/mini, the same validation engine as the full API at a fraction of its cost to build (a hook
+// loads this module to capture one tool result). Its issue messages are the full API's English ones.
+z.config(en());
+
+const Host = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,31}$/));
 /** Identifiers the Judgment engine takes as directly normalised text. */
 const Identifier = (max: number) =>
   z
     .string()
-    .min(1)
-    .max(max)
-    .refine((value) => value === value.trim() && value.trim().length > 0, "must be non-blank without surrounding whitespace");
+    .check(
+      z.minLength(1),
+      z.maxLength(max),
+      z.refine((value) => value === value.trim() && value.trim().length > 0, "must be non-blank without surrounding whitespace"),
+    );
 const OccurredAt = z.iso.datetime({ offset: true });
 
 /** Exported for Observer's capture helper, which validates a handed-over capture with the same rules. */
 export const ToolResultCaptureSchema = z.strictObject({
   host: Host,
-  sessionId: z.string().max(300),
+  sessionId: z.string().check(z.maxLength(300)),
   toolCallId: Identifier(300),
   toolName: Identifier(128),
   toolInput: z.unknown(),
   toolResponse: z.unknown(),
   occurredAt: OccurredAt,
   /** When the host says so explicitly (e.g. Claude's PostToolUseFailure); otherwise read from the response. */
-  isError: z.boolean().optional(),
+  isError: z.optional(z.boolean()),
 });
 export type ToolResultCapture = z.input<typeof ToolResultCaptureSchema>;
 
 export const UserDecisionCaptureSchema = z.strictObject({
   host: Host,
-  sessionId: z.string().max(300),
+  sessionId: z.string().check(z.maxLength(300)),
   prompt: z.string(),
   occurredAt: OccurredAt,
 });
@@ -66,7 +73,7 @@ export function branchResultIdOf(toolCallId: string): string {
   return `branch-result-${sha256Hex(toolCallId).slice(0, 16)}`;
 }
 
-function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+function parseInput<T>(schema: z.ZodMiniType<T>, input: unknown, what: string): T {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   // Paths and reasons only: the input may hold secrets, so no value is echoed.

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import * as z from "zod";
+import { extend } from "zod/mini";
 import { stageObservedResult, stageUserPrompt } from "../observer/captureWindow";
 import { observerFolder, readCaptureMode } from "../observer/observerFiles";
 import { ensureContainedDirectory } from "../workspace/containedFs";
@@ -43,13 +44,13 @@ const RequestSchema = z.discriminatedUnion("kind", [
     protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
     build: z.string(),
     kind: z.literal("tool-result"),
-    capture: ToolResultCaptureSchema.extend(ForHook),
+    capture: extend(ToolResultCaptureSchema, ForHook),
   }),
   z.strictObject({
     protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
     build: z.string(),
     kind: z.literal("user-prompt"),
-    capture: UserDecisionCaptureSchema.extend(ForHook),
+    capture: extend(UserDecisionCaptureSchema, ForHook),
   }),
 ]);
 type Request = z.infer<typeof RequestSchema>;
