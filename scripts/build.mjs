@@ -35,9 +35,9 @@ const hookSlowPathPlugin = {
 
 /**
  * In dist/docket-hook.js and dist/docket-hook-evidence.js, `node:crypto` is
- * server/hooks/lazyCrypto.ts: short SHA-256 inputs are hashed in JavaScript and random bytes read
- * from /dev/urandom, so a hook loads the module (several milliseconds of CPU) only for long inputs.
- * The tail bundle hashes every line it reduces and keeps the module itself.
+ * server/hooks/lazyCrypto.ts: the module loads on the first hash, so a hook that hashes nothing
+ * (a PreToolUse answer) never pays for it. The tail bundle hashes every line it reduces and keeps
+ * the module itself.
  */
 const hookLazyCryptoPlugin = {
   name: "docket-hook-lazy-crypto",
