@@ -23,7 +23,7 @@ export const RECEIPT_HEAD_FORMAT = "docket/receipt-head/v1";
 const SEAL_DOMAIN = "docket/receipt-head-seal/v1";
 /** The newest receipts whose lines it names: two pages of the largest size (the end and the one before). */
 export const RECEIPT_HEAD_WINDOW = 2 * MAX_RECEIPT_PAGE_SIZE;
-/** A head is about 60 KB; a larger file is not one. */
+/** A head is about 40 KB; a larger file is not one. */
 const MAX_HEAD_BYTES = 1024 * 1024;
 
 const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/u));
@@ -77,7 +77,7 @@ export function sealedReceiptHead(ledger: LedgerBinding, receipts: HeadReceipts)
 export function receiptHeadOf(store: LedgerStore, projection: ReceiptProjection): ReceiptHead | null {
   if (store.fault !== null || projection.count !== store.replayer.acceptedCount) return null;
   const binding = checkpointOf(store)?.ledger;
-  if (binding === undefined) return null;
+  if (binding === undefined || !headLineIsTheStores(binding, store)) return null;
   const window: WindowEntry[] = [];
   for (let ordinal = Math.max(0, projection.count - RECEIPT_HEAD_WINDOW); ordinal < projection.count; ordinal += 1) {
     const receipt = projection.receipt(ordinal);
@@ -94,6 +94,21 @@ export function receiptHeadOf(store: LedgerStore, projection: ReceiptProjection)
     kindCounts: projection.kindCounts(),
     window,
   });
+}
+
+/**
+ * checkpointOf reads the head line from the file as it is now; a store that has not caught up
+ * with a ledger rewritten in place would bind its old receipts to new bytes. The line read must
+ * be the store's own head line.
+ */
+function headLineIsTheStores(binding: LedgerBinding, store: LedgerStore): boolean {
+  if (binding.headLine === null) return store.lineCount === 0;
+  try {
+    const line = JSON.parse(binding.headLine.text) as { line?: unknown; lineSha256?: unknown };
+    return line.line === store.lineCount - 1 && line.lineSha256 === store.headLineSha256;
+  } catch {
+    return false;
+  }
 }
 
 /** The position a head describes, to skip rewriting the same one. */

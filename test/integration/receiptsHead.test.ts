@@ -267,3 +267,15 @@ test("an untrusted workspace reads a head but never writes one", () => {
   const query: ReceiptPageQuery = { cursor: null, pageSize: 10, from: "end" };
   assert.equal(answer(() => ledgerOf(workspace, false).receiptsPage(null, 10, "end")), fullPage(full, query));
 });
+
+test("a loaded ledger that has not caught up with a rewrite in place writes no head for the new bytes", () => {
+  const workspace = workspaceWith(ledgerLines(cycleScopesEntries(4)).join(""));
+  const stale = ledgerOf(workspace);
+  stale.refresh();
+  // The same inode, other bytes: a history of other scopes, longer than the one the store read.
+  const other = ledgerLines(cycleScopesEntries(6).slice(20)).join("");
+  fs.writeFileSync(workspace.ledgerPath, other);
+  stale.receiptsPage(null, 10, "end");
+  assert.equal(fs.existsSync(receiptHeadPathFor(workspace.ledgerPath)), false);
+  assert.equal(fromHead(workspace, { cursor: null, pageSize: 10, from: "end" }), null);
+});
