@@ -23,7 +23,7 @@ export const RECEIPT_HEAD_FORMAT = "docket/receipt-head/v1";
 const SEAL_DOMAIN = "docket/receipt-head-seal/v1";
 /** The newest receipts whose lines it names: two pages of the largest size (the end and the one before). */
 export const RECEIPT_HEAD_WINDOW = 2 * MAX_RECEIPT_PAGE_SIZE;
-/** A head is about 40 KB; a larger file is not one. */
+/** A head is about 30 KB; a larger file is not one. */
 const MAX_HEAD_BYTES = 1024 * 1024;
 
 const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/u));
@@ -31,60 +31,85 @@ const count = z.int().check(z.nonnegative());
 
 const EventRefShape = z.strictObject({ workScopeId: z.string(), eventId: z.string(), eventSha256: sha256 });
 
-const WindowEntry = z.strictObject({
-  /** Zero-based ledger line of the receipt's event, its byte offset and length (newline included). */
-  line: count,
-  offset: count,
-  length: z.int().check(z.positive()),
-  storedIndex: count,
-  kind: z.string(),
-  eventSha256: sha256,
-});
-export type WindowEntry = z.infer<typeof WindowEntry>;
+const upToWindow = <T extends z.ZodMiniType>(element: T) => z.array(element).check(z.maxLength(RECEIPT_HEAD_WINDOW));
 
-const HeadReceipts = z.strictObject({
+// Stored as columns, one array per field: validating 200 small objects cost most of reading a
+// head (1.7 ms of 2.3 ms), arrays of numbers and strings far less.
+const WindowColumns = z.strictObject({
+  /** Zero-based ledger line of each receipt's event, its byte offset and length (newline included). */
+  lines: upToWindow(count),
+  offsets: upToWindow(count),
+  lengths: upToWindow(z.int().check(z.positive())),
+  storedIndexes: upToWindow(count),
+  kinds: upToWindow(z.string()),
+  eventSha256s: upToWindow(sha256),
+});
+
+const StoredReceipts = z.strictObject({
   count,
   orderedReceiptRootSha256: sha256,
   firstEventRef: z.nullable(EventRefShape),
   kindCounts: z.array(z.strictObject({ kind: z.string(), count: z.int().check(z.positive()) })),
   /** The newest min(count, RECEIPT_HEAD_WINDOW) receipts, oldest first. */
-  window: z.array(WindowEntry).check(z.maxLength(RECEIPT_HEAD_WINDOW)),
+  window: WindowColumns,
 });
-export type HeadReceipts = z.infer<typeof HeadReceipts>;
+export type StoredReceipts = z.infer<typeof StoredReceipts>;
 
-const ReceiptHead = z.strictObject({
+const StoredHead = z.strictObject({
   format: z.literal(RECEIPT_HEAD_FORMAT),
   ledger: Checkpoint.shape.ledger,
-  receipts: HeadReceipts,
+  receipts: StoredReceipts,
   seal: sha256,
 });
-export type ReceiptHead = z.infer<typeof ReceiptHead>;
-export type LedgerBinding = ReceiptHead["ledger"];
+/** The file's content. */
+export type StoredHead = z.infer<typeof StoredHead>;
+export type LedgerBinding = StoredHead["ledger"];
+
+/** One of the newest receipts, as a verified head names it. */
+export interface WindowEntry {
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+  readonly storedIndex: number;
+  readonly kind: string;
+  readonly eventSha256: string;
+}
+
+/** A head read, sealed and consistent, with its window as entries. */
+export interface ReceiptHead {
+  readonly ledger: LedgerBinding;
+  readonly receipts: Omit<StoredReceipts, "window"> & { readonly window: readonly WindowEntry[] };
+}
 
 export function receiptHeadPathFor(ledgerPath: string): string {
   return `${ledgerPath}.receipts.json`;
 }
 
-function sealOf(ledger: LedgerBinding, receipts: HeadReceipts): string {
+function sealOf(ledger: LedgerBinding, receipts: StoredReceipts): string {
   return hashValue({ domain: SEAL_DOMAIN, value: { ledger, receipts } });
 }
 
-export function sealedReceiptHead(ledger: LedgerBinding, receipts: HeadReceipts): ReceiptHead {
+export function sealedReceiptHead(ledger: LedgerBinding, receipts: StoredReceipts): StoredHead {
   return { format: RECEIPT_HEAD_FORMAT, ledger, receipts, seal: sealOf(ledger, receipts) };
 }
 
 /** The head of a caught-up, fault-free store and its projection; null when they cannot vouch for one. */
-export function receiptHeadOf(store: LedgerStore, projection: ReceiptProjection): ReceiptHead | null {
+export function receiptHeadOf(store: LedgerStore, projection: ReceiptProjection): StoredHead | null {
   if (store.fault !== null || projection.count !== store.replayer.acceptedCount) return null;
   const binding = checkpointOf(store)?.ledger;
   if (binding === undefined || !headLineIsTheStores(binding, store)) return null;
-  const window: WindowEntry[] = [];
+  const window: StoredReceipts["window"] = { lines: [], offsets: [], lengths: [], storedIndexes: [], kinds: [], eventSha256s: [] };
   for (let ordinal = Math.max(0, projection.count - RECEIPT_HEAD_WINDOW); ordinal < projection.count; ordinal += 1) {
     const receipt = projection.receipt(ordinal);
     const line = receipt === undefined ? undefined : store.lineOfReplayIndex(receipt.storedIndex);
     const record = line === undefined ? undefined : store.lineRecord(line);
     if (receipt === undefined || line === undefined || record === undefined || record.replayIndex !== receipt.storedIndex) return null;
-    window.push({ line, offset: record.offset, length: record.length, storedIndex: receipt.storedIndex, kind: receipt.kind, eventSha256: receipt.eventRef.eventSha256 });
+    window.lines.push(line);
+    window.offsets.push(record.offset);
+    window.lengths.push(record.length);
+    window.storedIndexes.push(receipt.storedIndex);
+    window.kinds.push(receipt.kind);
+    window.eventSha256s.push(receipt.eventRef.eventSha256);
   }
   const first = projection.receipt(0);
   return sealedReceiptHead(binding, {
@@ -134,28 +159,39 @@ export function persistReceiptHead(store: LedgerStore, projection: ReceiptProjec
 
 /** Reads a head and checks its seal and its own consistency; null when it is missing or unusable. */
 export function readReceiptHead(root: string, ledgerPath: string): ReceiptHead | null {
-  let head: ReceiptHead;
+  let stored: StoredHead;
   try {
     const bytes = readContained(root, receiptHeadPathFor(ledgerPath), MAX_HEAD_BYTES);
     if (bytes === null) return null;
-    const parsed = ReceiptHead.safeParse(JSON.parse(bytes.toString("utf8")));
+    const parsed = StoredHead.safeParse(JSON.parse(bytes.toString("utf8")));
     if (!parsed.success) return null;
-    head = parsed.data;
+    stored = parsed.data;
   } catch {
     return null;
   }
-  if (sealOf(head.ledger, head.receipts) !== head.seal) return null;
-  const { receipts, ledger } = head;
-  if (receipts.window.length !== Math.min(receipts.count, RECEIPT_HEAD_WINDOW)) return null;
+  if (sealOf(stored.ledger, stored.receipts) !== stored.seal) return null;
+  const { ledger, receipts } = stored;
+  const columns = receipts.window;
+  const size = Math.min(receipts.count, RECEIPT_HEAD_WINDOW);
+  if ([columns.lines, columns.offsets, columns.lengths, columns.storedIndexes, columns.kinds, columns.eventSha256s].some((column) => column.length !== size)) return null;
   if ((receipts.count === 0) !== (receipts.firstEventRef === null)) return null;
   if (receipts.kindCounts.reduce((total, entry) => total + entry.count, 0) !== receipts.count) return null;
-  let previous: WindowEntry | null = null;
-  for (const entry of receipts.window) {
-    if (previous !== null && (entry.line <= previous.line || entry.offset < previous.offset + previous.length || entry.storedIndex <= previous.storedIndex)) return null;
+  const window: WindowEntry[] = [];
+  for (let index = 0; index < size; index += 1) {
+    const entry: WindowEntry = {
+      line: columns.lines[index] as number,
+      offset: columns.offsets[index] as number,
+      length: columns.lengths[index] as number,
+      storedIndex: columns.storedIndexes[index] as number,
+      kind: columns.kinds[index] as string,
+      eventSha256: columns.eventSha256s[index] as string,
+    };
+    const previous = window.at(-1);
+    if (previous !== undefined && (entry.line <= previous.line || entry.offset < previous.offset + previous.length || entry.storedIndex <= previous.storedIndex)) return null;
     if (entry.line >= ledger.lines || entry.offset + entry.length > ledger.bytes) return null;
-    previous = entry;
+    window.push(entry);
   }
-  return head;
+  return { ledger, receipts: { ...receipts, window } };
 }
 
 /**

@@ -11,7 +11,7 @@ import path from "node:path";
 import { DocketError } from "../../server/errors";
 import { DEVELOPER_STREAM, OBSERVER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLine";
 import { ErrorCodes } from "../../server/protocol/messages";
-import { receiptHeadPathFor, sealedReceiptHead, type ReceiptHead } from "../../server/workspace/receiptHead";
+import { receiptHeadPathFor, sealedReceiptHead, type StoredHead } from "../../server/workspace/receiptHead";
 import { receiptsPageFromHead } from "../../server/workspace/receiptWindow";
 import type { ReceiptPageQuery } from "../../server/workspace/receiptQueries";
 import { WorkspaceLedger } from "../../server/workspace/workspaceLedger";
@@ -86,11 +86,18 @@ function developerLineAfter(text: string, entry: unknown): string {
   return encodeLedgerLine(last.line + 1, last.lineSha256, DEVELOPER_STREAM, entry).text;
 }
 
-function readHead(workspace: Workspace): ReceiptHead {
-  return JSON.parse(fs.readFileSync(receiptHeadPathFor(workspace.ledgerPath), "utf8")) as ReceiptHead;
+function readHead(workspace: Workspace): StoredHead {
+  return JSON.parse(fs.readFileSync(receiptHeadPathFor(workspace.ledgerPath), "utf8")) as StoredHead;
 }
 
-function writeHead(workspace: Workspace, head: ReceiptHead): void {
+/** The head with the newest receipt's entry in one column replaced, resealed. */
+function resealedWith<K extends keyof StoredHead["receipts"]["window"]>(head: StoredHead, column: K, value: StoredHead["receipts"]["window"][K][number]): StoredHead {
+  const values = [...head.receipts.window[column]];
+  values[values.length - 1] = value;
+  return sealedReceiptHead(head.ledger, { ...head.receipts, window: { ...head.receipts.window, [column]: values } });
+}
+
+function writeHead(workspace: Workspace, head: StoredHead): void {
   fs.writeFileSync(receiptHeadPathFor(workspace.ledgerPath), `${JSON.stringify(head)}\n`);
 }
 
@@ -195,28 +202,11 @@ test("a Developer line after the head, a rewritten or copied ledger, and a forge
   assert.equal(fromHead(forged, newest), expected);
   const variants: [string, () => void][] = [
     ["unsealed count", () => writeHead(forged, { ...original, receipts: { ...original.receipts, count: original.receipts.count + 1 } })],
-    [
-      "another event",
-      () => {
-        const window = original.receipts.window.map((entry, index) => (index === original.receipts.window.length - 1 ? { ...entry, eventSha256: "0".repeat(64) } : entry));
-        writeHead(forged, sealedReceiptHead(original.ledger, { ...original.receipts, window }));
-      },
-    ],
-    [
-      "shifted lines",
-      () => {
-        const window = original.receipts.window.map((entry, index) => (index === original.receipts.window.length - 1 ? { ...entry, line: entry.line - 1 } : entry));
-        writeHead(forged, sealedReceiptHead(original.ledger, { ...original.receipts, window }));
-      },
-    ],
-    [
-      "wrong kind",
-      () => {
-        const window = original.receipts.window.map((entry, index) => (index === original.receipts.window.length - 1 ? { ...entry, kind: "work-scope-opened" } : entry));
-        writeHead(forged, sealedReceiptHead(original.ledger, { ...original.receipts, window }));
-      },
-    ],
-    ["unknown field", () => writeHead(forged, { ...original, extra: true } as ReceiptHead)],
+    ["another event", () => writeHead(forged, resealedWith(original, "eventSha256s", "0".repeat(64)))],
+    ["shifted lines", () => writeHead(forged, resealedWith(original, "lines", (original.receipts.window.lines.at(-1) as number) - 1))],
+    ["wrong kind", () => writeHead(forged, resealedWith(original, "kinds", "work-scope-opened"))],
+    ["columns of different lengths", () => writeHead(forged, sealedReceiptHead(original.ledger, { ...original.receipts, window: { ...original.receipts.window, kinds: original.receipts.window.kinds.slice(1) } }))],
+    ["unknown field", () => writeHead(forged, { ...original, extra: true } as StoredHead)],
     ["not JSON", () => fs.writeFileSync(receiptHeadPathFor(forged.ledgerPath), "{")],
   ];
   for (const [name, forge] of variants) {
