@@ -19,6 +19,7 @@ import { observerCaptureFigures } from "./observerCapture";
 import { buildReport, machineAtStart, writeReport, type BenchReport } from "./report";
 import { runRouterBench } from "./router";
 import { REPLAY_CHILD, replayFigures, runReplayChild } from "./replayScale";
+import { receiptsPageFigures } from "./receiptsPage";
 import { writeFigures } from "./writes";
 import { ChildMeter, printTable, verdictOf, type ProducerOptions, type Verdict } from "./runner";
 
@@ -59,6 +60,7 @@ const PRODUCERS: readonly Producer[] = [
   { area: "replay", quick: true, run: replayFigures },
   { area: "write", quick: true, referenceFloors: ["write.on.large"], run: writeFigures },
   { area: "notebook", quick: true, run: notebookFigures },
+  { area: "receipts", quick: true, run: receiptsPageFigures },
   { area: "router", quick: false, run: legacy(runRouterBench) },
 ];
 

@@ -241,10 +241,60 @@ export interface ReceiptPageOptions {
 }
 
 /** The matching receipts of one filter, as positions ↔ ordinals. */
-interface FilterView {
+export interface FilterView {
   readonly length: number;
   ordinalAt(position: number): number;
   positionOf(ordinal: number): number | undefined;
+}
+
+/**
+ * Thrown by a source holding only part of a projection when a page needs a receipt it does not
+ * hold (or cannot prove); the reader then waits for the whole projection.
+ */
+export class ReceiptsNotAtHand extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ReceiptsNotAtHand";
+  }
+}
+
+/**
+ * What a page is read from: a whole projection, or only its newest receipts where a persisted
+ * receipt head vouches for the rest (server/workspace/receiptWindow.ts), which throws
+ * ReceiptsNotAtHand for anything else. Both answer through readReceiptPage, so a page is
+ * computed one way whatever holds the receipts.
+ */
+export interface PageableReceipts {
+  readonly count: number;
+  readonly projectionSha256: string;
+  receipt(ordinal: number): Receipt | undefined;
+  ordinalOf(eventSha256: string): number | undefined;
+  /** Receipts per kind over the whole projection, kinds in code-unit order. */
+  kindCounts(): ReceiptKindCount[];
+  filterView(kinds: readonly string[] | null): FilterView;
+}
+
+/** The projection hash (developer/v8 §8.2) from its root, count and end refs. */
+export function projectionSha256Of(fields: {
+  readonly orderedReceiptRootSha256: string;
+  readonly receiptCount: number;
+  readonly firstEventRef: EventRef | null;
+  readonly lastEventRef: EventRef | null;
+}): string {
+  return hashValue({
+    domain: "developer/v8/receipt-projection",
+    fields: {
+      orderedReceiptRootSha256: fields.orderedReceiptRootSha256,
+      receiptCount: fields.receiptCount,
+      firstEventRef: fields.firstEventRef,
+      lastEventRef: fields.lastEventRef,
+    },
+  });
+}
+
+/** The unfiltered view: positions are ordinals. */
+export function allReceiptsView(count: number): FilterView {
+  return { length: count, ordinalAt: (position) => position, positionOf: (ordinal) => (Number.isInteger(ordinal) && ordinal >= 0 && ordinal < count ? ordinal : undefined) };
 }
 
 /** Sorted, de-duplicated kinds; null means "no filter". */
@@ -268,13 +318,36 @@ function eventsOf(accepted: readonly AcceptedEvent[] | AcceptedEvents): Accepted
   return { acceptedCount: list.length, acceptedEvent: (ordinal) => list[ordinal] };
 }
 
+/** Position of `ordinal` in an ascending list, or undefined when it is not there. */
+function positionIn(ordinals: Uint32Array, ordinal: number): number | undefined {
+  let low = 0;
+  let high = ordinals.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = ordinals[middle] as number;
+    if (found === ordinal) return middle;
+    if (found < ordinal) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+const INITIAL_KIND_CODES = 1_024;
+
 /** An append-only receipt projection that follows the accepted events of a replay. */
-export class ReceiptProjection {
+export class ReceiptProjection implements PageableReceipts {
   private readonly receipts: Receipt[] = [];
   /** The events behind the receipts: not kept here, asked for when a detail needs one. */
   private source: AcceptedEvents = { acceptedCount: 0, acceptedEvent: () => undefined };
   private readonly ordinalByEventSha256 = new Map<string, number>();
-  private readonly ordinalsByKind = new Map<string, number[]>();
+  // Each receipt's kind as a byte (there are 18 kinds), so a kind filter over a million receipts
+  // is one pass over a typed array instead of merging and sorting lists of ordinals.
+  private kindCodes = new Uint8Array(INITIAL_KIND_CODES);
+  private readonly kindNames: string[] = [];
+  private readonly kindCodeByName = new Map<string, number>();
+  private readonly kindTotals: number[] = [];
+  /** The last kind filter's matching ordinals, while no receipt was added since. */
+  private filtered: { readonly key: string; readonly count: number; readonly ordinals: Uint32Array } | null = null;
   private root = EMPTY_RECEIPT_ROOT;
   private cachedProjectionSha256: string | null = null;
 
@@ -312,21 +385,33 @@ export class ReceiptProjection {
     });
     this.receipts.push(receipt);
     this.ordinalByEventSha256.set(receipt.eventRef.eventSha256, ordinal);
-    const ofKind = this.ordinalsByKind.get(receipt.kind);
-    if (ofKind === undefined) this.ordinalsByKind.set(receipt.kind, [ordinal]);
-    else ofKind.push(ordinal);
+    let code = this.kindCodeByName.get(receipt.kind);
+    if (code === undefined) {
+      code = this.kindNames.length;
+      // Receipts are only made for the event kinds replay accepts, far fewer than 256.
+      if (code > 0xff) throw new Error("more receipt kinds than a byte can code");
+      this.kindNames.push(receipt.kind);
+      this.kindCodeByName.set(receipt.kind, code);
+      this.kindTotals.push(0);
+    }
+    if (ordinal === this.kindCodes.length) {
+      const grown = new Uint8Array(this.kindCodes.length * 2);
+      grown.set(this.kindCodes);
+      this.kindCodes = grown;
+    }
+    this.kindCodes[ordinal] = code;
+    this.kindTotals[code] = (this.kindTotals[code] as number) + 1;
     this.cachedProjectionSha256 = null;
   }
 
   get projectionSha256(): string {
     if (this.cachedProjectionSha256 === null) {
-      const fields = {
+      this.cachedProjectionSha256 = projectionSha256Of({
         orderedReceiptRootSha256: this.root,
         receiptCount: this.receipts.length,
         firstEventRef: this.receipts[0]?.eventRef ?? null,
         lastEventRef: this.receipts.at(-1)?.eventRef ?? null,
-      };
-      this.cachedProjectionSha256 = hashValue({ domain: "developer/v8/receipt-projection", fields });
+      });
     }
     return this.cachedProjectionSha256;
   }
@@ -346,104 +431,136 @@ export class ReceiptProjection {
   }
 
   kindCounts(): ReceiptKindCount[] {
-    return [...this.ordinalsByKind.entries()]
-      .map(([kind, ordinals]) => ({ kind, count: ordinals.length }))
+    return this.kindNames
+      .map((kind, code) => ({ kind, count: this.kindTotals[code] as number }))
       .sort((left, right) => compareCodeUnits(left.kind, right.kind));
   }
 
-  private view(kinds: readonly string[] | null): FilterView {
-    if (kinds === null) {
-      const length = this.receipts.length;
-      return { length, ordinalAt: (position) => position, positionOf: (ordinal) => (ordinal < length ? ordinal : undefined) };
+  filterView(kinds: readonly string[] | null): FilterView {
+    if (kinds === null) return allReceiptsView(this.receipts.length);
+    const ordinals = this.matching(kinds);
+    return { length: ordinals.length, ordinalAt: (position) => ordinals[position] as number, positionOf: (ordinal) => positionIn(ordinals, ordinal) };
+  }
+
+  private matching(kinds: readonly string[]): Uint32Array {
+    const key = kinds.join("\n");
+    const count = this.receipts.length;
+    if (this.filtered !== null && this.filtered.key === key && this.filtered.count === count) return this.filtered.ordinals;
+    const wanted = new Uint8Array(256);
+    let length = 0;
+    for (const kind of kinds) {
+      const code = this.kindCodeByName.get(kind);
+      if (code === undefined) continue;
+      wanted[code] = 1;
+      length += this.kindTotals[code] as number;
     }
-    const ordinals = kinds.flatMap((kind) => this.ordinalsByKind.get(kind) ?? []).sort((left, right) => left - right);
-    const positions = new Map(ordinals.map((ordinal, position) => [ordinal, position]));
-    return { length: ordinals.length, ordinalAt: (position) => ordinals[position] as number, positionOf: (ordinal) => positions.get(ordinal) };
-  }
-
-  // Unfiltered cursors hash exactly the reference fields; a filter joins the hashed fields, so a
-  // cursor only verifies under the filter it was issued for.
-  private cursorFields(projectionSha256: string, nextOrdinal: number, kinds: readonly string[] | null): Record<string, unknown> {
-    return kinds === null ? { projectionSha256, nextOrdinal } : { projectionSha256, nextOrdinal, kinds };
-  }
-
-  private cursorFor(ordinal: number, kinds: readonly string[] | null): string {
-    const projectionSha256 = this.projectionSha256;
-    const cursorSha256 = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: this.cursorFields(projectionSha256, ordinal, kinds) });
-    return `${projectionSha256}.${ordinal}.${cursorSha256.slice(0, 16)}`;
-  }
-
-  private startFromCursor(cursor: string, view: FilterView, kinds: readonly string[] | null): number {
-    const match = /^([a-f0-9]{64})\.(0|[1-9][0-9]{0,8})\.([a-f0-9]{16})$/u.exec(cursor);
-    if (match === null) throw new ReceiptCursorError("invalid-cursor", "receipt cursor is malformed");
-    const [, projectionSha256, ordinalText, check] = match as unknown as [string, string, string, string];
-    const ordinal = Number(ordinalText);
-    const expected = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: this.cursorFields(projectionSha256, ordinal, kinds) });
-    if (expected.slice(0, 16) !== check) {
-      throw new ReceiptCursorError("invalid-cursor", "receipt cursor was not issued by Docket for this kind filter");
+    const ordinals = new Uint32Array(length);
+    const codes = this.kindCodes;
+    let next = 0;
+    for (let ordinal = 0; ordinal < count && next < length; ordinal += 1) {
+      if (wanted[codes[ordinal] as number] === 1) {
+        ordinals[next] = ordinal;
+        next += 1;
+      }
     }
-    if (projectionSha256 !== this.projectionSha256) {
-      throw new ReceiptCursorError("stale-cursor", "receipt cursor belongs to another projection");
-    }
-    const position = view.positionOf(ordinal);
-    if (position === undefined) throw new ReceiptCursorError("invalid-cursor", "receipt cursor ordinal is not pageable");
-    return position;
-  }
-
-  private startContaining(eventSha256: string, view: FilterView, pageSize: number): number {
-    const ordinal = this.ordinalOf(eventSha256);
-    if (ordinal === undefined) throw new ReceiptCursorError("receipt-not-found", "no accepted event has this hash");
-    const position = view.positionOf(ordinal);
-    if (position === undefined) throw new ReceiptCursorError("receipt-not-found", "the receipt does not pass the kind filter");
-    return Math.floor(position / pageSize) * pageSize;
+    this.filtered = { key, count, ordinals };
+    return ordinals;
   }
 
   /** Reads one page. Cursors from another projection or filter are refused, never silently re-based. */
   page(cursor: string | null, pageSize: number, from: "start" | "end" = "start", options: ReceiptPageOptions = {}): ReceiptPage {
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_RECEIPT_PAGE_SIZE) {
-      throw new RangeError(`receipt page size must be an integer from 1 to ${MAX_RECEIPT_PAGE_SIZE}`);
-    }
-    const kinds = normalizeKinds(options.kinds);
-    const containing = options.containing ?? null;
-    if (cursor !== null && containing !== null) throw new RangeError("a receipt page takes a cursor or a containing event, not both");
-    const view = this.view(kinds);
-    let start: number;
-    if (containing !== null) start = this.startContaining(containing, view, pageSize);
-    else if (cursor !== null) start = this.startFromCursor(cursor, view, kinds);
-    // Pages partition the history from its first receipt: the end is the last such page (possibly
-    // short), so Previous from it never repeats a receipt.
-    else start = from === "end" && view.length > 0 ? Math.floor((view.length - 1) / pageSize) * pageSize : 0;
-    const end = Math.min(start + pageSize, view.length);
-    const projectionSha256 = this.projectionSha256;
-    const entries: ReceiptPageEntry[] = [];
-    for (let position = start; position < end; position += 1) {
-      const ordinal = view.ordinalAt(position);
-      const receipt = this.receipts[ordinal] as Receipt;
-      const fields = { projectionSha256, ordinal, eventRef: receipt.eventRef, receiptSha256: receipt.receiptSha256 };
-      entries.push({ ordinal, receipt, refSha256: hashValue({ domain: "developer/v8/receipt-projection-ref", fields }) });
-    }
-    const nextOrdinal = end < view.length ? view.ordinalAt(end) : null;
-    const nextCursor = nextOrdinal === null ? null : this.cursorFor(nextOrdinal, kinds);
-    const previousCursor = start > 0 ? this.cursorFor(view.ordinalAt(Math.max(0, start - pageSize)), kinds) : null;
-    const nextCursorSha256 =
-      nextOrdinal === null
-        ? null
-        : hashValue({ domain: "developer/v8/receipt-page-cursor", fields: this.cursorFields(projectionSha256, nextOrdinal, kinds) });
-    const startOrdinal = entries[0]?.ordinal ?? (kinds === null ? start : 0);
-    const pageFields = { projectionSha256, startOrdinal, entryRefSha256s: entries.map((entry) => entry.refSha256), nextCursorSha256 };
-    return {
-      projectionSha256,
-      receiptCount: this.receipts.length,
-      kinds,
-      matchingCount: view.length,
-      startPosition: start,
-      startOrdinal,
-      pageCursor: entries.length > 0 ? this.cursorFor(startOrdinal, kinds) : null,
-      entries,
-      nextCursor,
-      previousCursor,
-      pageSha256: hashValue({ domain: "developer/v8/receipt-page", fields: kinds === null ? pageFields : { ...pageFields, kinds } }),
-      kindCounts: this.kindCounts(),
-    };
+    return readReceiptPage(this, cursor, pageSize, from, options);
   }
+}
+
+// Unfiltered cursors hash exactly the reference fields; a filter joins the hashed fields, so a
+// cursor only verifies under the filter it was issued for.
+function cursorFields(projectionSha256: string, nextOrdinal: number, kinds: readonly string[] | null): Record<string, unknown> {
+  return kinds === null ? { projectionSha256, nextOrdinal } : { projectionSha256, nextOrdinal, kinds };
+}
+
+function cursorFor(projectionSha256: string, ordinal: number, kinds: readonly string[] | null): string {
+  const cursorSha256 = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: cursorFields(projectionSha256, ordinal, kinds) });
+  return `${projectionSha256}.${ordinal}.${cursorSha256.slice(0, 16)}`;
+}
+
+function startFromCursor(source: PageableReceipts, cursor: string, view: FilterView, kinds: readonly string[] | null): number {
+  const match = /^([a-f0-9]{64})\.(0|[1-9][0-9]{0,8})\.([a-f0-9]{16})$/u.exec(cursor);
+  if (match === null) throw new ReceiptCursorError("invalid-cursor", "receipt cursor is malformed");
+  const [, projectionSha256, ordinalText, check] = match as unknown as [string, string, string, string];
+  const ordinal = Number(ordinalText);
+  const expected = hashValue({ domain: "developer/v8/receipt-page-cursor", fields: cursorFields(projectionSha256, ordinal, kinds) });
+  if (expected.slice(0, 16) !== check) {
+    throw new ReceiptCursorError("invalid-cursor", "receipt cursor was not issued by Docket for this kind filter");
+  }
+  if (projectionSha256 !== source.projectionSha256) {
+    throw new ReceiptCursorError("stale-cursor", "receipt cursor belongs to another projection");
+  }
+  const position = view.positionOf(ordinal);
+  if (position === undefined) throw new ReceiptCursorError("invalid-cursor", "receipt cursor ordinal is not pageable");
+  return position;
+}
+
+function startContaining(source: PageableReceipts, eventSha256: string, view: FilterView, pageSize: number): number {
+  const ordinal = source.ordinalOf(eventSha256);
+  if (ordinal === undefined) throw new ReceiptCursorError("receipt-not-found", "no accepted event has this hash");
+  const position = view.positionOf(ordinal);
+  if (position === undefined) throw new ReceiptCursorError("receipt-not-found", "the receipt does not pass the kind filter");
+  return Math.floor(position / pageSize) * pageSize;
+}
+
+/**
+ * Reads one page of `source`. Only the page's own receipts are touched (and, with a kind filter,
+ * the filter's matching ordinals), so a page costs the same anywhere in a history of any length.
+ */
+export function readReceiptPage(
+  source: PageableReceipts,
+  cursor: string | null,
+  pageSize: number,
+  from: "start" | "end" = "start",
+  options: ReceiptPageOptions = {},
+): ReceiptPage {
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_RECEIPT_PAGE_SIZE) {
+    throw new RangeError(`receipt page size must be an integer from 1 to ${MAX_RECEIPT_PAGE_SIZE}`);
+  }
+  const kinds = normalizeKinds(options.kinds);
+  const containing = options.containing ?? null;
+  if (cursor !== null && containing !== null) throw new RangeError("a receipt page takes a cursor or a containing event, not both");
+  const view = source.filterView(kinds);
+  let start: number;
+  if (containing !== null) start = startContaining(source, containing, view, pageSize);
+  else if (cursor !== null) start = startFromCursor(source, cursor, view, kinds);
+  // Pages partition the history from its first receipt: the end is the last such page (possibly
+  // short), so Previous from it never repeats a receipt.
+  else start = from === "end" && view.length > 0 ? Math.floor((view.length - 1) / pageSize) * pageSize : 0;
+  const end = Math.min(start + pageSize, view.length);
+  const projectionSha256 = source.projectionSha256;
+  const entries: ReceiptPageEntry[] = [];
+  for (let position = start; position < end; position += 1) {
+    const ordinal = view.ordinalAt(position);
+    const receipt = source.receipt(ordinal) as Receipt;
+    const fields = { projectionSha256, ordinal, eventRef: receipt.eventRef, receiptSha256: receipt.receiptSha256 };
+    entries.push({ ordinal, receipt, refSha256: hashValue({ domain: "developer/v8/receipt-projection-ref", fields }) });
+  }
+  const nextOrdinal = end < view.length ? view.ordinalAt(end) : null;
+  const nextCursor = nextOrdinal === null ? null : cursorFor(projectionSha256, nextOrdinal, kinds);
+  const previousCursor = start > 0 ? cursorFor(projectionSha256, view.ordinalAt(Math.max(0, start - pageSize)), kinds) : null;
+  const nextCursorSha256 =
+    nextOrdinal === null ? null : hashValue({ domain: "developer/v8/receipt-page-cursor", fields: cursorFields(projectionSha256, nextOrdinal, kinds) });
+  const startOrdinal = entries[0]?.ordinal ?? (kinds === null ? start : 0);
+  const pageFields = { projectionSha256, startOrdinal, entryRefSha256s: entries.map((entry) => entry.refSha256), nextCursorSha256 };
+  return {
+    projectionSha256,
+    receiptCount: source.count,
+    kinds,
+    matchingCount: view.length,
+    startPosition: start,
+    startOrdinal,
+    pageCursor: entries.length > 0 ? cursorFor(projectionSha256, startOrdinal, kinds) : null,
+    entries,
+    nextCursor,
+    previousCursor,
+    pageSha256: hashValue({ domain: "developer/v8/receipt-page", fields: kinds === null ? pageFields : { ...pageFields, kinds } }),
+    kindCounts: source.kindCounts(),
+  };
 }

@@ -2,7 +2,7 @@
 // from any receipt projection, mapped to protocol shapes and coded errors. Shared by every
 // history source so they page, filter and resolve receipts identically.
 import { receiptDetail } from "../developer/receiptDetail";
-import { ReceiptCursorError, type Receipt, type ReceiptProjection } from "../developer/receipts";
+import { ReceiptCursorError, ReceiptsNotAtHand, readReceiptPage, type PageableReceipts, type Receipt, type ReceiptProjection } from "../developer/receipts";
 import { DocketError, toDocketError } from "../errors";
 import { ErrorCodes, type ReceiptDetail, type ReceiptKind, type ReceiptRow, type ReceiptsPage } from "../protocol/messages";
 
@@ -41,12 +41,13 @@ function receiptError(error: unknown): DocketError {
   return toDocketError(error);
 }
 
-export function readReceiptsPage(projection: ReceiptProjection, query: ReceiptPageQuery): ReceiptsPage {
+/** A page of any receipt source; a partial source's ReceiptsNotAtHand passes through uncoded (its caller falls back). */
+export function readReceiptsPage(source: PageableReceipts, query: ReceiptPageQuery): ReceiptsPage {
   if (query.cursor !== null && query.containing !== undefined) {
     throw new DocketError(ErrorCodes.invalidParams, "Invalid parameters: pass either a cursor or `containing`, not both.");
   }
   try {
-    const page = projection.page(query.cursor, query.pageSize, query.from ?? "start", {
+    const page = readReceiptPage(source, query.cursor, query.pageSize, query.from ?? "start", {
       kinds: query.kinds ?? null,
       containing: query.containing ?? null,
     });
@@ -66,6 +67,7 @@ export function readReceiptsPage(projection: ReceiptProjection, query: ReceiptPa
       kindCounts: page.kindCounts.map((entry) => ({ ...entry })),
     };
   } catch (error) {
+    if (error instanceof ReceiptsNotAtHand) throw error;
     throw receiptError(error);
   }
 }

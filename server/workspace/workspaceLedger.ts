@@ -6,6 +6,8 @@ import { describeHistory, resultSummary, runtimeFacts, type HistoryView, type Re
 import { ReceiptProjection } from "../developer/receipts";
 import { historyPolicy, historyReceiptsPage, historyStatus } from "./historyStatus";
 import { readReceiptDetail, type ReceiptPageQuery } from "./receiptQueries";
+import { persistReceiptHead } from "./receiptHead";
+import { receiptsPageFromHead } from "./receiptWindow";
 import { turnOffBatch, turnOnBatch } from "../developer/scopeOperations";
 import { activeAuthorizationOf, authorizeChangeBatch, recordLandingBatch } from "../developer/operations/changeOperations";
 import { requireActiveScope } from "../developer/operations/common";
@@ -735,8 +737,16 @@ export class WorkspaceLedger {
     from: "start" | "end" = "start",
     filter: Pick<ReceiptPageQuery, "kinds" | "containing"> = {},
   ): ReceiptsPage {
+    // Before the whole history is read, the newest pages come from the persisted receipt head
+    // where it proves them (receiptWindow.ts); anything else waits for the replay.
+    if (!this.loaded) {
+      const early = receiptsPageFromHead(this.store.root, this.store.ledgerPath, { cursor, pageSize, from, ...filter });
+      if (early !== null) return early;
+    }
     this.ensureLoaded();
-    return historyReceiptsPage(this.projectionState, cursor, pageSize, from, filter);
+    const page = historyReceiptsPage(this.projectionState, cursor, pageSize, from, filter);
+    if (this.options.trusted) persistReceiptHead(this.store, this.projectionState);
+    return page;
   }
 
   receiptDetail(eventSha256: string): ReceiptDetail {
