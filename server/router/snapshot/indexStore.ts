@@ -11,7 +11,7 @@ import { ensureContainedDirectory, readContained, writeFileAtomicContained } fro
 import { MAX_INDEX_BYTES, decodeDetails, decodeIndex, encodeIndex, type IndexDetails, type RouterIndex } from "./indexFormat";
 
 export const INDEX_FOLDER = "router-index";
-export const INDEX_FILE = "snapshot-index.json";
+export const INDEX_FILE = "snapshot-index.bin";
 export const DETAILS_FILE = "facts.json";
 /** Touched before a build so the file system's own time marks which stamps may still change. */
 const CLOCK_FILE = "build-clock";
