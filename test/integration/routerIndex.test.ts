@@ -392,3 +392,19 @@ test("read-only modules (Restricted Mode) plan alike and write nothing under .do
     repo.dispose();
   }
 });
+
+test("the first format's index file is removed when an index is written beside it, and never read", async () => {
+  const repo = tempRepo({ files: TREE });
+  try {
+    await freshBuild(repo.root);
+    const legacy = path.join(repo.root, ".docket", INDEX_FOLDER, "snapshot-index.json");
+    fs.writeFileSync(legacy, "docket/router-index/v1\n");
+    repo.write("src/app.ts", 'import "./retry.js";\n');
+    const build = await freshBuild(repo.root);
+    assert.notEqual(build.tier, "warm");
+    assert.equal(build.snapshot, canonicalize(await buildSnapshot(repo.root)));
+    assert.equal(fs.existsSync(legacy), false);
+  } finally {
+    repo.dispose();
+  }
+});
