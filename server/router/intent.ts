@@ -308,7 +308,7 @@ function looksLikePath(context: Context, written: string): boolean {
   if (segments.length === 0) return false;
   if (/^(?:\.\.?[/\\]|~\/|[/\\])/u.test(written) || /[/\\]$/u.test(written)) return true;
   // "and/or", "client/server": two plain words are prose unless the first is a top-level folder.
-  return segments.length >= 3 || context.index().directories.has(segments[0] as string);
+  return segments.length >= 3 || context.index().hasDirectory(segments[0] as string);
 }
 
 function moduleAt(snapshot: WorkspaceSnapshot, path: string): SnapshotModule | null {
@@ -390,7 +390,7 @@ function groundNames(context: Context): Names {
     }
     // Extensionless file names written as such ("Makefile", "Dockerfile", "LICENSE").
     if (isAtom(unit) && [...unit.text].length > SHORT_NAME_LENGTH && /^\p{Lu}/u.test(unit.text) && !LEXICON_WORDS.has(unit.text.toLowerCase())) {
-      const files = withBasename(context.index().filesByBase, unit.text, false).filter((path) => !basename(path).includes("."));
+      const files = withBasename(context.index().filesNamed, unit.text, false).filter((path) => !basename(path).includes("."));
       if (files.length === 1) entities.push({ kind: "file", value: files[0] as string, span, path: files[0] as string });
       else if (files.length > 1) ambiguous.push({ text: unit.text, span, kind: "file", candidates: [...files].sort(compareCodeUnits) });
       if (files.length > 0) {
@@ -416,7 +416,7 @@ function qualifiedName(context: Context, unit: Token, span: TaskSpan, covered: T
   if ([...written].length < 2 || MODULE_QUALIFIERS.includes(lower) || FOLDER_QUALIFIERS.includes(lower)) return;
   if (context.snapshot.technologies.some((technology) => sameName(written, technology.name))) return;
   const modules = context.snapshot.modules.filter((module) => sameName(written, module.name));
-  const folders = withBasename(context.index().directoriesByBase, written, true).filter((path) => sameName(written, basename(path)));
+  const folders = withBasename(context.index().directoriesNamed, written, true).filter((path) => sameName(written, basename(path)));
   const order = asModule ? ([["module", modules], ["directory", folders]] as const) : ([["directory", folders], ["module", modules]] as const);
   for (const [kind, found] of order) {
     if (found.length === 0) continue;

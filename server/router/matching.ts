@@ -191,17 +191,44 @@ export function findPhrase(task: TaskStage, phrase: string, options: PhraseOptio
 
 // ── Grounding written names in the snapshot ──────────────────────────────────────────────────
 
+/**
+ * Lookups over the snapshot's files and folders. A process that plans once (`docket plan`) asks a
+ * handful of names, so each is answered by one pass over the list (about a millisecond for
+ * 100,000 files) and remembered; only after many distinct names (a long-lived backend planning
+ * task after task on one snapshot) are tables over every path built, which on 100,000 files cost
+ * more than a whole plan. Both ways give the same answers in the same order (list order).
+ */
 export interface PathIndex {
-  readonly files: ReadonlySet<string>;
-  readonly directories: ReadonlySet<string>;
-  /** Files by lower-case basename (case-exact lookups filter these). */
-  readonly filesByBase: ReadonlyMap<string, readonly string[]>;
-  readonly directoriesByBase: ReadonlyMap<string, readonly string[]>;
+  hasFile(path: string): boolean;
+  hasDirectory(path: string): boolean;
+  /** Files whose lower-case basename is `lowerName`. */
+  filesNamed(lowerName: string): readonly string[];
+  /** Folders whose lower-case basename is `lowerName`. */
+  directoriesNamed(lowerName: string): readonly string[];
 }
 
 export function basename(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? path : path.slice(slash + 1);
+}
+
+/**
+ * True when `path`'s basename, lower-cased, is `lowerName`. Compared from the end without building
+ * strings while the basename is ASCII (an ASCII letter lower-cases alone, whatever surrounds it);
+ * a name with any other character is lower-cased whole, as the tables do.
+ */
+function basenameIs(path: string, lowerName: string): boolean {
+  let want = lowerName.length - 1;
+  for (let at = path.length - 1; at >= 0; at -= 1, want -= 1) {
+    const code = path.charCodeAt(at);
+    if (code === 0x2f) return want === -1;
+    if (code >= 0x80) return basename(path).toLowerCase() === lowerName;
+    // Lower-casing never removes a character, so a longer basename cannot match.
+    if (want < 0) return false;
+    const folded = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+    if (folded !== lowerName.charCodeAt(want)) return false;
+  }
+  return want === -1;
 }
 
 function byLowerBase(paths: readonly string[]): Map<string, string[]> {
@@ -215,25 +242,69 @@ function byLowerBase(paths: readonly string[]): Map<string, string[]> {
   return result;
 }
 
+/** Distinct names looked up by scanning before the tables are built. */
+const SCANS_BEFORE_TABLES = 16;
+
+/** One list's lookups: scans remembered per name, then tables once the scans add up. */
+class PathList {
+  private set: ReadonlySet<string> | null = null;
+  private byBase: ReadonlyMap<string, readonly string[]> | null = null;
+  private readonly scanned = new Map<string, readonly string[]>();
+  private readonly present = new Map<string, boolean>();
+
+  constructor(private readonly paths: readonly string[]) {}
+
+  has(path: string): boolean {
+    if (this.set !== null) return this.set.has(path);
+    let known = this.present.get(path);
+    if (known === undefined) {
+      known = this.paths.includes(path);
+      this.remember(this.present, path, known);
+    }
+    return known;
+  }
+
+  named(lowerName: string): readonly string[] {
+    if (this.byBase !== null) return this.byBase.get(lowerName) ?? [];
+    let found = this.scanned.get(lowerName);
+    if (found === undefined) {
+      found = this.paths.filter((path) => basenameIs(path, lowerName));
+      this.remember(this.scanned, lowerName, found);
+    }
+    return found;
+  }
+
+  private remember<T>(memo: Map<string, T>, key: string, value: T): void {
+    memo.set(key, value);
+    if (this.scanned.size + this.present.size < SCANS_BEFORE_TABLES) return;
+    this.set = new Set(this.paths);
+    this.byBase = byLowerBase(this.paths);
+    this.scanned.clear();
+    this.present.clear();
+  }
+}
+
 const indexCache = new WeakMap<WorkspaceSnapshot, PathIndex>();
 
-/** Lookup tables over the snapshot's files and folders (cached per snapshot object). */
+/** Lookups over the snapshot's files and folders (cached per snapshot object). */
 export function pathIndex(snapshot: WorkspaceSnapshot): PathIndex {
   const cached = indexCache.get(snapshot);
   if (cached !== undefined) return cached;
+  const files = new PathList(snapshot.files);
+  const directories = new PathList(snapshot.directories);
   const index: PathIndex = {
-    files: new Set(snapshot.files),
-    directories: new Set(snapshot.directories),
-    filesByBase: byLowerBase(snapshot.files),
-    directoriesByBase: byLowerBase(snapshot.directories),
+    hasFile: (path) => files.has(path),
+    hasDirectory: (path) => directories.has(path),
+    filesNamed: (lowerName) => files.named(lowerName),
+    directoriesNamed: (lowerName) => directories.named(lowerName),
   };
   indexCache.set(snapshot, index);
   return index;
 }
 
 /** Files or folders whose basename is `name`, case-exactly or ignoring case. */
-export function withBasename(byBase: ReadonlyMap<string, readonly string[]>, name: string, ignoreCase: boolean): string[] {
-  const list = byBase.get(name.toLowerCase()) ?? [];
+export function withBasename(named: (lowerName: string) => readonly string[], name: string, ignoreCase: boolean): string[] {
+  const list = named(name.toLowerCase());
   return ignoreCase ? [...list] : list.filter((path) => basename(path) === name);
 }
 
@@ -251,11 +322,11 @@ export function normalizeWrittenPath(written: string): { path: string; directory
   return { path, directoryOnly };
 }
 
-function lookup(path: string, exact: ReadonlySet<string>, byBase: ReadonlyMap<string, readonly string[]>, ignoreCase: boolean): string[] {
-  if (!ignoreCase && exact.has(path)) return [path];
+function lookup(path: string, has: (path: string) => boolean, named: (lowerName: string) => readonly string[], ignoreCase: boolean): string[] {
+  if (!ignoreCase && has(path)) return [path];
   const key = ignoreCase ? path.toLowerCase() : path;
   const fold = (value: string): string => (ignoreCase ? value.toLowerCase() : value);
-  const candidates = withBasename(byBase, basename(path), ignoreCase);
+  const candidates = withBasename(named, basename(path), ignoreCase);
   // The exact path (ignoring case) wins over longer paths that merely end with it.
   const exactHits = candidates.filter((candidate) => fold(candidate) === key);
   if (exactHits.length > 0) return exactHits;
@@ -280,12 +351,12 @@ export function groundPath(written: string, index: PathIndex): Grounding {
   for (const ignoreCase of [false, true]) {
     const how = ignoreCase ? " ignoring case" : "";
     if (!directoryOnly) {
-      const found = decide("file", lookup(path, index.files, index.filesByBase, ignoreCase), `a file${how}`);
+      const found = decide("file", lookup(path, index.hasFile, index.filesNamed, ignoreCase), `a file${how}`);
       if (found !== null) return found;
     }
-    const found = decide("directory", lookup(path, index.directories, index.directoriesByBase, ignoreCase), `a folder${how}`);
+    const found = decide("directory", lookup(path, index.hasDirectory, index.directoriesNamed, ignoreCase), `a folder${how}`);
     if (found !== null) return found;
   }
-  const sameName = withBasename(index.filesByBase, basename(path), true).sort(compareCodeUnits);
+  const sameName = withBasename(index.filesNamed, basename(path), true).sort(compareCodeUnits);
   return { outcome: "none", sameName };
 }

@@ -33,6 +33,14 @@ function sorted(values: readonly string[]): string[] {
   return [...values];
 }
 
+/** A copy of `values` in `compare` order: checked in one pass first, since snapshots arrive sorted (a stable sort would keep that order). */
+function sortedBy<T>(values: readonly T[], compare: (left: T, right: T) => number): T[] {
+  for (let index = 1; index < values.length; index += 1) {
+    if (compare(values[index - 1] as T, values[index] as T) > 0) return [...values].sort(compare);
+  }
+  return [...values];
+}
+
 /** The snapshot with every list in code-unit order (its hash already covers the content, not the order). */
 export function normalizeSnapshot(snapshot: WorkspaceSnapshot): WorkspaceSnapshot {
   return {
@@ -44,8 +52,8 @@ export function normalizeSnapshot(snapshot: WorkspaceSnapshot): WorkspaceSnapsho
       .sort(byKeys((module) => module.path, (module) => module.name, (module) => module.kind)),
     technologies: snapshot.technologies.map((technology) => ({ ...technology, sources: sorted(technology.sources) })).sort(byKeys((technology) => technology.name)),
     ruleFiles: [...snapshot.ruleFiles].sort(byKeys((rule) => rule.path, (rule) => rule.sha256)),
-    hotPaths: [...snapshot.hotPaths].sort(byKeys((hot) => hot.path, (hot) => hot.hint)),
-    imports: [...snapshot.imports].sort(byKeys((edge) => edge.from, (edge) => edge.to)),
+    hotPaths: sortedBy(snapshot.hotPaths, byKeys((hot) => hot.path, (hot) => hot.hint)),
+    imports: sortedBy(snapshot.imports, (left, right) => compareCodeUnits(left.from, right.from) || compareCodeUnits(left.to, right.to)),
     limits: sorted(snapshot.limits),
     skipped: [...snapshot.skipped].sort(byKeys((item) => item.path, (item) => item.why)),
   };

@@ -127,3 +127,29 @@ test("grounding: exact path, unique suffix, case fallback, ambiguity, nothing", 
   // A basename is not a suffix of a longer basename.
   assert.deepEqual(groundPath("hook.ts", index), { outcome: "none", sameName: [] });
 });
+
+test("grounding answers alike whether names are scanned for or looked up in tables, whatever the case and script", () => {
+  // Letters whose lower case is not one ASCII letter (İ → i + dot, Σ → σ or ς by position, K the
+  // Kelvin sign → k, ß) next to plain ones: the scan compares ASCII tails without lower-casing.
+  const letter = fc.constantFrom("a", "A", "i", "I", "İ", "k", "K", "K", "s", "S", "Σ", "σ", "ς", "ß", ".", "-", "1");
+  const name = fc.array(letter, { minLength: 1, maxLength: 4 }).map((letters) => letters.join(""));
+  const relative = fc.array(name, { minLength: 1, maxLength: 3 }).map((segments) => segments.join("/"));
+  fc.assert(
+    fc.property(fc.uniqueArray(relative, { maxLength: 25 }), fc.array(relative, { minLength: 1, maxLength: 6 }), (files, written) => {
+      const folders = new Set<string>();
+      for (const file of files) for (let slash = file.indexOf("/"); slash !== -1; slash = file.indexOf("/", slash + 1)) folders.add(file.slice(0, slash));
+      const filesOnly = files.filter((file) => !folders.has(file));
+      const scanned = pathIndex(snapshot(filesOnly, [...folders]));
+      // A second index over equal lists, pushed past its scans so it answers from its tables.
+      const tabled = pathIndex(snapshot(filesOnly, [...folders]));
+      for (let count = 0; count < 40; count += 1) {
+        tabled.filesNamed(`warm-up-${count}`);
+        tabled.hasFile(`warm-up-${count}`);
+      }
+      // Names written as they are, upper-cased and lower-cased, so most of them meet a file.
+      const names = [...written, ...files.flatMap((file) => [file, file.toUpperCase(), file.slice(file.lastIndexOf("/") + 1).toLowerCase()])];
+      for (const text of names) assert.deepEqual(groundPath(text, scanned), groundPath(text, tabled), text);
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -4,12 +4,13 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import { test } from "node:test";
+import fc from "fast-check";
 import { canonicalize, hashValue } from "../../server/ledger/canonicalJson";
 import { DocketError } from "../../server/errors";
 import { ErrorCodes } from "../../server/protocol/messages";
 import { WorkspaceSnapshot } from "../../server/router/planSchema";
 import { buildSnapshot, snapshotFromFiles, type SnapshotFs, type WalkEntry } from "../../server/router/snapshot";
-import { findHotPaths } from "../../server/router/snapshot/hotPaths";
+import { findHotPaths, HOT_WORDS, nameWords } from "../../server/router/snapshot/hotPaths";
 import { readManifest } from "../../server/router/snapshot/manifests";
 import { relativeSpecifiers, resolveSpecifier } from "../../server/router/snapshot/importGraph";
 import { readTomlManifest, tomlKeysAt, tomlStringAt, tomlStrings, tomlTableAt } from "../../server/router/snapshot/toml";
@@ -374,4 +375,45 @@ test("an unusable root is the one coded error", async () => {
       return true;
     });
   }
+});
+
+/** Hot paths as the rule says them, one file and one folder at a time (no shortcuts). */
+function hotPathsByTheRule(files: readonly string[]): Array<{ path: string; hint: string }> {
+  const hot = new Set(HOT_WORDS);
+  const hintOf = (segment: string, isFile: boolean): string | null => {
+    const dot = segment.indexOf(".", 1);
+    const stem = isFile && dot > 0 ? segment.slice(0, dot) : segment;
+    const words = [...new Set(nameWords(stem).filter((word) => hot.has(word) && !(isFile && word === "index")))].sort();
+    return words.length === 0 ? null : `the name has ${words.map((word) => `"${word}"`).join(", ")}`;
+  };
+  const found = new Map<string, string>();
+  for (const file of files) {
+    const segments = file.split("/");
+    let covered = false;
+    for (let depth = 1; depth < segments.length && !covered; depth += 1) {
+      const hint = hintOf(segments[depth - 1] as string, false);
+      if (hint !== null) {
+        found.set(segments.slice(0, depth).join("/"), hint);
+        covered = true;
+      }
+    }
+    if (!covered) {
+      const hint = hintOf(segments[segments.length - 1] as string, true);
+      if (hint !== null) found.set(file, hint);
+    }
+  }
+  return [...found.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).map(([path, hint]) => ({ path, hint }));
+}
+
+test("hot paths: the shortcuts (ASCII names without a hot word, folders taken once) agree with the rule", () => {
+  const part = fc.constantFrom("cache", "Cache", "CACHE", "parser", "Parser2", "myParser", "index", "İndex", "QUERY", "QUERİES", "KACHE", "src", "lib", "a", "b", "x.ts", "render.tsx", "index.ts", "perf", "Σ", "ß", "-", "_", "9");
+  const segment = fc.array(part, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""));
+  const file = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join("/"));
+  fc.assert(
+    fc.property(fc.uniqueArray(file, { maxLength: 30 }), (files) => {
+      const sorted = [...files].sort();
+      assert.deepEqual([...findHotPaths(sorted, 1000).hotPaths], hotPathsByTheRule(sorted));
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -56,9 +56,17 @@ export function nameWords(segment: string): string[] {
     .filter((word) => word.length > 0);
 }
 
+/** Any hot word inside a lower-case ASCII name (words are cut from the name, so none is outside it). */
+const ANY_HOT_WORD = new RegExp(HOT_WORDS.join("|"), "u");
+const NON_ASCII = /[^\u0000-\u007f]/u;
+
 function hotWords(segment: string, isFile: boolean): string[] {
   const dot = segment.indexOf(".", 1);
   const stem = isFile && dot > 0 ? segment.slice(0, dot) : segment;
+  // Most names hold no hot word at all: an ASCII name lower-cases letter by letter, so when no hot
+  // word appears in it, none of its words is one (splitting never joins letters). Others take the
+  // full rule.
+  if (!NON_ASCII.test(stem) && !ANY_HOT_WORD.test(stem.toLowerCase())) return [];
   const words = nameWords(stem).filter((word) => HOT.has(word) && !(isFile && word === "index"));
   return [...new Set(words)].sort(compareCodeUnits);
 }
@@ -75,23 +83,33 @@ export function findHotPaths(files: readonly string[], max: number): HotPathResu
   // Folder verdicts are remembered: a large tree repeats the same folders for every file.
   const folderHint = new Map<string, string | null>();
   const hintOf = (words: readonly string[]): string | null => (words.length === 0 ? null : `the name has ${words.map((word) => `"${word}"`).join(", ")}`);
+  // Files of one folder come together in a sorted list: its folders' verdict is taken once.
+  let lastFolder: string | null = null;
+  let lastFolderHot = false;
   for (const file of files) {
-    const segments = file.split("/");
-    let prefix = "";
+    const slash = file.lastIndexOf("/");
+    const folder = slash === -1 ? "" : file.slice(0, slash);
     let hot = false;
-    for (let index = 0; index < segments.length - 1 && !hot; index += 1) {
-      const segment = segments[index] as string;
-      prefix = prefix === "" ? segment : `${prefix}/${segment}`;
-      let hint = folderHint.get(prefix);
-      if (hint === undefined) {
-        hint = hintOf(hotWords(segment, false));
-        folderHint.set(prefix, hint);
-        if (hint !== null) byPath.set(prefix, hint);
+    if (folder === lastFolder) hot = lastFolderHot;
+    else {
+      const segments = folder === "" ? [] : folder.split("/");
+      let prefix = "";
+      for (let index = 0; index < segments.length && !hot; index += 1) {
+        const segment = segments[index] as string;
+        prefix = prefix === "" ? segment : `${prefix}/${segment}`;
+        let hint = folderHint.get(prefix);
+        if (hint === undefined) {
+          hint = hintOf(hotWords(segment, false));
+          folderHint.set(prefix, hint);
+          if (hint !== null) byPath.set(prefix, hint);
+        }
+        hot = hint !== null;
       }
-      hot = hint !== null;
+      lastFolder = folder;
+      lastFolderHot = hot;
     }
     if (hot) continue;
-    const hint = hintOf(hotWords(segments[segments.length - 1] as string, true));
+    const hint = hintOf(hotWords(file.slice(slash + 1), true));
     if (hint !== null) byPath.set(file, hint);
   }
   const all = [...byPath.entries()].sort((left, right) => compareCodeUnits(left[0], right[0]));

@@ -1,24 +1,35 @@
-// The Router index's bytes, in two files under `.docket/router-index/`: `snapshot-index.json`
+// The Router index's bytes, in two files under `.docket/router-index/`: `snapshot-index.bin`
 // (what a warm plan needs: the watch, the stamps of the files read, the snapshot) and
 // `facts.json` (what a rebuild needs: the facts derived from each file read, the listing's
 // skipped entries and limits), named by its seal in the first so the two cannot be mixed. Each
-// is a format line, the sha256 of the body, and the body — JSON with a fixed key order, lists in
-// code-unit order, no clock reading and nothing random. Decoding
-// is all-or-nothing: a wrong format line, a seal that does not match (a torn or garbled file), a
-// body that fails its schema, or paths that leave the workspace give null, and the caller builds
-// afresh. The seal detects accidents, not forgery: whoever can write `.docket/` can write any
-// index (docs/performance.md, "Router index").
+// is a format line, the sha256 of the body, and the body; nothing in it is read from a clock or
+// drawn at random.
+//
+// The index body is one line of JSON (the small parts: root, settings, watch, the snapshot's
+// modules, technologies, rule files, hot paths, limits, skipped entries and hash, the sizes of the
+// blocks below), then blocks: the snapshot's files and folders as UTF-8 paths separated by NUL,
+// the read files' stamps separated by NUL, the read files' positions in the file list and the
+// import edges as positions (little-endian uint32). A warm plan reads it with one file read, one
+// UTF-8 decode and a split per block: parsing 100,000 paths as JSON strings and 20,000 import
+// edges as objects (and collecting them) cost more than the rest of a warm plan's index work.
+//
+// Decoding is all-or-nothing: a wrong format line, a seal that does not match (a torn or garbled
+// file), a header that fails its schema, blocks whose sizes do not add up, positions past the file
+// list, or paths that leave the workspace give null, and the caller builds afresh. The seal
+// detects accidents, not forgery: whoever can write `.docket/` can write any index
+// (docs/performance.md, "Router index").
+import os from "node:os";
 import * as z from "zod";
 import { sha256Hex } from "../../ledger/canonicalJson";
-import { SnapshotModule, WorkspaceSnapshot } from "../planSchema";
+import { SnapshotModule, WorkspaceSnapshot, type ImportEdge, type SnapshotHotPath, type SnapshotTechnology } from "../planSchema";
 import type { FileFacts } from "./fileFacts";
 import type { ListingWatch } from "./listingWatch";
 import type { SkippedEntry } from "./listing";
 import type { Stamp } from "./stamp";
 
-export const INDEX_FORMAT = "docket/router-index/v1";
+export const INDEX_FORMAT = "docket/router-index/v2";
 
-/** An index larger than this is not read (a 100,000-file workspace's index is about 9 MB). */
+/** An index larger than this is not read (a 100,000-file workspace's index is about 6 MB). */
 export const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 
 /** One file the snapshot read: its stamp when read, and what was derived from its bytes. */
@@ -78,22 +89,11 @@ function isList<T>(value: unknown, item: (entry: unknown) => entry is T): value 
   return true;
 }
 
-function isWorkspacePath(value: unknown): value is string {
-  return typeof value === "string" && isInsidePath(value);
-}
-
 function isStampPair(value: unknown, inside: boolean): value is [string, Stamp] {
   if (!Array.isArray(value) || value.length !== 2) return false;
   const [where, what] = value as unknown[];
   if (typeof what !== "string" || what.length > 8192 || typeof where !== "string") return false;
   return inside ? where === "" || isInsidePath(where) : where.length > 0 && where.length <= 4096;
-}
-
-function isEdge(value: unknown): value is { from: string; to: string } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  const edge = value as { from?: unknown; to?: unknown };
-  return keys.length === 2 && isWorkspacePath(edge.from) && isWorkspacePath(edge.to);
 }
 
 const ManifestFactsSchema = z.strictObject({ modules: z.array(SnapshotModule), technologies: z.array(z.string()), problem: z.string().nullable() });
@@ -117,14 +117,48 @@ function isFacts(value: unknown): value is FileFacts {
   }
 }
 
-/** A read as stored: the position of its path in the snapshot's files (no second copy of 20,000 paths). */
-function isReadStamp(value: unknown): value is [number, Stamp] {
-  if (!Array.isArray(value) || value.length !== 2) return false;
-  const [where, what] = value as unknown[];
-  return Number.isSafeInteger(where) && (where as number) >= 0 && typeof what === "string" && what.length <= 8192;
+// The snapshot's longer lists (hundreds of modules and hot paths) checked as planSchema.ts's
+// schemas check them, without a zod object per entry (the header is parsed once per process,
+// where zod's per-object cost is the whole price).
+function isRelativePathValue(value: unknown): value is string {
+  return typeof value === "string" && value.length >= 1 && value.length <= 4096;
 }
 
-const IndexBody = z.strictObject({
+function hasExactly(value: unknown, required: readonly string[], optional: readonly string[] = []): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  let present = 0;
+  for (const key of keys) {
+    if (required.includes(key)) present += 1;
+    else if (!optional.includes(key)) return false;
+  }
+  return present === required.length;
+}
+
+const MODULE_KINDS: readonly string[] = SnapshotModule.shape.kind.options;
+
+function isModule(value: unknown): value is SnapshotModule {
+  if (!hasExactly(value, ["name", "path", "kind", "manifest"], ["scripts"])) return false;
+  const { name, path, kind, manifest, scripts } = value;
+  return (
+    typeof name === "string" &&
+    typeof path === "string" &&
+    typeof kind === "string" &&
+    MODULE_KINDS.includes(kind) &&
+    (manifest === null || isRelativePathValue(manifest)) &&
+    (scripts === undefined || isList(scripts, (entry): entry is string => typeof entry === "string"))
+  );
+}
+
+function isTechnology(value: unknown): value is SnapshotTechnology {
+  return hasExactly(value, ["name", "sources"]) && typeof value.name === "string" && isList(value.sources, isRelativePathValue);
+}
+
+function isHotPath(value: unknown): value is SnapshotHotPath {
+  return hasExactly(value, ["path", "hint"]) && isRelativePathValue(value.path) && typeof value.hint === "string";
+}
+
+const IndexHeader = z.strictObject({
   root: z.string().min(1).max(4096),
   settings: z.string().regex(SHA256),
   environment: z.string().regex(SHA256),
@@ -133,13 +167,16 @@ const IndexBody = z.strictObject({
     inside: z.custom<Array<[string, Stamp]>>((value) => isList(value, (entry): entry is [string, Stamp] => isStampPair(entry, true))),
     outside: z.custom<Array<[string, Stamp]>>((value) => isList(value, (entry): entry is [string, Stamp] => isStampPair(entry, false))),
   }),
-  reads: z.custom<Array<[number, Stamp]>>((value) => isList(value, isReadStamp)),
   details: z.string().regex(SHA256),
-  snapshot: WorkspaceSnapshot.extend({
-    files: z.custom<string[]>((value) => isList(value, isWorkspacePath)),
-    directories: z.custom<string[]>((value) => isList(value, isWorkspacePath)),
-    imports: z.custom<Array<{ from: string; to: string }>>((value) => isList(value, isEdge)),
+  snapshot: WorkspaceSnapshot.omit({ files: true, directories: true, imports: true }).extend({
+    modules: z.custom<SnapshotModule[]>((value) => isList(value, isModule)),
+    technologies: z.custom<SnapshotTechnology[]>((value) => isList(value, isTechnology)),
+    hotPaths: z.custom<SnapshotHotPath[]>((value) => isList(value, isHotPath)),
   }),
+  /** Entries in the blocks after the header. */
+  counts: z.strictObject({ files: z.number().int().nonnegative(), directories: z.number().int().nonnegative(), reads: z.number().int().nonnegative(), imports: z.number().int().nonnegative() }),
+  /** Byte lengths of the text blocks: files, folders, read stamps. */
+  bytes: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative(), z.number().int().nonnegative()]),
 });
 
 const DetailsBody = z.strictObject({
@@ -153,20 +190,20 @@ const DetailsBody = z.strictObject({
 
 export const DETAILS_FORMAT = "docket/router-index-facts/v1";
 
-function sealed(format: string, body: string): { bytes: Buffer; seal: string } {
+function sealedBytes(format: string, body: Buffer): { bytes: Buffer; seal: string } {
   const seal = sha256Hex(body);
-  return { bytes: Buffer.from(`${format}\n${seal}\n${body}`, "utf8"), seal };
+  return { bytes: Buffer.concat([Buffer.from(`${format}\n${seal}\n`, "latin1"), body]), seal };
 }
 
 /** The body of a sealed file, or null when the format line or the seal do not match. */
-function unsealed(format: string, bytes: Buffer): { body: string; seal: string } | null {
+function unsealed(format: string, bytes: Buffer): { body: Buffer; seal: string } | null {
   const header = `${format}\n`;
-  if (bytes.length < header.length + 65 || bytes.toString("utf8", 0, header.length) !== header) return null;
+  if (bytes.length < header.length + 65 || bytes.toString("latin1", 0, header.length) !== header) return null;
   const seal = bytes.toString("latin1", header.length, header.length + 64);
   if (bytes[header.length + 64] !== 0x0a) return null;
   const body = bytes.subarray(header.length + 65);
   if (sha256Hex(body) !== seal) return null;
-  return { body: body.toString("utf8"), seal };
+  return { body, seal };
 }
 
 function parsedJson(text: string): unknown {
@@ -177,59 +214,182 @@ function parsedJson(text: string): unknown {
   }
 }
 
-function readPositions(index: RouterIndex): Array<[number, Stamp]> {
-  const position = new Map<string, number>();
-  index.snapshot.files.forEach((file, at) => position.set(file, at));
-  return index.reads.map((read) => {
-    const at = position.get(read.path);
-    if (at === undefined) throw new Error(`the Router index reads ${read.path}, which its snapshot does not list`);
-    return [at, read.stamp];
-  });
+/**
+ * Where each of `paths` is in `files`. Both come in code-unit order from the snapshot (reads and
+ * edge sources in file order), so a binary search finds them without a map over every file.
+ */
+function positionsIn(files: readonly string[], paths: Iterable<string>): number[] {
+  const positions: number[] = [];
+  for (const wanted of paths) {
+    let low = 0;
+    let high = files.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const file = files[middle] as string;
+      if (file === wanted) {
+        found = middle;
+        break;
+      }
+      if (file < wanted) low = middle + 1;
+      else high = middle - 1;
+    }
+    // Files not in code-unit order (never built so, but cheap to allow): a plain search.
+    if (found === -1) found = files.indexOf(wanted);
+    if (found === -1) throw new Error(`the Router index names ${wanted}, which its snapshot does not list`);
+    positions.push(found);
+  }
+  return positions;
+}
+
+function joinedPaths(values: readonly string[]): Buffer {
+  return Buffer.from(values.join("\u0000"), "utf8");
+}
+
+function uint32Block(values: readonly number[]): Buffer {
+  const block = Buffer.allocUnsafe(values.length * 4);
+  values.forEach((value, at) => block.writeUInt32LE(value, at * 4));
+  return block;
 }
 
 /** Both files' bytes; `details` first, since the index names it by its seal. */
 export function encodeIndex(index: RouterIndex, details: IndexDetails): { index: Buffer; details: Buffer } {
-  const detailsFile = sealed(
+  const detailsFile = sealedBytes(
     DETAILS_FORMAT,
-    JSON.stringify({ listing: { source: details.listing.source, skipped: details.listing.skipped, limits: details.listing.limits }, facts: details.facts }),
+    Buffer.from(JSON.stringify({ listing: { source: details.listing.source, skipped: details.listing.skipped, limits: details.listing.limits }, facts: details.facts }), "utf8"),
   );
-  const body = JSON.stringify({
+  const snapshot = index.snapshot;
+  const files = joinedPaths(snapshot.files);
+  const directories = joinedPaths(snapshot.directories);
+  const stamps = joinedPaths(index.reads.map((read) => read.stamp));
+  const readPositions = uint32Block(positionsIn(snapshot.files, index.reads.map((read) => read.path)));
+  const edgePositions = positionsIn(snapshot.files, snapshot.imports.flatMap((edge) => [edge.from, edge.to]));
+  const header = JSON.stringify({
     root: index.root,
     settings: index.settings,
     environment: index.environment,
     watch: { sound: index.watch.sound, inside: index.watch.inside, outside: index.watch.outside },
-    reads: readPositions(index),
     details: detailsFile.seal,
-    snapshot: index.snapshot,
+    snapshot: {
+      format: snapshot.format,
+      source: snapshot.source,
+      modules: snapshot.modules,
+      technologies: snapshot.technologies,
+      ruleFiles: snapshot.ruleFiles,
+      hotPaths: snapshot.hotPaths,
+      limits: snapshot.limits,
+      skipped: snapshot.skipped,
+      snapshotSha256: snapshot.snapshotSha256,
+    },
+    counts: { files: snapshot.files.length, directories: snapshot.directories.length, reads: index.reads.length, imports: snapshot.imports.length },
+    bytes: [files.length, directories.length, stamps.length],
   });
-  return { index: sealed(INDEX_FORMAT, body).bytes, details: detailsFile.bytes };
+  const body = Buffer.concat([Buffer.from(`${header}\n`, "utf8"), files, directories, stamps, readPositions, uint32Block(edgePositions)]);
+  return { index: sealedBytes(INDEX_FORMAT, body).bytes, details: detailsFile.bytes };
+}
+
+const LITTLE_ENDIAN = os.endianness() === "LE";
+
+/** `count` little-endian uint32 values from `start` (copied into an aligned array in one go). */
+function uint32s(bytes: Buffer, start: number, count: number): Uint32Array {
+  const values = new Uint32Array(count);
+  if (LITTLE_ENDIAN) new Uint8Array(values.buffer).set(bytes.subarray(start, start + count * 4));
+  else for (let at = 0; at < count; at += 1) values[at] = bytes.readUInt32LE(start + at * 4);
+  return values;
+}
+
+/**
+ * True when every NUL-separated path of `text` passes isInsidePath: scanned as one string, which
+ * costs a fraction of checking 100,000 strings one by one.
+ */
+function allInside(text: string): boolean {
+  let pathStart = 0;
+  let segmentStart = 0;
+  for (let at = 0; at <= text.length; at += 1) {
+    const code = at === text.length ? 0 : text.charCodeAt(at);
+    if (code !== 0x2f && code !== 0) continue;
+    const size = at - segmentStart;
+    if (size === 0) return false;
+    if (size <= 2 && text.charCodeAt(segmentStart) === 0x2e && (size === 1 || text.charCodeAt(segmentStart + 1) === 0x2e)) return false;
+    if (code === 0) {
+      if (at - pathStart > 4096) return false;
+      pathStart = at + 1;
+    }
+    segmentStart = at + 1;
+  }
+  return true;
+}
+
+/**
+ * `count` NUL-separated strings from `bytes`, or null when there are not exactly that many (or,
+ * for paths, when one would leave the workspace).
+ */
+function splitBlock(bytes: Buffer, start: number, end: number, count: number, paths: boolean): string[] | null {
+  if (count === 0) return end === start ? [] : null;
+  const text = bytes.toString("utf8", start, end);
+  if (paths && !allInside(text)) return null;
+  const values = text.split("\u0000");
+  return values.length === count ? values : null;
 }
 
 /** The index in `bytes` (without its details) and the seal its details file must have, or null. */
 export function decodeIndex(bytes: Buffer): { index: RouterIndex; detailsSeal: string } | null {
   const file = unsealed(INDEX_FORMAT, bytes);
   if (file === null) return null;
-  const parsed = IndexBody.safeParse(parsedJson(file.body));
+  const body = file.body;
+  const newline = body.indexOf(0x0a);
+  if (newline === -1) return null;
+  // Parsed once per process: compiling zod's fast path for it would cost more than it saves.
+  const parsed = IndexHeader.safeParse(parsedJson(body.toString("utf8", 0, newline)), { jitless: true });
   if (!parsed.success) return null;
-  const value = parsed.data;
-  const files = value.snapshot.files;
+  const header = parsed.data;
+  const { counts } = header;
+  const [filesBytes, directoriesBytes, stampsBytes] = header.bytes;
+  const filesStart = newline + 1;
+  const directoriesStart = filesStart + filesBytes;
+  const stampsStart = directoriesStart + directoriesBytes;
+  const positionsStart = stampsStart + stampsBytes;
+  const edgesStart = positionsStart + counts.reads * 4;
+  if (edgesStart + counts.imports * 8 !== body.length) return null;
+
+  const files = splitBlock(body, filesStart, directoriesStart, counts.files, true);
+  const directories = splitBlock(body, directoriesStart, stampsStart, counts.directories, true);
+  const stamps = splitBlock(body, stampsStart, positionsStart, counts.reads, false);
+  if (files === null || directories === null || stamps === null) return null;
+  const readAt = uint32s(body, positionsStart, counts.reads);
   const reads: Array<{ path: string; stamp: Stamp }> = [];
-  for (const [at, readStamp] of value.reads) {
-    const file = files[at];
-    if (file === undefined) return null;
-    reads.push({ path: file, stamp: readStamp });
+  for (let at = 0; at < counts.reads; at += 1) {
+    const path = files[readAt[at] as number];
+    const stamp = stamps[at] as string;
+    if (path === undefined || stamp.length > 8192) return null;
+    reads.push({ path, stamp });
   }
+  const edgeAt = uint32s(body, edgesStart, counts.imports * 2);
+  const imports: ImportEdge[] = [];
+  for (let at = 0; at < counts.imports * 2; at += 2) {
+    const from = files[edgeAt[at] as number];
+    const to = files[edgeAt[at + 1] as number];
+    if (from === undefined || to === undefined) return null;
+    imports.push({ from, to });
+  }
+  const part = header.snapshot;
+  const snapshot: WorkspaceSnapshot = {
+    format: part.format,
+    source: part.source,
+    files,
+    directories,
+    modules: part.modules,
+    technologies: part.technologies,
+    ruleFiles: part.ruleFiles,
+    hotPaths: part.hotPaths,
+    imports,
+    limits: part.limits,
+    skipped: part.skipped,
+    snapshotSha256: part.snapshotSha256,
+  };
   return {
-    index: {
-      root: value.root,
-      settings: value.settings,
-      environment: value.environment,
-      watch: value.watch,
-      reads,
-      snapshot: value.snapshot,
-      details: null,
-    },
-    detailsSeal: value.details,
+    index: { root: header.root, settings: header.settings, environment: header.environment, watch: header.watch, reads, snapshot, details: null },
+    detailsSeal: header.details,
   };
 }
 
@@ -237,7 +397,7 @@ export function decodeIndex(bytes: Buffer): { index: RouterIndex; detailsSeal: s
 export function decodeDetails(bytes: Buffer, expectedSeal: string, reads: number): IndexDetails | null {
   const file = unsealed(DETAILS_FORMAT, bytes);
   if (file === null || file.seal !== expectedSeal) return null;
-  const parsed = DetailsBody.safeParse(parsedJson(file.body));
+  const parsed = DetailsBody.safeParse(parsedJson(file.body.toString("utf8")), { jitless: true });
   if (!parsed.success || parsed.data.facts.length !== reads) return null;
   return parsed.data;
 }

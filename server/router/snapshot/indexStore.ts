@@ -11,8 +11,10 @@ import { ensureContainedDirectory, readContained, writeFileAtomicContained } fro
 import { MAX_INDEX_BYTES, decodeDetails, decodeIndex, encodeIndex, type IndexDetails, type RouterIndex } from "./indexFormat";
 
 export const INDEX_FOLDER = "router-index";
-export const INDEX_FILE = "snapshot-index.json";
+export const INDEX_FILE = "snapshot-index.bin";
 export const DETAILS_FILE = "facts.json";
+/** Where `docket/router-index/v1` kept the index: removed when a new index is written beside it. */
+const LEGACY_INDEX_FILE = "snapshot-index.json";
 /** Touched before a build so the file system's own time marks which stamps may still change. */
 const CLOCK_FILE = "build-clock";
 
@@ -147,6 +149,9 @@ export class WorkspaceIndexStore implements IndexStore {
       // Details first: an index is only ever beside the details it names (or is refused with them).
       writeFileAtomicContained(this.root, path.join(this.folder, DETAILS_FILE), encoded.details);
       writeFileAtomicContained(this.root, this.file, encoded.index);
+      // The first format's file (JSON, about 9 MB on a large workspace) is never read again.
+      const legacy = path.join(this.folder, LEGACY_INDEX_FILE);
+      if (fs.lstatSync(legacy, { throwIfNoEntry: false })?.isFile() === true) fs.unlinkSync(legacy);
     } catch {
       // Best effort: without the index the next plan builds the snapshot again, as before.
     }

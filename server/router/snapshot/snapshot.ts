@@ -23,9 +23,20 @@ export interface PreparedSnapshot extends Listing {
   readonly reads: readonly FileToRead[];
 }
 
+/** Non-empty, no empty, `.` or `..` segment (so no leading or trailing slash); scanned without splitting. */
 function isRelativePosix(path: string): boolean {
-  if (path.length === 0 || path.startsWith("/") || path.endsWith("/")) return false;
-  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+  const length = path.length;
+  if (length === 0) return false;
+  let start = 0;
+  for (;;) {
+    const slash = path.indexOf("/", start);
+    const end = slash === -1 ? length : slash;
+    const size = end - start;
+    if (size === 0) return false;
+    if (size <= 2 && path.charCodeAt(start) === 0x2e && (size === 1 || path.charCodeAt(start + 1) === 0x2e)) return false;
+    if (slash === -1) return true;
+    start = slash + 1;
+  }
 }
 
 function clip(path: string): string {
@@ -62,7 +73,14 @@ export function prepareSnapshot(listing: Listing, limits: ResolvedLimits): Prepa
 
 function directoriesOf(files: readonly string[]): string[] {
   const directories = new Set<string>();
+  // Files of one folder come together in a sorted list: its ancestors are added once.
+  let lastFolder: string | null = null;
   for (const file of files) {
+    const last = file.lastIndexOf("/");
+    if (last === -1) continue;
+    const folder = file.slice(0, last);
+    if (folder === lastFolder) continue;
+    lastFolder = folder;
     for (let slash = file.indexOf("/"); slash !== -1; slash = file.indexOf("/", slash + 1)) directories.add(file.slice(0, slash));
   }
   return [...directories].sort(compareCodeUnits);

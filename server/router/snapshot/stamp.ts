@@ -40,6 +40,11 @@ export function stampOf(absolute: string, racyFrom: bigint | null = null): Stamp
     return code === "ENOTDIR" ? ABSENT : RACY;
   }
   if (stat === undefined) return ABSENT;
+  return stampOfStats(stat, racyFrom);
+}
+
+/** The stamp of an entry from its `lstat` (a caller that needs the stats too takes them once). */
+export function stampOfStats(stat: fs.Stats, racyFrom: bigint | null = null): Stamp {
   if (racyFrom !== null) {
     // One microsecond of margin: a later change then differs by more than the doubles can blur.
     const from = Number(racyFrom) / 1e6 - 0.001;
