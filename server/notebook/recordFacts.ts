@@ -29,8 +29,11 @@ import { decline, inlineValue, subsetLines, type Line } from "./simpleFrontmatte
 /** What Phase B needs of a record that passed Phase A (the validation cache keeps the same). */
 export type RecordFacts = Omit<GraphRecord, "path" | "sha256">;
 
-/** The top-level keys this reader knows, each with its bit in the set of keys seen. */
-const KEY_BITS: ReadonlyMap<string, number> = new Map(
+/**
+ * The top-level keys this reader knows, by their index in the switch of FactsReader.read (numbers,
+ * so the switch jumps instead of comparing strings) and their bit (1 << index) in the set of keys seen.
+ */
+const KEY_INDEX: ReadonlyMap<string, number> = new Map(
   [
     "observer_schema",
     "observer_type",
@@ -49,15 +52,14 @@ const KEY_BITS: ReadonlyMap<string, number> = new Map(
     "external",
     "observation",
     "inquiry",
-  ].map((key, index) => [key, 1 << index]),
+  ].map((key, index) => [key, index]),
 );
-const bit = (key: string): number => KEY_BITS.get(key) as number;
 /** The schema's required keys: the first thirteen. */
 const REQUIRED_BITS = (1 << 13) - 1;
-const SOURCE_KIND = bit("source_kind");
-const EXTERNAL = bit("external");
-const OBSERVATION = bit("observation");
-const INQUIRY = bit("inquiry");
+const SOURCE_KIND = 1 << 13;
+const EXTERNAL = 1 << 14;
+const OBSERVATION = 1 << 15;
+const INQUIRY = 1 << 16;
 
 const SOURCE_FIELDS = ["record", "locator", "role"];
 const EDGE_FIELDS = ["type", "target"];
@@ -176,78 +178,82 @@ class FactsReader {
       const match = keyLine(content);
       const key = match[1] as string;
       const rest = match[2];
-      const keyBit = KEY_BITS.get(key);
-      if (keyBit === undefined || (seen & keyBit) !== 0) decline();
-      seen |= keyBit;
+      const keyIndex = KEY_INDEX.get(key);
+      if (keyIndex === undefined || (seen & (1 << keyIndex)) !== 0) decline();
+      seen |= 1 << keyIndex;
       this.countKey();
       this.position += 1;
-      switch (key) {
-        case "observer_schema":
+      switch (keyIndex) {
+        case 0: // observer_schema
           schema = inlineString(rest);
           break;
-        case "observer_type":
+        case 1: // observer_type
           type = inlineString(rest);
           break;
-        case "observer_status":
+        case 2: // observer_status
           status = inlineString(rest);
           break;
-        case "id":
+        case 3: // id
           id = inlineString(rest);
           break;
-        case "title":
+        case 4: // title
           certainly(nonEmpty(inlineString(rest)));
           break;
-        case "lang":
+        case 5: // lang
           certainly(isBcp47(inlineString(rest)));
           break;
-        case "created":
+        case 6: // created
           created = inlineString(rest);
           break;
-        case "modified":
+        case 7: // modified
           modified = inlineString(rest);
           break;
-        case "tags":
-        case "aliases":
+        case 8: // tags
+        case 9: // aliases
           FactsReader.strings(rest);
           break;
-        case "sources":
+        case 10: // sources
           sources = this.items(rest, SOURCE_FIELDS, sourceRef);
           break;
-        case "lineage":
-          lineage = this.items(rest, EDGE_FIELDS, (fields) => edge(fields, LINEAGE_TYPES) as LineageRef);
+        case 11: // lineage
+          lineage = this.items(rest, EDGE_FIELDS, lineageRef);
           break;
-        case "relations":
-          relations = this.items(rest, EDGE_FIELDS, (fields) => edge(fields, RELATION_TYPES) as SemanticRelation);
+        case 12: // relations
+          relations = this.items(rest, EDGE_FIELDS, semanticRelation);
           break;
-        case "source_kind":
+        case 13: // source_kind
           sourceKind = inlineString(rest);
           break;
-        case "external":
+        case 14: // external
           external = this.nested(rest, EXTERNAL_FIELDS);
           break;
-        case "observation":
+        case 15: // observation
           observation = this.nested(rest, OBSERVATION_FIELDS);
           break;
-        default:
+        default: // inquiry
           inquiry = this.nested(rest, INQUIRY_FIELDS);
       }
     }
     certainly((seen & REQUIRED_BITS) === REQUIRED_BITS && schema === OBSERVER_RECORD_SCHEMA && (RECORD_TYPES as readonly string[]).includes(type));
     const recordType = type as RecordType;
     certainly(STATUSES_BY_TYPE[recordType].includes(status) && RECORD_ID.test(id) && dateTime(created) && dateTime(modified));
-    const has = (keyBit: number): boolean => (seen & keyBit) !== 0;
-    if (has(EXTERNAL)) certainly(externalMaterial(external));
-    if (has(OBSERVATION)) certainly(directObservation(observation));
-    if (has(INQUIRY)) certainly(inquiryFacts(inquiry));
-    if (has(SOURCE_KIND)) certainly(sourceKind === "external-material" || sourceKind === "direct-observation");
+    const hasExternal = (seen & EXTERNAL) !== 0;
+    const hasObservation = (seen & OBSERVATION) !== 0;
+    const hasInquiry = (seen & INQUIRY) !== 0;
+    const hasSourceKind = (seen & SOURCE_KIND) !== 0;
+    if (hasExternal) certainly(externalMaterial(external));
+    if (hasObservation) certainly(directObservation(observation));
+    if (hasInquiry) certainly(inquiryFacts(inquiry));
+    if (hasSourceKind) certainly(sourceKind === "external-material" || sourceKind === "direct-observation");
     if (recordType === "source") {
-      certainly(!has(INQUIRY));
-      certainly(sourceKind === "external-material" ? has(EXTERNAL) && !has(OBSERVATION) : sourceKind === "direct-observation" && has(OBSERVATION) && !has(EXTERNAL));
+      certainly(!hasInquiry);
+      certainly(sourceKind === "external-material" ? hasExternal && !hasObservation : sourceKind === "direct-observation" && hasObservation && !hasExternal);
     } else {
-      certainly(!has(SOURCE_KIND) && !has(EXTERNAL) && !has(OBSERVATION) && has(INQUIRY) === (recordType === "inquiry"));
+      certainly(!hasSourceKind && !hasExternal && !hasObservation && hasInquiry === (recordType === "inquiry"));
     }
     // What the record rules read; they run on it exactly as on the general path's frontmatter.
-    const rules = { id, observer_type: recordType, created, modified, ...(has(INQUIRY) ? { inquiry } : {}) } as unknown as ObserverRecord;
+    // (`inquiry` is read only for an inquiry, which has the block.)
+    const rules = { id, observer_type: recordType, created, modified, inquiry } as unknown as ObserverRecord;
     return { facts: { recordId: id, type: recordType, status, record: { sources, lineage, relations } }, rules };
   }
 }
@@ -262,6 +268,14 @@ function edge(fields: Fields, types: ReadonlySet<unknown>): { type: string; targ
   const { type, target } = fields;
   certainly(types.has(type) && target !== undefined && RECORD_ID.test(target));
   return fields as unknown as { type: string; target: string };
+}
+
+function lineageRef(fields: Fields): LineageRef {
+  return edge(fields, LINEAGE_TYPES) as LineageRef;
+}
+
+function semanticRelation(fields: Fields): SemanticRelation {
+  return edge(fields, RELATION_TYPES) as SemanticRelation;
 }
 
 function externalMaterial(fields: Fields): boolean {
