@@ -1,7 +1,8 @@
 // Phase B of observer-record/v1 (observer.md §5.6): the rules that need the whole record set.
 // Records are visited in path order and the result is sorted, so the diagnostics depend only on
 // the set of records, never on the order they were read in.
-import { compareNotebookText } from "./referenceOrder";
+import { compareCodeUnits } from "../ledger/canonicalJson";
+import { compareNotebookText, isCodeUnitOrdered } from "./referenceOrder";
 import { notebookDiagnostic, sortDiagnostics, type NotebookDiagnostic } from "./diagnostics";
 import type { LineageRef, LineageType, RecordType, SemanticRelation, SourceRef } from "./recordSchema";
 
@@ -41,8 +42,17 @@ function byPathThenHash(left: GraphRecord, right: GraphRecord): number {
  * Readers hand the records over in path order already, so one pass confirms it instead of a sort.
  */
 function inPathOrder(records: readonly GraphRecord[]): readonly GraphRecord[] {
+  // Paths of the code-unit alphabet compare as code units (referenceOrder.ts): one alphabet test
+  // per record instead of two per comparison.
+  let byCodeUnits = true;
+  for (let index = 0; index < records.length && byCodeUnits; index += 1) {
+    byCodeUnits = isCodeUnitOrdered((records[index] as GraphRecord).path);
+  }
   for (let index = 1; index < records.length; index += 1) {
-    if (byPathThenHash(records[index - 1] as GraphRecord, records[index] as GraphRecord) > 0) return [...records].sort(byPathThenHash);
+    const left = records[index - 1] as GraphRecord;
+    const right = records[index] as GraphRecord;
+    const order = byCodeUnits ? compareCodeUnits(left.path, right.path) || compareNotebookText(left.sha256, right.sha256) : byPathThenHash(left, right);
+    if (order > 0) return [...records].sort(byPathThenHash);
   }
   return records;
 }
@@ -51,22 +61,26 @@ function inPathOrder(records: readonly GraphRecord[]): readonly GraphRecord[] {
 // keeps that order among ties, so the order of the appends is part of the output.
 type Findings = NotebookDiagnostic[];
 
-/** Targets of one edge family, each checked for self-reference and existence. */
-function targetDiagnostics(out: Findings, record: GraphRecord, family: string, targets: readonly string[], field: string, index: Index): void {
-  targets.forEach((target, position) => {
-    const selfEdge = target === record.recordId;
-    const missing = !index.has(target);
-    if (!selfEdge && !missing) return;
-    const pointer = `/${family}/${position}/${field}`;
-    if (selfEdge) out.push(graphDiagnostic(record, "graph.edge.self", `${family} entry ${position} points at its own record.`, pointer, target));
-    if (missing) out.push(graphDiagnostic(record, "graph.target.missing", `${family} entry ${position} points at ${target}, which is not in the Notebook.`, pointer, target));
-  });
+// The rules below walk the edges with plain loops rather than map/forEach/some: they run for every
+// record of the Notebook, and in a short `docket notebook validate` process most of that code runs
+// before the engine optimises it, where each callback and intermediate array is paid in full.
+
+/** One edge's target, checked for self-reference and existence. */
+function targetDiagnostics(out: Findings, record: GraphRecord, family: string, position: number, target: string, field: string, index: Index): void {
+  const selfEdge = target === record.recordId;
+  const missing = !index.has(target);
+  if (!selfEdge && !missing) return;
+  const pointer = `/${family}/${position}/${field}`;
+  if (selfEdge) out.push(graphDiagnostic(record, "graph.edge.self", `${family} entry ${position} points at its own record.`, pointer, target));
+  if (missing) out.push(graphDiagnostic(record, "graph.target.missing", `${family} entry ${position} points at ${target}, which is not in the Notebook.`, pointer, target));
 }
 
 function lineageTypeDiagnostics(out: Findings, record: GraphRecord, index: Index): void {
-  record.record.lineage.forEach((edge, position) => {
+  const { lineage } = record.record;
+  for (let position = 0; position < lineage.length; position += 1) {
+    const edge = lineage[position] as LineageRef;
     const target = index.get(edge.target);
-    if (target === undefined) return;
+    if (target === undefined) continue;
     const pointer = `/lineage/${position}/target`;
     if (edge.type === "promoted_from") {
       if (record.type !== "zettel" || target.type !== "memo" || target.status !== "promoted") {
@@ -75,7 +89,7 @@ function lineageTypeDiagnostics(out: Findings, record: GraphRecord, index: Index
     } else if (SAME_TYPE_LINEAGE.has(edge.type) && target.type !== record.type) {
       out.push(graphDiagnostic(record, "graph.lineage.type-mismatch", `${edge.type} must point at another ${record.type}, not a ${target.type}.`, pointer, edge.target));
     }
-  });
+  }
 }
 
 /**
@@ -85,31 +99,42 @@ function lineageTypeDiagnostics(out: Findings, record: GraphRecord, index: Index
 function duplicateDiagnostics<Edge>(out: Findings, record: GraphRecord, family: string, edges: readonly Edge[], key: (edge: Edge) => string): void {
   if (edges.length < 2) return;
   const seen = new Set<string>();
-  edges.forEach((edge, position) => {
-    const edgeKey = key(edge);
+  for (let position = 0; position < edges.length; position += 1) {
+    const edgeKey = key(edges[position] as Edge);
     if (seen.has(edgeKey)) out.push(graphDiagnostic(record, "graph.edge.duplicate", `${family} entry ${position} repeats an earlier entry.`, `/${family}/${position}`));
     seen.add(edgeKey);
-  });
+  }
+}
+
+function sourceKey(source: SourceRef): string {
+  return JSON.stringify([source.record, source.role, source.locator ?? null]);
+}
+
+function edgeKey(edge: LineageRef | SemanticRelation): string {
+  return JSON.stringify([edge.type, edge.target]);
 }
 
 function connectivityDiagnostics(out: Findings, record: GraphRecord, index: Index): void {
   const { sources, lineage } = record.record;
-  if (record.type === "memo" && sources.length === 0 && !lineage.some((edge) => index.get(edge.target)?.type === "inquiry")) {
+  if (record.type === "memo") {
+    if (sources.length > 0) return;
+    for (const edge of lineage) if (index.get(edge.target)?.type === "inquiry") return;
     out.push(graphDiagnostic(record, "graph.memo.orphan", "A memo needs a source reference or a lineage edge to an inquiry."));
-  } else if (record.type === "zettel" && !sources.some((source) => index.get(source.record)?.type === "source")) {
+  } else if (record.type === "zettel") {
+    for (const source of sources) if (index.get(source.record)?.type === "source") return;
     out.push(graphDiagnostic(record, "graph.zettel.source-required", "A zettel needs at least one reference to an existing source record."));
   }
 }
 
 function recordDiagnostics(out: Findings, record: GraphRecord, index: Index): void {
   const { sources, lineage, relations } = record.record;
-  targetDiagnostics(out, record, "sources", sources.map((source) => source.record), "record", index);
-  targetDiagnostics(out, record, "lineage", lineage.map((edge) => edge.target), "target", index);
+  for (let position = 0; position < sources.length; position += 1) targetDiagnostics(out, record, "sources", position, (sources[position] as SourceRef).record, "record", index);
+  for (let position = 0; position < lineage.length; position += 1) targetDiagnostics(out, record, "lineage", position, (lineage[position] as LineageRef).target, "target", index);
   lineageTypeDiagnostics(out, record, index);
-  targetDiagnostics(out, record, "relations", relations.map((relation) => relation.target), "target", index);
-  duplicateDiagnostics(out, record, "sources", sources, (source) => JSON.stringify([source.record, source.role, source.locator ?? null]));
-  duplicateDiagnostics(out, record, "lineage", lineage, (edge) => JSON.stringify([edge.type, edge.target]));
-  duplicateDiagnostics(out, record, "relations", relations, (relation) => JSON.stringify([relation.type, relation.target]));
+  for (let position = 0; position < relations.length; position += 1) targetDiagnostics(out, record, "relations", position, (relations[position] as SemanticRelation).target, "target", index);
+  duplicateDiagnostics(out, record, "sources", sources, sourceKey);
+  duplicateDiagnostics(out, record, "lineage", lineage, edgeKey);
+  duplicateDiagnostics(out, record, "relations", relations, edgeKey);
   connectivityDiagnostics(out, record, index);
 }
 

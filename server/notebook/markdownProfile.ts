@@ -38,7 +38,7 @@ export const MAX_FRONTMATTER_DEPTH = 64;
 
 export type ParseRecordResult = { ok: true; record: ParsedRecord } | { ok: false; diagnostics: NotebookDiagnostic[] };
 
-type Step<T> = { ok: true; value: T } | { ok: false; diagnostics: NotebookDiagnostic[] };
+export type Step<T> = { ok: true; value: T } | { ok: false; diagnostics: NotebookDiagnostic[] };
 
 function markdownFailure(path: string, code: string, message: string): { ok: false; diagnostics: NotebookDiagnostic[] } {
   return { ok: false, diagnostics: [notebookDiagnostic({ phase: "markdown", code, path, message })] };
@@ -49,7 +49,7 @@ function markdownFailure(path: string, code: string, message: string): { ok: fal
 // readFile does for the reference, so a BOM-prefixed file fails the delimiter check the same way.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function decodeUtf8(path: string, bytes: Uint8Array): Step<string> {
+export function decodeUtf8(path: string, bytes: Uint8Array): Step<string> {
   try {
     return { ok: true, value: utf8.decode(bytes) };
   } catch {
@@ -57,7 +57,7 @@ function decodeUtf8(path: string, bytes: Uint8Array): Step<string> {
   }
 }
 
-interface Sections {
+export interface Sections {
   readonly frontmatterText: string;
   readonly markdownLines: readonly string[];
 }
@@ -74,21 +74,21 @@ function closingDelimiter(lines: readonly string[]): number {
  * joining the frontmatter's back, found with indexOf instead: the frontmatter is the part every
  * record has most lines in, and it is read as one text anyway.
  */
-function splitSections(path: string, text: string): Step<Sections> {
+export function splitSections(path: string, text: string): Step<Sections> {
   const normalized = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
   if (!normalized.startsWith("---") || (normalized.length > 3 && normalized.charCodeAt(3) !== 0x0a)) {
     return markdownFailure(path, "markdown.frontmatter.missing", 'A record must start with a "---" frontmatter line.');
   }
-  // The first later line that is exactly `---`.
-  for (let start = 4; start <= normalized.length; ) {
-    let end = normalized.indexOf("\n", start);
-    if (end === -1) end = normalized.length;
-    if (end - start === 3 && normalized.startsWith("---", start)) {
+  // The first later line that is exactly `---`: a line break (the opening line's at index 3 is the
+  // first), `---`, then a line break or the end of the text.
+  for (let found = normalized.indexOf("\n---", 3); found !== -1; found = normalized.indexOf("\n---", found + 1)) {
+    const start = found + 1;
+    const end = start + 3;
+    if (end === normalized.length || normalized.charCodeAt(end) === 0x0a) {
       const frontmatterText = start === 4 ? "" : normalized.slice(4, start - 1);
       const markdownLines = end === normalized.length ? [] : normalized.slice(end + 1).split("\n");
       return { ok: true, value: { frontmatterText, markdownLines } };
     }
-    start = end + 1;
   }
   return markdownFailure(path, "markdown.frontmatter.missing", 'The frontmatter has no closing "---" line.');
 }
@@ -184,10 +184,11 @@ function closesFence(line: string, open: Fence): boolean {
   return marker !== undefined && marker.charAt(0) === open.char && marker.length >= open.size;
 }
 
-/** A second `# text` heading outside fenced code; headings inside ``` or ~~~ fences are content. */
-function hasSecondH1(lines: readonly string[]): boolean {
+/** A second `# text` heading outside fenced code (from line `from` on); headings inside ``` or ~~~ fences are content. */
+function hasSecondH1(lines: readonly string[], from: number): boolean {
   let open: Fence | undefined;
-  for (const line of lines) {
+  for (let index = from; index < lines.length; index += 1) {
+    const line = lines[index] as string;
     if (open !== undefined) {
       if (closesFence(line, open)) open = undefined;
       continue;
@@ -199,16 +200,29 @@ function hasSecondH1(lines: readonly string[]): boolean {
   return false;
 }
 
-function parseBody(path: string, lines: readonly string[]): Step<{ h1: string; body: string }> {
+/**
+ * The lines after the frontmatter checked: a first non-blank line that is a `# Title` heading, no
+ * second one outside fenced code, and content after it. The body's text is not built (the record
+ * facts reader, recordFacts.ts, needs only the verdict): the lines joined and trimmed are empty
+ * exactly when every line trims to nothing, since the line breaks joining them are white space too.
+ */
+export function checkBody(path: string, lines: readonly string[]): Step<{ h1: string; bodyStart: number }> {
   const first = lines.findIndex((line) => line.trim() !== "");
   const heading = first === -1 ? null : /^#\s+(.+?)\s*$/.exec(lines[first] ?? "");
   const h1 = heading?.[1]?.trim() ?? "";
   if (h1 === "") return markdownFailure(path, "markdown.h1.missing", 'The first non-blank line after the frontmatter must be a "# Title" heading.');
-  const rest = lines.slice(first + 1);
-  if (hasSecondH1(rest)) return markdownFailure(path, "markdown.h1.multiple", "A record has exactly one level-1 heading outside fenced code.");
-  const body = rest.join("\n").trim();
-  if (body === "") return markdownFailure(path, "markdown.body.empty", "A record needs content after its heading.");
-  return { ok: true, value: { h1, body } };
+  const bodyStart = first + 1;
+  if (hasSecondH1(lines, bodyStart)) return markdownFailure(path, "markdown.h1.multiple", "A record has exactly one level-1 heading outside fenced code.");
+  let content = false;
+  for (let index = bodyStart; index < lines.length && !content; index += 1) content = (lines[index] as string).trim() !== "";
+  if (!content) return markdownFailure(path, "markdown.body.empty", "A record needs content after its heading.");
+  return { ok: true, value: { h1, bodyStart } };
+}
+
+function parseBody(path: string, lines: readonly string[]): Step<{ h1: string; body: string }> {
+  const checked = checkBody(path, lines);
+  if (!checked.ok) return checked;
+  return { ok: true, value: { h1: checked.value.h1, body: lines.slice(checked.value.bodyStart).join("\n").trim() } };
 }
 
 /** Freezes a decoded YAML tree without recursion, so deep nesting cannot overflow the stack. */

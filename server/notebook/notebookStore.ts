@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { assertContained, ensureContainedDirectory, openContained, UnsafePathError } from "../workspace/containedFs";
-import { compareNotebookText } from "./referenceOrder";
+import { sortByNotebookText } from "./referenceOrder";
 import {
   ACTIVE_TRANSACTION_PATH,
   failNotebook,
@@ -214,7 +214,7 @@ function eachRecordFile<File>(recordsDir: string, tolerateLeftovers: boolean, re
   } catch (error) {
     return ioFailure(recordsDir, "cannot list the records", error);
   }
-  const sorted = [...entries].sort((left, right) => compareNotebookText(left.name, right.name));
+  const sorted = sortByNotebookText(entries, (entry) => entry.name);
   const leftovers: string[] = [];
   const files: File[] = [];
   for (const entry of sorted) {

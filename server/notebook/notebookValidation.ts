@@ -7,6 +7,7 @@ import type { GraphRecord } from "./graphValidation";
 import type { NotebookResult } from "./manifest";
 import { parseRecordMarkdownUnremembered } from "./markdownProfile";
 import { readNotebookHashed, rereadRecordFile, sha256Hex, type HashedRecordFile, type NotebookListing } from "./notebookStore";
+import { plainRecordFacts } from "./recordFacts";
 import { recordSetVerdict, type RecordSetVerdict } from "./recordSet";
 import {
   loadValidationCache,
@@ -37,6 +38,9 @@ export interface CachedValidation {
 }
 
 function outcomeOf(path: string, bytes: Uint8Array, sha256: string): CachedOutcome {
+  // A record written the plain way gives its facts directly (recordFacts.ts); any other goes through the general path.
+  const facts = plainRecordFacts(bytes);
+  if (facts !== undefined) return { passed: true, facts };
   const result = parseRecordMarkdownUnremembered(path, bytes, sha256);
   if (!result.ok) return { passed: false, diagnostics: result.diagnostics.map(({ path: _path, ...rest }) => rest) };
   const { recordId, type, status, record } = result.record;

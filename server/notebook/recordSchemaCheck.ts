@@ -7,18 +7,19 @@
 // patterns with the same `u` flag; `false` whenever anything is off or unusual, and then ajv runs
 // and words the diagnostics exactly as before. A `false` for a valid record only costs time; a
 // `true` for an invalid one would hide its diagnostics, so test/unit/notebookValidationCache.test.ts
-// holds this check to ajv's verdict on every record fixture and on mutations of them.
+// holds this check to ajv's verdict on every record fixture and on mutations of them. The record
+// facts reader (recordFacts.ts) applies the same leaf checks, exported here, as it reads.
 import { fullFormats } from "ajv-formats/dist/formats";
 import { isBcp47, OBSERVER_RECORD_SCHEMA, RECORD_TYPES, STATUSES_BY_TYPE, type RecordType } from "./recordSchema";
 
 const UUID_V4 = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
-const RECORD_ID = new RegExp(`^(source|inquiry|memo|zettel)-${UUID_V4}$`, "u");
-const SOURCE_ID = new RegExp(`^source-${UUID_V4}$`, "u");
+export const RECORD_ID = new RegExp(`^(source|inquiry|memo|zettel)-${UUID_V4}$`, "u");
+export const SOURCE_ID = new RegExp(`^source-${UUID_V4}$`, "u");
 const NON_EMPTY = /\S/u;
-const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/u;
-const SOURCE_ROLES: ReadonlySet<unknown> = new Set(["supports", "challenges", "context", "example"]);
-const LINEAGE_TYPES: ReadonlySet<unknown> = new Set(["derived_from", "promoted_from", "merged_from", "split_from", "supersedes"]);
-const RELATION_TYPES: ReadonlySet<unknown> = new Set(["supports", "contradicts", "refines", "extends", "applies_to", "distinguishes", "alternative_to", "related"]);
+export const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/u;
+export const SOURCE_ROLES: ReadonlySet<unknown> = new Set(["supports", "challenges", "context", "example"]);
+export const LINEAGE_TYPES: ReadonlySet<unknown> = new Set(["derived_from", "promoted_from", "merged_from", "split_from", "supersedes"]);
+export const RELATION_TYPES: ReadonlySet<unknown> = new Set(["supports", "contradicts", "refines", "extends", "applies_to", "distinguishes", "alternative_to", "related"]);
 const DEFINED_OBSERVER_KEYS: ReadonlySet<string> = new Set(["observer_schema", "observer_type", "observer_status"]);
 const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   "observer_schema",
@@ -47,17 +48,17 @@ function formatCheck(name: "date-time" | "uri"): StringCheck {
 }
 
 const isDateTime = formatCheck("date-time");
-const isUri = formatCheck("uri");
+export const isUri = formatCheck("uri");
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function nonEmpty(value: unknown): boolean {
+export function nonEmpty(value: unknown): boolean {
   return typeof value === "string" && NON_EMPTY.test(value);
 }
 
-function dateTime(value: unknown): boolean {
+export function dateTime(value: unknown): boolean {
   return typeof value === "string" && isDateTime(value);
 }
 
@@ -127,7 +128,9 @@ function typeBlocks(frontmatter: Record<string, unknown>, type: RecordType): boo
   if (has("observation") && !directObservation(frontmatter.observation)) return false;
   if (has("inquiry") && !inquiryFacts(frontmatter.inquiry)) return false;
   if (has("source_kind") && frontmatter.source_kind !== "external-material" && frontmatter.source_kind !== "direct-observation") return false;
+  // The schema's `if inquiry … else not inquiry` holds for a source too.
   if (type === "source") {
+    if (has("inquiry")) return false;
     if (frontmatter.source_kind === "external-material") return has("external") && !has("observation");
     if (frontmatter.source_kind === "direct-observation") return has("observation") && !has("external");
     return false;

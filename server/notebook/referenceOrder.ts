@@ -29,3 +29,20 @@ export function compareNotebookText(left: string, right: string): number {
   if (CODE_UNIT_ORDERED.test(left) && CODE_UNIT_ORDERED.test(right)) return compareCodeUnits(left, right);
   return compareText(left, right) || compareCodeUnits(left, right);
 }
+
+/**
+ * `items` sorted by compareNotebookText of their keys. When every key is of the code-unit alphabet
+ * (record file names nearly always are), each comparison compareNotebookText would make has the
+ * code-unit answer, so the same sort runs with that comparison directly: one alphabet test per key
+ * instead of two per comparison, which for 10,000 file names was most of the sort.
+ */
+export function sortByNotebookText<Item>(items: readonly Item[], key: (item: Item) => string): Item[] {
+  const sorted = [...items];
+  for (const item of items) if (!CODE_UNIT_ORDERED.test(key(item))) return sorted.sort((left, right) => compareNotebookText(key(left), key(right)));
+  return sorted.sort((left, right) => compareCodeUnits(key(left), key(right)));
+}
+
+/** Whether `text` is of the alphabet whose notebook order is the code-unit order. */
+export function isCodeUnitOrdered(text: string): boolean {
+  return CODE_UNIT_ORDERED.test(text);
+}

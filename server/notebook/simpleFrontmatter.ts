@@ -37,7 +37,7 @@ const FLOW_WORDS = /^\[([^[\]{}"'#:,]+(?:,[^[\]{}"'#:,]+)*)\]$/;
 /** Nesting far beyond any record's (3); deeper text goes to `yaml`, which has the bounded checks. */
 const MAX_DEPTH = 8;
 
-interface Line {
+export interface Line {
   readonly indent: number;
   readonly content: string;
 }
@@ -46,9 +46,9 @@ interface Line {
  * Thrown to give up on a text. Not an Error: the subset's reader runs once per record, and
  * capturing a stack trace for each text it declines would cost more than reading it.
  */
-const DECLINE: unique symbol = Symbol("decline");
+export const DECLINE: unique symbol = Symbol("decline");
 
-function decline(): never {
+export function decline(): never {
   throw DECLINE;
 }
 
@@ -68,7 +68,7 @@ function isKeyPart(code: number): boolean {
  * with one space or more before the value. In the regular expression's words,
  * `^[A-Za-z_][A-Za-z0-9_-]{0,255}:(?: +.*)?$`; a scan, because it runs on every line of every record.
  */
-function keyEnd(content: string): number {
+export function keyEnd(content: string): number {
   if (!isKeyStart(content.charCodeAt(0))) return -1;
   let end = 1;
   while (end < content.length && isKeyPart(content.charCodeAt(end))) end += 1;
@@ -77,7 +77,7 @@ function keyEnd(content: string): number {
 }
 
 /** The value after a key line's colon: undefined for `key:` alone, else the text after the spaces. */
-function valueAfter(content: string, end: number): string | undefined {
+export function valueAfter(content: string, end: number): string | undefined {
   let start = end + 1;
   if (start === content.length) return undefined;
   while (content.charCodeAt(start) === SPACE) start += 1;
@@ -106,7 +106,8 @@ function plainScalar(text: string): string {
   return text;
 }
 
-function inlineValue(text: string): unknown {
+/** A value written on its key's (or item's) line, as `yaml` reads it, or DECLINE thrown. */
+export function inlineValue(text: string): unknown {
   if (text === "[]") return [];
   if (text === "{}") return {};
   const first = text.charAt(0);
@@ -210,6 +211,25 @@ class Reader {
  * any with more than `maxKeys` keys): then only `yaml` may answer.
  */
 export function readSimpleFrontmatter(text: string, maxKeys: number): Record<string, unknown> | undefined {
+  const lines = subsetLines(text);
+  if (lines === undefined) return undefined;
+  try {
+    const reader = new Reader(lines, maxKeys);
+    const value = reader.mapping(0, 1);
+    return reader.done() ? value : undefined;
+  } catch (error) {
+    if (error === DECLINE) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The frontmatter's non-empty lines (indent and content), or `undefined` when some line is outside
+ * what the subset reads whatever its structure: unusual characters, whitespace-only lines, trailing
+ * spaces, comments, directives and document markers. The first line is at indent 0. Shared with
+ * the record facts reader (recordFacts.ts), which reads a narrower structure from the same lines.
+ */
+export function subsetLines(text: string): Line[] | undefined {
   if (text === "" || UNUSUAL_CHARACTER.test(text)) return undefined;
   const lines: Line[] = [];
   for (let start = 0; start <= text.length; ) {
@@ -230,12 +250,5 @@ export function readSimpleFrontmatter(text: string, maxKeys: number): Record<str
     start = end + 1;
   }
   if (lines.length === 0 || (lines[0] as Line).indent !== 0) return undefined;
-  try {
-    const reader = new Reader(lines, maxKeys);
-    const value = reader.mapping(0, 1);
-    return reader.done() ? value : undefined;
-  } catch (error) {
-    if (error === DECLINE) return undefined;
-    throw error;
-  }
+  return lines;
 }

@@ -37,7 +37,7 @@ import { observerRecordSchema, RECORD_TYPES, type LineageRef, type LineageType, 
 
 export const VALIDATION_CACHE_FORMAT = "docket-notebook-validation-cache/v1";
 /** Raised by hand whenever Phase A's rules change in a way the running code's bytes might not show. */
-const PHASE_A_REVISION = 1;
+const PHASE_A_REVISION = 2;
 /** Far above a 100,000-record Notebook's cache (about 30 MB); a larger file is ignored unread. */
 export const MAX_VALIDATION_CACHE_BYTES = 128 * 1024 * 1024;
 

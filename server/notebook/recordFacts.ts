@@ -1,0 +1,332 @@
+// Phase A's answer for a record written the plain way, read straight from its frontmatter lines
+// into the facts Phase B needs (id, type, status, sources, lineage, relations), for `docket
+// notebook validate` (notebookValidation.ts; docs/performance.md, "Notebook validation cache").
+// The general path builds the whole frontmatter mapping (simpleFrontmatter.ts or yaml), checks it
+// against the schema (recordSchemaCheck.ts or ajv), builds the body text and freezes the record;
+// on a cold 10,000-record Notebook that was about half of validate's time, most of it spent on
+// values Phase B never reads.
+//
+// One-sided, like the schema pre-check: the facts come back only when the record certainly passes
+// Phase A, and then they are the ones the general path gives; anything else — a key this reader
+// does not know (custom keys included), a block list of tags, a nested value it does not expect,
+// any value the schema or a record rule might refuse, a decoding or layout problem — answers
+// `undefined`, and the general path runs and words the answer as before. So a narrower reader
+// only costs time, never changes an answer.
+//
+// It reads a subset of simpleFrontmatter's subset, with that reader's own pieces (subsetLines,
+// inlineValue: the same values for the same text; KEY_LINE is its keyEnd and valueAfter in one
+// expression, as the test checks) and the schema pre-check's
+// own leaf checks, the body check and the record rules of markdownProfile.ts and recordRules.ts.
+// test/unit/notebookRecordFacts.test.ts holds it to yaml, ajv and the general path on fixtures,
+// generated records, line edits and hostile texts.
+import type { GraphRecord } from "./graphValidation";
+import { checkBody, decodeUtf8, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS, MAX_RECORD_BYTES, splitSections } from "./markdownProfile";
+import { recordRuleDiagnostics } from "./recordRules";
+import { isBcp47, OBSERVER_RECORD_SCHEMA, RECORD_TYPES, STATUSES_BY_TYPE, type LineageRef, type ObserverRecord, type RecordType, type SemanticRelation, type SourceRef } from "./recordSchema";
+import { CONTENT_HASH, dateTime, isUri, LINEAGE_TYPES, nonEmpty, RECORD_ID, RELATION_TYPES, SOURCE_ID, SOURCE_ROLES } from "./recordSchemaCheck";
+import { decline, inlineValue, subsetLines, type Line } from "./simpleFrontmatter";
+
+/** What Phase B needs of a record that passed Phase A (the validation cache keeps the same). */
+export type RecordFacts = Omit<GraphRecord, "path" | "sha256">;
+
+/**
+ * The top-level keys this reader knows, by their index in the switch of FactsReader.read (numbers,
+ * so the switch jumps instead of comparing strings) and their bit (1 << index) in the set of keys seen.
+ */
+const KEY_INDEX: ReadonlyMap<string, number> = new Map(
+  [
+    "observer_schema",
+    "observer_type",
+    "observer_status",
+    "id",
+    "title",
+    "lang",
+    "created",
+    "modified",
+    "tags",
+    "aliases",
+    "sources",
+    "lineage",
+    "relations",
+    "source_kind",
+    "external",
+    "observation",
+    "inquiry",
+  ].map((key, index) => [key, index]),
+);
+/** The schema's required keys: the first thirteen. */
+const REQUIRED_BITS = (1 << 13) - 1;
+const SOURCE_KIND = 1 << 13;
+const EXTERNAL = 1 << 14;
+const OBSERVATION = 1 << 15;
+const INQUIRY = 1 << 16;
+
+const SOURCE_FIELDS = ["record", "locator", "role"];
+const EDGE_FIELDS = ["type", "target"];
+const EXTERNAL_FIELDS = ["uri", "revision", "content_hash", "retrieval_context"];
+const OBSERVATION_FIELDS = ["observed_at", "observed_by", "fact", "conditions", "interpretation_boundary"];
+const INQUIRY_FIELDS = ["origin", "original", "current", "revision_reason"];
+
+type Fields = Record<string, string>;
+
+/**
+ * A mapping key line as simpleFrontmatter's keyEnd and valueAfter read it: the key, then the value
+ * after the colon and its spaces (none for `key:` alone). One native match instead of a scan by
+ * character: most of this reader's time in a short process is spent before the engine optimises it.
+ */
+export const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,255}):(?: +(.*))?$/;
+
+/** The key and the value after it (undefined: the key alone), or DECLINE when `content` is no key line. */
+function keyLine(content: string): RegExpExecArray {
+  return KEY_LINE.exec(content) ?? decline();
+}
+
+/** A value that must be a string written on its key's line. */
+function inlineString(rest: string | undefined): string {
+  const value = rest === undefined ? decline() : inlineValue(rest);
+  return typeof value === "string" ? value : decline();
+}
+
+function certainly(condition: boolean): void {
+  if (!condition) decline();
+}
+
+class FactsReader {
+  private position = 0;
+  private keys = 0;
+
+  constructor(private readonly lines: readonly Line[]) {}
+
+  private countKey(): void {
+    this.keys += 1;
+    if (this.keys > MAX_FRONTMATTER_KEYS) decline();
+  }
+
+  /**
+   * A mapping of one-line strings whose keys line up at `indent`: from the current line on, or, for
+   * a sequence item (`- key: value`), from `first` (the item's text) and then the lines below it.
+   * Only `allowed` keys, each once (the schema's objects are closed; a repeat is yaml's to refuse).
+   */
+  private fields(indent: number, allowed: readonly string[], first?: string): Fields {
+    const fields: Fields = {};
+    let content: string = first ?? this.lines[this.position]?.content ?? decline();
+    for (;;) {
+      const match = keyLine(content);
+      const key = match[1] as string;
+      const rest = match[2];
+      if (!allowed.includes(key) || Object.hasOwn(fields, key)) decline();
+      this.countKey();
+      fields[key] = inlineString(rest);
+      this.position += 1;
+      const next: Line | undefined = this.lines[this.position];
+      if (next === undefined || next.indent < indent) return fields;
+      if (next.indent > indent) decline();
+      content = next.content;
+    }
+  }
+
+  /** A mapping below a top-level key written alone on its line. */
+  private nested(rest: string | undefined, allowed: readonly string[]): Fields {
+    if (rest !== undefined) decline();
+    const next = this.lines[this.position];
+    if (next === undefined || next.indent === 0 || next.content.startsWith("- ")) decline();
+    return this.fields(next.indent, allowed);
+  }
+
+  /** `[]`, or a block sequence of mappings (`- key: value` items) below a top-level key written alone. */
+  private items<Item>(rest: string | undefined, allowed: readonly string[], item: (fields: Fields) => Item): Item[] {
+    if (rest !== undefined) return rest === "[]" ? [] : decline();
+    const first = this.lines[this.position];
+    if (first === undefined || !first.content.startsWith("- ")) decline();
+    const indent = first.indent;
+    const items: Item[] = [];
+    for (let line = this.lines[this.position]; line !== undefined && line.indent >= indent; line = this.lines[this.position]) {
+      if (line.indent > indent || !line.content.startsWith("- ")) {
+        // A sequence at indent 0 ends at the next top-level key, as in simpleFrontmatter.
+        if (line.indent === indent && indent === 0 && KEY_LINE.test(line.content)) break;
+        decline();
+      }
+      items.push(item(this.fields(indent + 2, allowed, line.content.slice(2))));
+    }
+    return items;
+  }
+
+  /** A flow list of non-empty strings (`[]` or `[a, b]`) on its key's line. */
+  private static strings(rest: string | undefined): void {
+    const value = rest === undefined ? decline() : inlineValue(rest);
+    certainly(Array.isArray(value) && value.every(nonEmpty));
+  }
+
+  read(): { facts: RecordFacts; rules: ObserverRecord } {
+    let seen = 0;
+    let schema = "";
+    let type = "";
+    let status = "";
+    let id = "";
+    let created = "";
+    let modified = "";
+    let sourceKind = "";
+    let sources: SourceRef[] = [];
+    let lineage: LineageRef[] = [];
+    let relations: SemanticRelation[] = [];
+    let external: Fields = {};
+    let observation: Fields = {};
+    let inquiry: Fields = {};
+    while (this.position < this.lines.length) {
+      const { indent, content } = this.lines[this.position] as Line;
+      if (indent !== 0) decline();
+      const match = keyLine(content);
+      const key = match[1] as string;
+      const rest = match[2];
+      const keyIndex = KEY_INDEX.get(key);
+      if (keyIndex === undefined || (seen & (1 << keyIndex)) !== 0) decline();
+      seen |= 1 << keyIndex;
+      this.countKey();
+      this.position += 1;
+      switch (keyIndex) {
+        case 0: // observer_schema
+          schema = inlineString(rest);
+          break;
+        case 1: // observer_type
+          type = inlineString(rest);
+          break;
+        case 2: // observer_status
+          status = inlineString(rest);
+          break;
+        case 3: // id
+          id = inlineString(rest);
+          break;
+        case 4: // title
+          certainly(nonEmpty(inlineString(rest)));
+          break;
+        case 5: // lang
+          certainly(isBcp47(inlineString(rest)));
+          break;
+        case 6: // created
+          created = inlineString(rest);
+          break;
+        case 7: // modified
+          modified = inlineString(rest);
+          break;
+        case 8: // tags
+        case 9: // aliases
+          FactsReader.strings(rest);
+          break;
+        case 10: // sources
+          sources = this.items(rest, SOURCE_FIELDS, sourceRef);
+          break;
+        case 11: // lineage
+          lineage = this.items(rest, EDGE_FIELDS, lineageRef);
+          break;
+        case 12: // relations
+          relations = this.items(rest, EDGE_FIELDS, semanticRelation);
+          break;
+        case 13: // source_kind
+          sourceKind = inlineString(rest);
+          break;
+        case 14: // external
+          external = this.nested(rest, EXTERNAL_FIELDS);
+          break;
+        case 15: // observation
+          observation = this.nested(rest, OBSERVATION_FIELDS);
+          break;
+        default: // inquiry
+          inquiry = this.nested(rest, INQUIRY_FIELDS);
+      }
+    }
+    certainly((seen & REQUIRED_BITS) === REQUIRED_BITS && schema === OBSERVER_RECORD_SCHEMA && (RECORD_TYPES as readonly string[]).includes(type));
+    const recordType = type as RecordType;
+    certainly(STATUSES_BY_TYPE[recordType].includes(status) && RECORD_ID.test(id) && dateTime(created) && dateTime(modified));
+    const hasExternal = (seen & EXTERNAL) !== 0;
+    const hasObservation = (seen & OBSERVATION) !== 0;
+    const hasInquiry = (seen & INQUIRY) !== 0;
+    const hasSourceKind = (seen & SOURCE_KIND) !== 0;
+    if (hasExternal) certainly(externalMaterial(external));
+    if (hasObservation) certainly(directObservation(observation));
+    if (hasInquiry) certainly(inquiryFacts(inquiry));
+    if (hasSourceKind) certainly(sourceKind === "external-material" || sourceKind === "direct-observation");
+    if (recordType === "source") {
+      certainly(!hasInquiry);
+      certainly(sourceKind === "external-material" ? hasExternal && !hasObservation : sourceKind === "direct-observation" && hasObservation && !hasExternal);
+    } else {
+      certainly(!hasSourceKind && !hasExternal && !hasObservation && hasInquiry === (recordType === "inquiry"));
+    }
+    // What the record rules read; they run on it exactly as on the general path's frontmatter.
+    // (`inquiry` is read only for an inquiry, which has the block.)
+    const rules = { id, observer_type: recordType, created, modified, inquiry } as unknown as ObserverRecord;
+    return { facts: { recordId: id, type: recordType, status, record: { sources, lineage, relations } }, rules };
+  }
+}
+
+function sourceRef(fields: Fields): SourceRef {
+  const { record, role, locator } = fields;
+  certainly(record !== undefined && SOURCE_ID.test(record) && SOURCE_ROLES.has(role) && (locator === undefined || nonEmpty(locator)));
+  return fields as unknown as SourceRef;
+}
+
+function edge(fields: Fields, types: ReadonlySet<unknown>): { type: string; target: string } {
+  const { type, target } = fields;
+  certainly(types.has(type) && target !== undefined && RECORD_ID.test(target));
+  return fields as unknown as { type: string; target: string };
+}
+
+function lineageRef(fields: Fields): LineageRef {
+  return edge(fields, LINEAGE_TYPES) as LineageRef;
+}
+
+function semanticRelation(fields: Fields): SemanticRelation {
+  return edge(fields, RELATION_TYPES) as SemanticRelation;
+}
+
+function externalMaterial(fields: Fields): boolean {
+  const { uri, revision, content_hash: contentHash, retrieval_context: context } = fields;
+  return (
+    Object.keys(fields).length >= 1 &&
+    (uri === undefined || isUri(uri)) &&
+    (contentHash === undefined || CONTENT_HASH.test(contentHash)) &&
+    (revision === undefined || nonEmpty(revision)) &&
+    (context === undefined || nonEmpty(context))
+  );
+}
+
+function directObservation(fields: Fields): boolean {
+  return (
+    Object.keys(fields).length === OBSERVATION_FIELDS.length &&
+    dateTime(fields.observed_at) &&
+    nonEmpty(fields.observed_by) &&
+    nonEmpty(fields.fact) &&
+    nonEmpty(fields.conditions) &&
+    nonEmpty(fields.interpretation_boundary)
+  );
+}
+
+function inquiryFacts(fields: Fields): boolean {
+  const { origin, original, current, revision_reason: reason } = fields;
+  return (origin === "user" || origin === "observer") && nonEmpty(original) && nonEmpty(current) && (reason === undefined || nonEmpty(reason));
+}
+
+/**
+ * The facts of the record in `bytes` when it certainly passes Phase A, else `undefined` (then the
+ * general path, parseRecordMarkdown, must answer). Never throws.
+ */
+export function plainRecordFacts(bytes: Uint8Array): RecordFacts | undefined {
+  if (bytes.byteLength > MAX_RECORD_BYTES) return undefined;
+  try {
+    const text = decodeUtf8("", bytes);
+    if (!text.ok) return undefined;
+    const sections = splitSections("", text.value);
+    if (!sections.ok) return undefined;
+    const { frontmatterText, markdownLines } = sections.value;
+    // UTF-8 takes at most three bytes per UTF-16 unit: count them only when that could exceed the bound.
+    if (frontmatterText.length * 3 > MAX_FRONTMATTER_BYTES && Buffer.byteLength(frontmatterText, "utf8") > MAX_FRONTMATTER_BYTES) return undefined;
+    const lines = subsetLines(frontmatterText);
+    if (lines === undefined) return undefined;
+    const { facts, rules } = new FactsReader(lines).read();
+    if (!checkBody("", markdownLines).ok) return undefined;
+    if (recordRuleDiagnostics("", rules).length > 0) return undefined;
+    return facts;
+  } catch {
+    // A decline, or anything unforeseen: the general path answers, whatever it is.
+    return undefined;
+  }
+}
