@@ -71,7 +71,7 @@ function cpuSoFarMs(pid: number): number {
 }
 
 /** One start: spawn, initialize, ask for the Work view; the time until its answer. */
-async function startOnce(cli: string, workspace: string): Promise<Sample> {
+async function startOnce(cli: string, workspace: string, expectSnapshot: boolean): Promise<Sample> {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, "serve", `--clientProcessId=${process.pid}`, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -84,7 +84,7 @@ async function startOnce(cli: string, workspace: string): Promise<Sample> {
     const work = Requests.workState.result.parse(await connection.sendRequest(Requests.workState.method, {}));
     const wallMs = performance.now() - started;
     const cpuMs = child.pid === undefined ? Number.NaN : cpuSoFarMs(child.pid);
-    if (work.stillReading !== true) throw new Error("the backend did not answer from the snapshot: this would measure a replay");
+    if (expectSnapshot && work.stillReading !== true) throw new Error("the backend did not answer from the snapshot: this would measure a replay");
     return { cpuMs, wallMs };
   } finally {
     connection.dispose();
@@ -99,11 +99,32 @@ export async function extensionStartFigures(options: { quick: boolean; rounds?: 
   const events = options.quick ? 100_000 : 1_000_000;
   const rounds = options.rounds ?? (options.quick ? 5 : 9);
   const { workspace } = startWorkspace(events);
-  // One unmeasured start: the page cache holds what a start reads, as on a machine in use.
-  await startOnce(cli, workspace);
+  // The same start in a folder without a ledger: Node's start and the backend bundle's load, which
+  // every start pays; interleaved with the measured one so both see the same machine.
+  const empty = path.join(os.tmpdir(), "docket-bench-start", "no-ledger");
+  fs.mkdirSync(empty, { recursive: true });
+  // One unmeasured start each: the page cache holds what a start reads, as on a machine in use.
+  await startOnce(cli, workspace, true);
+  await startOnce(cli, empty, false);
   const samples: Sample[] = [];
-  for (let round = 0; round < rounds; round += 1) samples.push(await startOnce(cli, workspace));
+  const emptySamples: Sample[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? [true, false] : [false, true];
+    for (const large of order) {
+      if (large) samples.push(await startOnce(cli, workspace, true));
+      else emptySamples.push(await startOnce(cli, empty, false));
+    }
+  }
   return [
+    figure({
+      id: "extension.start.noLedger",
+      label: "backend start → first `docket/workState` answer, folder without a ledger",
+      workload: "no ledger",
+      rounds,
+      measured: measuredOf(emptySamples),
+      basis: "wall",
+      note: "what every start pays (Node and the backend bundle), for comparison with extension.start.workState",
+    }),
     figure({
       id: "extension.start.workState",
       label: "backend start → first `docket/workState` answer, snapshot current",

@@ -62,8 +62,10 @@ function bytesFromEnvironment(name: string, fallback: number): number {
 
 /** A ledger up to this size is read at start (about 0.1 s of replay): the snapshot would save little. */
 const READ_AT_ONCE_BYTES = bytesFromEnvironment("DOCKET_BACKEND_READ_AT_ONCE_BYTES", 1024 * 1024);
-/** One background slice: about 20 ms of replay, the longest a request waits behind the read. */
-const HISTORY_SLICE_BYTES = Math.max(1, bytesFromEnvironment("DOCKET_BACKEND_HISTORY_SLICE_BYTES", 256 * 1024));
+/** One background slice: about 5–15 ms of replay (more while the JIT is cold), the longest a request waits behind the read. */
+const HISTORY_SLICE_BYTES = Math.max(1, bytesFromEnvironment("DOCKET_BACKEND_HISTORY_SLICE_BYTES", 64 * 1024));
+/** How long the read waits for the first Work view answer before it starts anyway. */
+const FIRST_VIEW_GRACE_MS = 1_000;
 
 function fileSize(file: string): number {
   try {
@@ -126,6 +128,8 @@ export class Backend {
   private lastReading = false;
   /** The whole history being read behind the snapshot's answers; null once read (or never needed). */
   private historyReading: Promise<void> | null = null;
+  /** Starts that read now instead of after the first Work view answer (null once started). */
+  private startReadingNow: (() => void) | null = null;
   private lastGuardRevision: string | null = null;
   /** The editor that started this backend (LSP clientInfo), for provenance. */
   private client: string | null = null;
@@ -192,7 +196,11 @@ export class Backend {
     this.handle(Requests.concludeJudgment, async (params) => (await this.requireLedger()).concludeJudgment(params));
     this.handle(Requests.authorizeChange, async (params) => (await this.requireLedger()).authorizeChange(params));
     this.handle(Requests.recordLanding, async (params) => (await this.requireLedger()).recordLanding(params));
-    this.handle(Requests.workState, () => this.workState());
+    this.handle(Requests.workState, () => {
+      const work = this.workState();
+      this.startReadingNow?.();
+      return work;
+    });
     this.handle(Requests.workHistoryPage, async (params) => (await this.requireLedger()).workHistoryPage(params.cursor, params.pageSize));
     this.handle(Requests.skills, async () => (await this.requireLedger()).skills());
     this.handle(Requests.evidenceShow, async (params) => (await this.requireLedger()).showEvidence(params.branchResultId));
@@ -338,6 +346,7 @@ export class Backend {
     this.planner = null;
     this.workspaceWatchFailed = false;
     this.historyReading = null;
+    this.startReadingNow = null;
     if (options.workspaceFolder === null) {
       this.ledger = null;
       return;
@@ -371,10 +380,21 @@ export class Backend {
     const superseded = new Error("superseded");
     const pause = (): Promise<void> =>
       new Promise((resolve, reject) => setImmediate(() => (this.ledger === ledger ? resolve() : reject(superseded))));
-    const reading = ledger.readHistoryInSlices(pause, HISTORY_SLICE_BYTES).then(
-      () => undefined,
-      () => undefined,
-    );
+    // The first Work view answer goes first: the read starts once it is sent, when a request needs
+    // the whole history, or after a grace period for a client that asks for neither.
+    const begin = new Promise<void>((resolve) => {
+      this.startReadingNow = resolve;
+      setTimeout(resolve, FIRST_VIEW_GRACE_MS).unref();
+    });
+    const reading = begin
+      .then(() => {
+        this.startReadingNow = null;
+        return ledger.readHistoryInSlices(pause, HISTORY_SLICE_BYTES);
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
     this.historyReading = reading;
     void reading.then(() => {
       if (this.historyReading === reading) this.historyReading = null;
@@ -502,7 +522,10 @@ export class Backend {
     if (ledger === null) {
       throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to use Docket: its ledger lives in the workspace folder.");
     }
-    if (this.historyReading !== null) await this.historyReading;
+    if (this.historyReading !== null) {
+      this.startReadingNow?.();
+      await this.historyReading;
+    }
     ledger.refresh();
     return ledger;
   }

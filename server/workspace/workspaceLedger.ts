@@ -150,6 +150,8 @@ export class WorkspaceLedger {
    */
   async readHistoryInSlices(pause: () => Promise<void>, sliceBytes: number): Promise<void> {
     let slice = sliceBytes;
+    // Never inside the caller's turn: the answer it is giving goes out first.
+    await pause();
     while (!this.loaded) {
       const before = { generation: this.store.generation, offset: this.store.offset };
       try {
