@@ -19,6 +19,18 @@ import { inWorkbench, SIDEBAR_ROWS } from "./support/workbench";
 const BUDGET_MS = Number(process.env.DOCKET_E2E_BUDGET_MS ?? 240_000);
 const SCOPES = 5_000;
 
+/** When the extension logged "backend starting" (Docket.log under the profile's logs), or null. */
+function backendStartingAt(userData: string): number | null {
+  const logs = path.join(userData, "logs");
+  const files = fs.existsSync(logs) ? (fs.readdirSync(logs, { recursive: true }) as string[]).filter((name) => name.endsWith(path.join("docket.docket", "Docket.log"))) : [];
+  for (const file of files) {
+    const line = fs.readFileSync(path.join(logs, file), "utf8").split("\n").find((entry) => entry.includes("backend starting"));
+    const stamp = line?.match(/^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}\.\d{3})/u);
+    if (stamp !== undefined && stamp !== null) return new Date(`${stamp[1]}T${stamp[2]}`).getTime();
+  }
+  return null;
+}
+
 /** Copies the cached ledger into the workspace and writes its snapshot with one full replay, as a writer leaves it. */
 function seedLedger(workspace: string): void {
   const ledgerPath = path.join(workspace, ".docket", "ledger.jsonl");
@@ -38,8 +50,13 @@ test("a 100,000-event ledger: the Work view's first row comes from the snapshot,
     await openDocketContainer(p);
     const firstRow = p.locator(SIDEBAR_ROWS).first();
     await firstRow.waitFor({ timeout: 60_000 });
-    const firstRowMs = Date.now() - opened;
+    const firstRowAt = Date.now();
+    const firstRowMs = firstRowAt - opened;
     mark("workTreeFirstRow");
+    // Activation: the extension logs "backend starting" as it activates (VS Code activates it some
+    // seconds after the workbench shows: onStartupFinished), so the first row is timed from there.
+    const activatedAt = backendStartingAt(workbench.dirs.userData);
+    t.diagnostic(`activation ("backend starting" in Docket.log) to the Work tree's first row: ${activatedAt === null ? "not found" : `${firstRowAt - activatedAt} ms`}`);
     const rows = await p.locator(SIDEBAR_ROWS).allInnerTexts();
     t.diagnostic(`first Work rows ${firstRowMs} ms after the container opened: ${JSON.stringify(rows)}`);
     await shot("01-first-rows");
@@ -57,16 +74,26 @@ test("a 100,000-event ledger: the Work view's first row comes from the snapshot,
     await history.click();
     await p.keyboard.press("Enter");
     await p.keyboard.press("End");
+    const expectOlderRow = async (shown: number): Promise<void> => {
+      const pattern = new RegExp(`Show older.*${shown} of 5,?000 shown`, "su");
+      for (let attempt = 0; attempt < 60; attempt += 1) {
+        await p.keyboard.press("End");
+        if ((await p.locator(SIDEBAR_ROWS, { hasText: pattern }).count()) > 0) return;
+        await p.waitForTimeout(500);
+      }
+      assert.fail(`no "Show older…" row with ${shown} shown`);
+    };
     const older = p.locator(SIDEBAR_ROWS, { hasText: /Show older/u }).first();
     await older.waitFor({ timeout: 30_000 });
     const described = await older.innerText();
     assert.match(described, /50 of 5,?000 shown/u, described);
+    // The loaded rows push the row down out of view (the tree renders only the rows in view): End again.
     await p.keyboard.press("Enter");
-    await p.locator(SIDEBAR_ROWS, { hasText: /100 of 5,?000 shown/u }).first().waitFor({ timeout: 30_000 });
+    await p.locator(SIDEBAR_ROWS, { hasText: /Landed/u }).first().waitFor({ timeout: 30_000 });
+    await expectOlderRow(100);
     mark("olderPage");
-    await p.keyboard.press("End");
     await p.keyboard.press("Enter");
-    await p.locator(SIDEBAR_ROWS, { hasText: /150 of 5,?000 shown/u }).first().waitFor({ timeout: 30_000 });
+    await expectOlderRow(150);
     mark("olderPageAgain");
     await shot("03-history-older-pages");
     assert.ok(reading > 0, "the first rows said the history was still being read (they came from the snapshot)");
