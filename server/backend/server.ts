@@ -64,7 +64,7 @@ function bytesFromEnvironment(name: string, fallback: number): number {
 const READ_AT_ONCE_BYTES = bytesFromEnvironment("DOCKET_BACKEND_READ_AT_ONCE_BYTES", 1024 * 1024);
 /** One background slice: about 5–15 ms of replay (more while the JIT is cold), the longest a request waits behind the read. */
 const HISTORY_SLICE_BYTES = Math.max(1, bytesFromEnvironment("DOCKET_BACKEND_HISTORY_SLICE_BYTES", 64 * 1024));
-/** How long the read waits for the first Work view answer before it starts anyway. */
+/** How long the read waits for the first status or Work view answer before it starts anyway. */
 const FIRST_VIEW_GRACE_MS = 1_000;
 
 function fileSize(file: string): number {
@@ -128,7 +128,7 @@ export class Backend {
   private lastReading = false;
   /** The whole history being read behind the snapshot's answers; null once read (or never needed). */
   private historyReading: Promise<void> | null = null;
-  /** Starts that read now instead of after the first Work view answer (null once started). */
+  /** Starts that read now, once the first view answer is out (null once started). */
   private startReadingNow: (() => void) | null = null;
   private lastGuardRevision: string | null = null;
   /** The editor that started this backend (LSP clientInfo), for provenance. */
@@ -182,7 +182,11 @@ export class Backend {
       this.piSessions.close();
       this.stopLocalObserver();
     });
-    this.handle(Requests.status, () => this.status());
+    this.handle(Requests.status, () => {
+      const status = this.status();
+      this.startReadingNow?.();
+      return status;
+    });
     this.handle(Requests.turnOn, async () => (await this.requireLedger()).turnOn());
     this.handle(Requests.turnOff, async (params) => (await this.requireLedger()).turnOff(params.reason));
     this.handle(Requests.receiptsPage, async (params) =>
@@ -380,8 +384,9 @@ export class Backend {
     const superseded = new Error("superseded");
     const pause = (): Promise<void> =>
       new Promise((resolve, reject) => setImmediate(() => (this.ledger === ledger ? resolve() : reject(superseded))));
-    // The first Work view answer goes first: the read starts once it is sent, when a request needs
-    // the whole history, or after a grace period for a client that asks for neither.
+    // The first view answers go first: the read starts once the first status or Work view answer
+    // is sent (the views render from them), or after a grace period for a client that asks for
+    // neither. Requests that need the whole history wait for the read either way.
     const begin = new Promise<void>((resolve) => {
       this.startReadingNow = resolve;
       setTimeout(resolve, FIRST_VIEW_GRACE_MS).unref();
@@ -522,10 +527,7 @@ export class Backend {
     if (ledger === null) {
       throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to use Docket: its ledger lives in the workspace folder.");
     }
-    if (this.historyReading !== null) {
-      this.startReadingNow?.();
-      await this.historyReading;
-    }
+    if (this.historyReading !== null) await this.historyReading;
     ledger.refresh();
     return ledger;
   }
