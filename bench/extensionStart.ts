@@ -138,7 +138,7 @@ export async function extensionStartFigures(options: { quick: boolean; rounds?: 
   ];
 }
 
-if (require.main === module) {
+if (require.main === module && path.basename(process.argv[1] ?? "") === "extensionStart.js") {
   extensionStartFigures({ quick: process.argv.includes("--quick") }).then(
     (figures) => console.log(JSON.stringify(figures, null, 2)),
     (error: unknown) => {
