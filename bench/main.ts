@@ -10,6 +10,7 @@ import path from "node:path";
 import * as z from "zod";
 import { calibrationFigures } from "./calibration";
 import { cliFigures } from "./cli";
+import { extensionStartFigures } from "./extensionStart";
 import { figure, type BenchFigure } from "./figure";
 import { guardFigures } from "./guard";
 import { hookFigures } from "./hooks";
@@ -61,6 +62,7 @@ const PRODUCERS: readonly Producer[] = [
   { area: "write", quick: true, referenceFloors: ["write.on.large"], run: writeFigures },
   { area: "notebook", quick: true, run: notebookFigures },
   { area: "receipts", quick: true, run: receiptsPageFigures },
+  { area: "extension.start", quick: true, run: extensionStartFigures },
   { area: "router", quick: false, run: legacy(runRouterBench) },
 ];
 

@@ -121,7 +121,7 @@ export function registerCommands({ backend, log, receipts, extensionUri, noteboo
       `  ledger problem: ${
         ledger?.problem ? `[${ledger.problem.code}] line ${ledger.problem.line ?? "-"}: ${ledger.problem.message}` : "(none)"
       }`,
-      `  receipts: ${status.receiptCount}`,
+      `  receipts: ${status.stillReading === true ? "(still reading the history: receipts, closed scopes and ledger problems are not known yet)" : status.receiptCount}`,
       `  revision: ${status.revision}`,
       `  projection: ${status.projectionSha256}`,
     ];
@@ -135,7 +135,7 @@ export function registerCommands({ backend, log, receipts, extensionUri, noteboo
         ? vscode.l10n.t("No open work scope")
         : vscode.l10n.t("Work scope: {0}", status.activeScope.workScopeId),
     );
-    parts.push(vscode.l10n.t("Receipts: {0}", status.receiptCount));
+    parts.push(status.stillReading === true ? vscode.l10n.t("Receipts: still reading the history…") : vscode.l10n.t("Receipts: {0}", status.receiptCount));
     if (status.ledger !== null) {
       parts.push(vscode.l10n.t("Ledger: {0}", status.ledger.path));
     }

@@ -28,7 +28,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel("Docket", { log: true });
   const current = new Backend(context, log);
   backend = current;
-  const workTree = new WorkTreeProvider(() => current.request(Requests.workState, {}));
+  const workTree = new WorkTreeProvider(
+    () => current.request(Requests.workState, {}),
+    (params) => current.request(Requests.workHistoryPage, params),
+  );
   const guard = new GuardOverviewSource(() => current.request(Requests.guardOverview, {}), log);
   const statusBar = new DocketStatusBar();
   const observerTree = new ObserverTreeProvider(current);

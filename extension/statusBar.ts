@@ -67,7 +67,8 @@ export class DocketStatusBar implements vscode.Disposable {
     if (status.activeScope !== null) {
       lines.push(vscode.l10n.t("Work scope: {0}", status.activeScope.workScopeId));
     }
-    lines.push(vscode.l10n.t("Receipts: {0}", status.receiptCount));
+    // While the backend still reads the ledger it does not know the count yet, so it is not shown as one.
+    lines.push(status.stillReading === true ? vscode.l10n.t("Receipts: still reading the history…") : vscode.l10n.t("Receipts: {0}", status.receiptCount));
     if (status.blockedReason !== null) {
       lines.push(vscode.l10n.t("Blocked: {0}", status.blockedReason));
     }

@@ -1,13 +1,15 @@
 // The Work view. It renders what the backend says (Status for the scope list, WorkState for the
-// active scope's frames, authorization and landings and for the closed scopes' history, the guard
+// active scope's frames, authorization and landings and for the newest page of the closed scopes'
+// history, older pages as "Show older…" asks for them, the guard
 // overview for the Reviews section, the Notebook's pending proposals for the row that leads to
-// them) and re-asks for the work state whenever the status revision moves; a reply older than the
+// them) and re-asks for the work state whenever the status revision moves (or the backend finishes
+// reading the history it first answered from its snapshot); a reply older than the
 // latest request is dropped, never shown.
 import * as vscode from "vscode";
-import type { GuardOverview, ProposalSummary, Status, WorkState } from "../server/protocol/messages";
+import type { GuardOverview, ProposalSummary, Status, WorkHistoryPage, WorkHistoryPageParams, WorkState } from "../server/protocol/messages";
 import { proposalNotice, type ProposalNotice } from "./proposalNotice";
-import { needsWorkState } from "./workHistory";
-import { buildWorkTree, type WorkNode } from "./workTreeModel";
+import { HISTORY_PAGE_SIZE, needsWorkState, statusKey } from "./workHistory";
+import { buildWorkTree, SHOW_OLDER_HISTORY_COMMAND, type WorkNode } from "./workTreeModel";
 
 export { isBlocked, WorkItemContext, type WorkNode } from "./workTreeModel";
 
@@ -22,19 +24,55 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   private readonly changeEmitter = new vscode.EventEmitter<WorkNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
 
-  /** @param loadWorkState asks the backend; rejects while it is down (the tree then shows the scope only). */
-  constructor(private readonly loadWorkState: () => Promise<WorkState>) {}
+  private readonly showOlderCommand: vscode.Disposable;
+  /** The cursor of the older page being loaded, so a second press does not ask twice. */
+  private loadingOlder: string | null = null;
+
+  /**
+   * @param loadWorkState asks the backend; rejects while it is down (the tree then shows the scope only).
+   * @param loadHistoryPage asks for the History page at a cursor the work state (or the last page) gave.
+   */
+  constructor(
+    private readonly loadWorkState: () => Promise<WorkState>,
+    private readonly loadHistoryPage: (params: WorkHistoryPageParams) => Promise<WorkHistoryPage>,
+  ) {
+    this.showOlderCommand = vscode.commands.registerCommand(SHOW_OLDER_HISTORY_COMMAND, (cursor: unknown) => {
+      if (typeof cursor === "string") void this.showOlder(cursor);
+    });
+  }
 
   setStatus(status: Status | null): void {
     this.status = status;
     if (!needsWorkState(status)) {
       this.work = null;
       this.requested = null;
-    } else if (status !== null && status.revision !== this.requested) {
-      this.requested = status.revision;
+    } else if (status !== null && statusKey(status) !== this.requested) {
+      this.requested = statusKey(status);
       void this.fetch();
     }
     this.rebuild();
+  }
+
+  /**
+   * Appends the next older page to the History. The work state it extends must still be the one
+   * shown (a newer revision restarts the History from its newest page); a stale cursor re-asks.
+   */
+  private async showOlder(cursor: string): Promise<void> {
+    const work = this.work;
+    if (work === null || work.historyNextCursor !== cursor || this.loadingOlder === cursor) return;
+    this.loadingOlder = cursor;
+    const generation = this.generation;
+    try {
+      const page = await this.loadHistoryPage({ cursor, pageSize: HISTORY_PAGE_SIZE });
+      if (generation !== this.generation || this.work !== work) return;
+      this.work = { ...work, history: [...work.history, ...page.entries], historyNextCursor: page.nextCursor };
+      this.rebuild();
+    } catch {
+      // The ledger moved (stale cursor) or the backend is down: ask for the work state again.
+      if (generation === this.generation) this.reload();
+    } finally {
+      this.loadingOlder = null;
+    }
   }
 
   /** The completion guard's overview, kept by GuardOverviewSource. */
@@ -75,6 +113,7 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   }
 
   dispose(): void {
+    this.showOlderCommand.dispose();
     this.changeEmitter.dispose();
   }
 

@@ -11,7 +11,7 @@ import type { GuardOverview, ScopeSummary, Status, WorkFrame, WorkLanding, WorkS
 import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
 import { buildGuardSection, type GuardNode, type TreeNodeFields } from "./guardTreeModel";
 import { contributionText, mergeContributions, obligationText } from "./workFrameModel";
-import { closedScopes } from "./workHistory";
+import { closedScopes, historyRows } from "./workHistory";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
 import { REVIEW_PROPOSAL_COMMAND, type ProposalNotice } from "./proposalNotice";
 import { formatShortTime, formatTime, phaseLabel } from "./strings";
@@ -23,6 +23,8 @@ export const WorkItemContext = {
   activeScope: "docket.scope.active",
   closedScope: "docket.scope.closed",
   history: "docket.history",
+  historyOlder: "docket.history.older",
+  historyReading: "docket.history.reading",
   detail: "docket.detail",
   ledger: "docket.ledger",
   nextStep: "docket.nextStep",
@@ -37,6 +39,9 @@ export const WorkItemContext = {
   off: "docket.off",
   proposals: "docket.proposals",
 } as const;
+
+/** Runs from the History's "Show older…" row with its cursor (registered by WorkTreeProvider). */
+export const SHOW_OLDER_HISTORY_COMMAND = "docket.showOlderHistory";
 
 export interface WorkNode extends TreeNodeFields {
   readonly children: readonly WorkNode[];
@@ -356,18 +361,49 @@ function closedScopeLabel(scope: ScopeSummary, recorded: WorkState["history"][nu
   return recorded?.landings.at(-1)?.result ?? recorded?.frames[0]?.question ?? scope.workScopeId;
 }
 
-function historyNode(scopes: readonly ScopeSummary[], status: Status, work: WorkState | null): WorkNode {
-  const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
+/** The History while the backend still reads the ledger: it says so instead of listing part of it. */
+function historyReadingNode(status: Status): WorkNode {
+  const text = vscode.l10n.t("Still reading the history…");
   return {
     id: "history",
     label: vscode.l10n.t("History"),
-    description: scopes.length === 1 ? vscode.l10n.t("1 closed scope") : vscode.l10n.t("{0} closed scopes", scopes.length),
+    description: text,
+    tooltip: vscode.l10n.t("Docket shows the current scope from its verified checkpoint and is reading the rest of the ledger; closed scopes and receipts appear when it is done."),
+    icon: "history",
+    context: WorkItemContext.history,
+    expanded: status.phase === "off",
+    children: [{ id: "history/reading", label: text, icon: "loading~spin", context: WorkItemContext.historyReading, children: [] }],
+  };
+}
+
+/** The row that loads the next page of older scopes (Enter or a click runs it). */
+function olderHistoryNode(shown: number, total: number, cursor: string): WorkNode {
+  const label = vscode.l10n.t("Show older…");
+  return {
+    id: "history/older",
+    label,
+    description: vscode.l10n.t("{0} of {1} shown", shown, total),
+    tooltip: vscode.l10n.t("Show the next page of older closed scopes"),
+    icon: "fold-down",
+    context: WorkItemContext.historyOlder,
+    command: { command: SHOW_OLDER_HISTORY_COMMAND, title: label, arguments: [cursor] },
+    children: [],
+  };
+}
+
+function historyNode(status: Status, work: WorkState | null): WorkNode {
+  const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
+  const { rows, total, olderCursor } = historyRows(status, work);
+  const older = olderCursor === null ? [] : [olderHistoryNode(rows.length, total, olderCursor)];
+  return {
+    id: "history",
+    label: vscode.l10n.t("History"),
+    description: total === 1 ? vscode.l10n.t("1 closed scope") : vscode.l10n.t("{0} closed scopes", total),
     icon: "history",
     context: WorkItemContext.history,
     // While off the History is all there is to see, so it starts open (its scopes stay folded).
     expanded: status.phase === "off",
-    children: scopes.map((scope) => {
-      const recorded = work?.history.find((entry) => entry.workScopeId === scope.workScopeId);
+    children: [...rows.map(({ scope, recorded }) => {
       return {
         id: `closed/${scope.workScopeId}`,
         label: closedScopeLabel(scope, recorded),
@@ -382,7 +418,7 @@ function historyNode(scopes: readonly ScopeSummary[], status: Status, work: Work
         context: WorkItemContext.closedScope,
         children: closedScopeChildren(scope, recorded, files),
       };
-    }),
+    }), ...older],
   };
 }
 
@@ -477,7 +513,7 @@ export function buildWorkTree(status: Status | null, work: WorkState | null, gua
   }
   const closed = closedScopes(status);
   // Off with nothing to report: leave the view empty so its welcome content (Turn On) shows.
-  if (status.phase === "off" && nodes.length === 0 && closed.length === 0 && proposals === null) return [];
+  if (status.phase === "off" && nodes.length === 0 && closed.length === 0 && status.stillReading !== true && proposals === null) return [];
   // Off with a history or a proposal: the welcome content no longer shows, so the tree offers Turn On itself.
   if (status.phase === "off" && status.source.kind === "workspace" && !isBlocked(status)) nodes.push(offNode());
   if (proposals !== null) nodes.push(proposalsNode(proposals));
@@ -486,6 +522,7 @@ export function buildWorkTree(status: Status | null, work: WorkState | null, gua
   if (guard !== null && status.source.kind === "workspace") {
     nodes.push(guardWorkNode(buildGuardSection(guard, { l10n: vscode.l10n, time: formatTime }), status.workspaceFolder));
   }
-  if (closed.length > 0) nodes.push(historyNode(closed, status, work));
+  if (status.stillReading === true) nodes.push(historyReadingNode(status));
+  else if (closed.length > 0) nodes.push(historyNode(status, work));
   return nodes;
 }

@@ -54,6 +54,27 @@ import { readProcessingPolicy } from "../observer/processingPolicy";
 
 const POLL_INTERVAL_MS = 300;
 
+/** A byte count from the environment (tests and the bench tune the start with it), else the default. */
+function bytesFromEnvironment(name: string, fallback: number): number {
+  const value = process.env[name];
+  return value !== undefined && /^[0-9]{1,12}$/u.test(value) ? Number(value) : fallback;
+}
+
+/** A ledger up to this size is read at start (about 0.1 s of replay): the snapshot would save little. */
+const READ_AT_ONCE_BYTES = bytesFromEnvironment("DOCKET_BACKEND_READ_AT_ONCE_BYTES", 1024 * 1024);
+/** One background slice: about 5–15 ms of replay (more while the JIT is cold), the longest a request waits behind the read. */
+const HISTORY_SLICE_BYTES = Math.max(1, bytesFromEnvironment("DOCKET_BACKEND_HISTORY_SLICE_BYTES", 64 * 1024));
+/** How long the read waits for the first status or Work view answer before it starts anyway. */
+const FIRST_VIEW_GRACE_MS = 1_000;
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Requests that only read: they answer beside a running local Observer job. Every other request
  * is foreground work and pauses the job (it is aborted and requeued) until the request is done;
@@ -64,6 +85,7 @@ const READ_ONLY_REQUESTS: ReadonlySet<string> = new Set(
   [
     Requests.status,
     Requests.workState,
+    Requests.workHistoryPage,
     Requests.receiptsPage,
     Requests.receiptDetail,
     Requests.verifyLedger,
@@ -102,6 +124,12 @@ export class Backend {
   private ledger: WorkspaceLedger | null = null;
   private options: BackendInitOptions = { workspaceFolder: null, ledgerPath: null, trusted: false };
   private lastRevision: string | null = null;
+  /** Whether the last status published was the snapshot's (stillReading): its end is a change too. */
+  private lastReading = false;
+  /** The whole history being read behind the snapshot's answers; null once read (or never needed). */
+  private historyReading: Promise<void> | null = null;
+  /** Starts that read now, once the first view answer is out (null once started). */
+  private startReadingNow: (() => void) | null = null;
   private lastGuardRevision: string | null = null;
   /** The editor that started this backend (LSP clientInfo), for provenance. */
   private client: string | null = null;
@@ -154,24 +182,33 @@ export class Backend {
       this.piSessions.close();
       this.stopLocalObserver();
     });
-    this.handle(Requests.status, () => this.status());
-    this.handle(Requests.turnOn, () => this.requireLedger().turnOn());
-    this.handle(Requests.turnOff, (params) => this.requireLedger().turnOff(params.reason));
-    this.handle(Requests.receiptsPage, (params) =>
-      this.requireLedger().receiptsPage(params.cursor, params.pageSize, params.from, { kinds: params.kinds, containing: params.containing }),
+    this.handle(Requests.status, () => {
+      const status = this.status();
+      this.startReadingNow?.();
+      return status;
+    });
+    this.handle(Requests.turnOn, async () => (await this.requireLedger()).turnOn());
+    this.handle(Requests.turnOff, async (params) => (await this.requireLedger()).turnOff(params.reason));
+    this.handle(Requests.receiptsPage, async (params) =>
+      (await this.requireLedger()).receiptsPage(params.cursor, params.pageSize, params.from, { kinds: params.kinds, containing: params.containing }),
     );
-    this.handle(Requests.receiptDetail, (params) => this.requireLedger().receiptDetail(params.eventSha256));
-    this.handle(Requests.verifyLedger, () => verifyLedgerFile(this.requireLedger().store.ledgerPath));
-    this.handle(Requests.policy, () => this.requireLedger().policy());
-    this.handle(Requests.openJudgment, (params) => this.requireLedger().openJudgment(params));
-    this.handle(Requests.openContextSources, (params) => this.requireLedger().openContextSources(params));
-    this.handle(Requests.concludeJudgment, (params) => this.requireLedger().concludeJudgment(params));
-    this.handle(Requests.authorizeChange, (params) => this.requireLedger().authorizeChange(params));
-    this.handle(Requests.recordLanding, (params) => this.requireLedger().recordLanding(params));
-    this.handle(Requests.workState, () => this.workState());
-    this.handle(Requests.skills, () => this.requireLedger().skills());
-    this.handle(Requests.evidenceShow, (params) => this.requireLedger().showEvidence(params.branchResultId));
-    this.handle(Requests.landingBaseline, (params) => this.requireLedger().landingBaseline(params.landingId, params.path));
+    this.handle(Requests.receiptDetail, async (params) => (await this.requireLedger()).receiptDetail(params.eventSha256));
+    this.handle(Requests.verifyLedger, async () => verifyLedgerFile((await this.requireLedger()).store.ledgerPath));
+    this.handle(Requests.policy, async () => (await this.requireLedger()).policy());
+    this.handle(Requests.openJudgment, async (params) => (await this.requireLedger()).openJudgment(params));
+    this.handle(Requests.openContextSources, async (params) => (await this.requireLedger()).openContextSources(params));
+    this.handle(Requests.concludeJudgment, async (params) => (await this.requireLedger()).concludeJudgment(params));
+    this.handle(Requests.authorizeChange, async (params) => (await this.requireLedger()).authorizeChange(params));
+    this.handle(Requests.recordLanding, async (params) => (await this.requireLedger()).recordLanding(params));
+    this.handle(Requests.workState, () => {
+      const work = this.workState();
+      this.startReadingNow?.();
+      return work;
+    });
+    this.handle(Requests.workHistoryPage, async (params) => (await this.requireLedger()).workHistoryPage(params.cursor, params.pageSize));
+    this.handle(Requests.skills, async () => (await this.requireLedger()).skills());
+    this.handle(Requests.evidenceShow, async (params) => (await this.requireLedger()).showEvidence(params.branchResultId));
+    this.handle(Requests.landingBaseline, async (params) => (await this.requireLedger()).landingBaseline(params.landingId, params.path));
     this.handle(Requests.piSessionOpen, (params) => {
       this.piSessions.open(params.path);
       return this.status();
@@ -205,15 +242,15 @@ export class Backend {
       return this.notebook.discard(params.proposalId);
     });
     // Observer (server/observer/observerService.ts): reading needs a folder; every change also needs trust.
-    const observerWriter = (): { ledger: WorkspaceLedger; workspaceFolder: string } => {
-      const ledger = this.requireLedger();
+    const observerWriter = async (): Promise<{ ledger: WorkspaceLedger; workspaceFolder: string }> => {
+      const ledger = await this.requireLedger();
       if (!this.options.trusted) {
         throw new DocketError(ErrorCodes.untrusted, "This workspace is in Restricted Mode: Docket does not change Observer's history. Trust the workspace to continue.");
       }
       return { ledger, workspaceFolder: ledger.options.workspaceFolder };
     };
     this.handle(Requests.observerOverview, async () => {
-      const ledger = this.requireLedger();
+      const ledger = await this.requireLedger();
       // The editor's refresh brings files in line with the ledger after an interrupted save (trusted only: it writes).
       if (this.options.trusted) await synchronizeObserverSave(ledger, ledger.options.workspaceFolder).catch(() => null);
       const overview = await observerOverview(ledger, ledger.options.workspaceFolder);
@@ -222,8 +259,8 @@ export class Backend {
       if (local !== null && localWorkPending(overview)) local.offer(routineJob(overview));
       return overview;
     });
-    this.handle(Requests.observerSetMode, (params) => {
-      const { ledger, workspaceFolder } = observerWriter();
+    this.handle(Requests.observerSetMode, async (params) => {
+      const { ledger, workspaceFolder } = await observerWriter();
       if (!params.on) return setObserverMode(ledger, workspaceFolder, { on: false, notebookRoot: null });
       if (params.notebookPath === null) {
         throw new DocketError(ErrorCodes.notebookNotConfigured, "Observer needs a Notebook: set one up (Docket: Set Up Notebook…) or set docket.notebookPath, then turn Observer on.");
@@ -233,20 +270,20 @@ export class Backend {
       if (!resolved.ok) throw new DocketError(ErrorCodes.notebookNotConfigured, `${resolved.message} (${resolved.code})`);
       return setObserverMode(ledger, workspaceFolder, { on: true, notebookRoot: resolved.path });
     });
-    this.handle(Requests.observerAddHypothesis, (params) => {
-      const { ledger, workspaceFolder } = observerWriter();
+    this.handle(Requests.observerAddHypothesis, async (params) => {
+      const { ledger, workspaceFolder } = await observerWriter();
       return addUserHypothesis(ledger, workspaceFolder, params);
     });
-    this.handle(Requests.observerReconcileMemo, () => {
-      const { ledger, workspaceFolder } = observerWriter();
+    this.handle(Requests.observerReconcileMemo, async () => {
+      const { ledger, workspaceFolder } = await observerWriter();
       return requestMemoReconciliation(ledger, workspaceFolder);
     });
-    this.handle(Requests.observerReviewSave, () => {
-      const { ledger, workspaceFolder } = observerWriter();
+    this.handle(Requests.observerReviewSave, async () => {
+      const { ledger, workspaceFolder } = await observerWriter();
       return requestReviewAndSave(ledger, workspaceFolder);
     });
     this.handle(Requests.observerReviewMaterial, async (params) => {
-      const { ledger, workspaceFolder } = observerWriter();
+      const { ledger, workspaceFolder } = await observerWriter();
       const result = await requestMaterialReview(ledger, workspaceFolder, params);
       const local = this.localObserver();
       if (local === null) return result;
@@ -262,24 +299,24 @@ export class Backend {
       };
     });
     this.handle(Requests.observerCancelMaterial, async () => {
-      const { ledger, workspaceFolder } = observerWriter();
+      const { ledger, workspaceFolder } = await observerWriter();
       const result = await cancelMaterialReview(ledger, workspaceFolder);
       // The review is gone: a local job reading it stops, and nothing it finishes is applied.
       this.localObserverQueue?.reset();
       return result;
     });
-    this.handle(Requests.guardOverview, (params) => this.guard.overview(this.requireLedger().store.guardLines, params.limit));
+    this.handle(Requests.guardOverview, async (params) => this.guard.overview((await this.requireLedger()).store.guardLines, params.limit));
     this.handle(Requests.guardSetMode, (params) => this.guard.setMode(params.mode));
-    this.handle(Requests.guardReceiptsPage, (params) => {
-      const ledger = this.requireLedger();
+    this.handle(Requests.guardReceiptsPage, async (params) => {
+      const ledger = await this.requireLedger();
       return guardReceiptsPage(ledger.store.guardLines, ledger.status().revision, params);
     });
-    this.handle(Requests.guardReceiptDetail, (params) => guardReceiptDetail(this.requireLedger().store.guardLines, params.lineSha256));
-    this.handle(Requests.observerReceiptsPage, (params) => {
-      const ledger = this.requireLedger();
+    this.handle(Requests.guardReceiptDetail, async (params) => guardReceiptDetail((await this.requireLedger()).store.guardLines, params.lineSha256));
+    this.handle(Requests.observerReceiptsPage, async (params) => {
+      const ledger = await this.requireLedger();
       return observerReceiptsPage(ledger.store.observerLines, ledger.status().revision, params);
     });
-    this.handle(Requests.observerReceiptDetail, (params) => observerReceiptDetailFromStore(this.requireLedger().store, params.lineSha256));
+    this.handle(Requests.observerReceiptDetail, async (params) => observerReceiptDetailFromStore((await this.requireLedger()).store, params.lineSha256));
     connection.listen();
   }
 
@@ -312,6 +349,8 @@ export class Backend {
     this.guard.watch(options.workspaceFolder);
     this.planner = null;
     this.workspaceWatchFailed = false;
+    this.historyReading = null;
+    this.startReadingNow = null;
     if (options.workspaceFolder === null) {
       this.ledger = null;
       return;
@@ -324,10 +363,48 @@ export class Backend {
       // The person at the editor: recorded beside the ledger as who drove each frame.
       actor: { kind: "vscode", client: this.client, session: null },
     });
-    this.ledger.refresh();
-    this.lastRevision = this.status().revision;
+    // A large ledger's first answers come from the verified snapshot when it proves the ledger's
+    // state; the whole history is read behind them, a slice at a time (docs/performance.md
+    // "Extension start on a large ledger"). A small one, or one without a snapshot, is read now.
+    if (fileSize(ledgerPath) <= READ_AT_ONCE_BYTES) this.ledger.refresh();
+    const status = this.status();
+    this.lastRevision = status.revision;
+    this.lastReading = status.stillReading === true;
     this.lastGuardRevision = this.guard.revision(this.lastRevision);
     this.startWatching(ledgerPath);
+    this.readHistoryBehind(this.ledger);
+  }
+
+  /** Reads the whole history between requests; when done, the views hear of it (they re-ask and show it all). */
+  private readHistoryBehind(ledger: WorkspaceLedger): void {
+    if (ledger.historyRead) {
+      this.historyReading = null;
+      return;
+    }
+    const superseded = new Error("superseded");
+    const pause = (): Promise<void> =>
+      new Promise((resolve, reject) => setImmediate(() => (this.ledger === ledger ? resolve() : reject(superseded))));
+    // The first view answers go first: the read starts once the first status or Work view answer
+    // is sent (the views render from them), or after a grace period for a client that asks for
+    // neither. Requests that need the whole history wait for the read either way.
+    const begin = new Promise<void>((resolve) => {
+      this.startReadingNow = resolve;
+      setTimeout(resolve, FIRST_VIEW_GRACE_MS).unref();
+    });
+    const reading = begin
+      .then(() => {
+        this.startReadingNow = null;
+        return ledger.readHistoryInSlices(pause, HISTORY_SLICE_BYTES);
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    this.historyReading = reading;
+    void reading.then(() => {
+      if (this.historyReading === reading) this.historyReading = null;
+      if (this.ledger === ledger) this.publishIfChanged();
+    });
   }
 
   /**
@@ -440,12 +517,19 @@ export class Backend {
     this.publishIfChanged();
   }
 
-  private requireLedger(): WorkspaceLedger {
-    if (this.ledger === null) {
+  /**
+   * The ledger caught up with the file. While the history is still read in slices, a request that
+   * needs the whole of it waits for the read (asynchronously, so the Work view's snapshot answers
+   * are not held up behind it).
+   */
+  private async requireLedger(): Promise<WorkspaceLedger> {
+    const ledger = this.ledger;
+    if (ledger === null) {
       throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to use Docket: its ledger lives in the workspace folder.");
     }
-    this.ledger.refresh();
-    return this.ledger;
+    if (this.historyReading !== null) await this.historyReading;
+    ledger.refresh();
+    return ledger;
   }
 
   status(): Status {
@@ -471,16 +555,15 @@ export class Backend {
         legalOperations: [],
       };
     }
-    this.ledger.refresh();
-    return this.ledger.status();
+    return this.ledger.viewStatus();
   }
 
+  /** The Work view: the active scope and the newest History page (from the snapshot while the history is read). */
   workState(): WorkState {
     if (this.ledger === null) {
       return { phase: "off", workScopeId: null, purpose: null, legalOperations: [], nextAction: null, frames: [], authorization: null, landings: [], history: [] };
     }
-    this.ledger.refresh();
-    return this.ledger.workState();
+    return this.ledger.viewWorkState();
   }
 
   private publishIfChanged(): void {
@@ -490,8 +573,10 @@ export class Backend {
     } catch {
       return;
     }
-    if (status.revision !== this.lastRevision) {
+    const reading = status.stillReading === true;
+    if (status.revision !== this.lastRevision || reading !== this.lastReading) {
       this.lastRevision = status.revision;
+      this.lastReading = reading;
       void this.connection.sendNotification(Notifications.stateChanged.method, Notifications.stateChanged.params.parse(status));
     }
     // After the status, so a view that re-reads both on the guard notification sees the new history.

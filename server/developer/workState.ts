@@ -139,20 +139,21 @@ export function rememberClosedScopeHistory(scope: ScopeState): void {
   closedScopeHistory(scope);
 }
 
+/** One closed scope's History entry: what it decided and landed. */
+export function describeClosedScope(scope: ScopeState, drivenBy: FrameActor): ClosedScopeHistory {
+  const entry = closedScopeHistory(scope);
+  // The memo's nested values are shared: a Work state is only ever serialized, never changed.
+  // `drivenBy` keeps its place as a frame's last member.
+  return {
+    workScopeId: entry.workScopeId,
+    frames: entry.frames.map((frame) => ({ ...frame, drivenBy: drivenBy(frame.frameId) })),
+    landings: [...entry.landings],
+  };
+}
+
 /** Closed scopes (by scope id, as replay lists them), so the History shows what each scope decided and landed even while off. */
 function describeClosedScopes(history: HistoryView, drivenBy: FrameActor): WorkState["history"] {
-  return history.scopes
-    .filter((scope) => scope.root.status === "closed")
-    .map((scope) => {
-      const entry = closedScopeHistory(scope);
-      // The memo's nested values are shared: a Work state is only ever serialized, never changed.
-      // `drivenBy` keeps its place as a frame's last member.
-      return {
-        workScopeId: entry.workScopeId,
-        frames: entry.frames.map((frame) => ({ ...frame, drivenBy: drivenBy(frame.frameId) })),
-        landings: [...entry.landings],
-      };
-    });
+  return history.scopes.filter((scope) => scope.root.status === "closed").map((scope) => describeClosedScope(scope, drivenBy));
 }
 
 export function describeWorkState(history: HistoryView, drivenBy: FrameActor = () => null): WorkState {

@@ -153,6 +153,8 @@ export class LedgerStore {
   private replayerValue = this.newReplayer();
   private faultValue: StoreFault | null = null;
   private tornTailBytes = 0;
+  /** The last refresh was bounded and left whole lines unread (its torn tail and anchor verdict are provisional). */
+  private stoppedShort = false;
   /** The torn tail lies inside a batch the anchor announced: a cut write, whatever its bytes look like. */
   private tornTailAnnounced = false;
   private fileExists = false;
@@ -230,6 +232,11 @@ export class LedgerStore {
     return this.headSha;
   }
 
+  /** False while a bounded refresh (readAtMost) has left part of the ledger unread. */
+  get readToEnd(): boolean {
+    return !this.stoppedShort;
+  }
+
   get tornTail(): number {
     return this.tornTailBytes;
   }
@@ -304,6 +311,7 @@ export class LedgerStore {
     this.faultValue = null;
     this.tornTailBytes = 0;
     this.tornTailAnnounced = false;
+    this.stoppedShort = false;
     this.lastLineBytes = null;
     this.anchorFaultValue = null;
     this.anchorStateValue = { kind: "none" };
@@ -325,7 +333,7 @@ export class LedgerStore {
    * Catches up with bytes appended since the last read. Returns the dispositions of newly
    * replayed developer entries. Never throws for ledger content; problems become `fault`.
    */
-  refresh(options: { deadline?: number } = {}): RefreshResult {
+  refresh(options: { deadline?: number; readAtMost?: number } = {}): RefreshResult {
     let fd: number;
     try {
       fd = openContained(this.root, this.ledgerPath, "r");
@@ -372,13 +380,16 @@ export class LedgerStore {
       }
       this.inode = inodeOf(fd);
       this.tornTailAnnounced = size > readable;
+      // A bounded read (readAtMost) stops at a line boundary; what it left unread is read next time.
+      const upTo = options.readAtMost === undefined ? readable : Math.min(readable, this.offsetBytes + Math.max(1, options.readAtMost));
+      this.stoppedShort = this.faultValue === null && upTo < readable;
       let result: RefreshResult;
       if (this.faultValue !== null) {
         const tornBefore = this.tornTailBytes;
         this.tornTailBytes = 0;
         result = refreshResult(restarted || tornBefore !== 0);
       } else {
-        const unread = readable - this.offsetBytes;
+        const unread = upTo - this.offsetBytes;
         if (unread <= 0) {
           const torn = Math.max(0, size - this.offsetBytes);
           const changed = restarted || this.tornTailBytes !== torn;
@@ -386,8 +397,9 @@ export class LedgerStore {
           result = refreshResult(changed);
         } else {
           try {
-            result = this.readLines(fd, readable, restarted, options.deadline);
-            if (this.faultValue === null && size > readable) {
+            result = this.readLines(fd, upTo, restarted, options.deadline);
+            if (this.faultValue !== null) this.stoppedShort = false;
+            if (this.faultValue === null && !this.stoppedShort && size > readable) {
               this.tornTailBytes += size - readable;
               result = refreshResult(true, result);
             }

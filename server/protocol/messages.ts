@@ -96,6 +96,14 @@ export const Status = z.strictObject({
   source: StatusSource,
   /** The operations legal right now (§9.1), in order; the first is the next step. Empty when none is. */
   legalOperations: z.array(ProtocolOperation),
+  /**
+   * Present while the backend answers from the verified snapshot and still reads the history
+   * (docs/performance.md "Extension start on a large ledger"). Exact then: revision, phase,
+   * historyMode, blockedReason, activeScope, legalOperations, ledger path/bytes/lines/tornTailBytes.
+   * Not yet known, and not to be shown as facts: scopes (the open ones only), receiptCount and
+   * projectionSha256 (those of no receipts), ledger accepted/rejected/problem.
+   */
+  stillReading: z.literal(true).optional(),
 });
 export type Status = z.infer<typeof Status>;
 
@@ -500,10 +508,37 @@ export const WorkState = z.strictObject({
     })
     .nullable(),
   landings: z.array(WorkLanding),
-  /** Closed scopes (by scope id, as replay lists them) with their frames and landings: the Work view's History, shown while off too. */
+  /**
+   * Closed scopes with their frames and landings: the Work view's History, shown while off too. By
+   * scope id, as replay lists them; in `docket/workState`'s answer only the newest page of them
+   * (WorkHistoryPage's order), the rest from `docket/workHistory/page` with `historyNextCursor`.
+   */
   history: z.array(z.strictObject({ workScopeId: z.string(), frames: z.array(WorkFrame), landings: z.array(WorkLanding) })),
+  /** The cursor of the next, older History page; absent or null when `history` holds them all. */
+  historyNextCursor: z.string().nullable().optional(),
+  /** As Status.stillReading: `history` is empty and the frames' `drivenBy` is not yet known. */
+  stillReading: z.literal(true).optional(),
 });
 export type WorkState = z.infer<typeof WorkState>;
+export type WorkHistoryEntry = WorkState["history"][number];
+
+/** A History cursor: the page's first position (newest first) in the status revision it was cut from. */
+export const WorkHistoryCursor = z.string().regex(/^wh1:(0|[1-9][0-9]{0,8}):[0-9a-f]{64}$/u, "not a History cursor");
+export const WorkHistoryPageParams = z.strictObject({
+  /** A `historyNextCursor` or `nextCursor` as given; anything else is refused with `docket.invalid-cursor`. */
+  cursor: z.string().max(200),
+  pageSize: z.int().min(1).max(200),
+});
+export type WorkHistoryPageParams = z.infer<typeof WorkHistoryPageParams>;
+/** Older closed scopes of the Work view's History, newest first (closedAt, then scope id, descending). */
+export const WorkHistoryPage = z.strictObject({
+  revision: z.string(),
+  entries: z.array(WorkState.shape.history.element),
+  /** Closed scopes in the whole History. */
+  total: nonNegativeInt,
+  nextCursor: WorkHistoryCursor.nullable(),
+});
+export type WorkHistoryPage = z.infer<typeof WorkHistoryPage>;
 
 export const EvidenceShowParams = z.strictObject({
   /** A captured tool result's handle, as conclusions nominate it. */
@@ -1134,6 +1169,7 @@ export const Requests = {
   authorizeChange: request("docket/authorizeChange", AuthorizeChangeParams, WriteResult),
   recordLanding: request("docket/recordLanding", RecordLandingParams, WriteResult),
   workState: request("docket/workState", Empty, WorkState),
+  workHistoryPage: request("docket/workHistory/page", WorkHistoryPageParams, WorkHistoryPage),
   skills: request("docket/skills", Empty, SkillsResult),
   evidenceShow: request("docket/evidence/show", EvidenceShowParams, CapturedEvidence),
   landingBaseline: request("docket/landingBaseline", LandingBaselineParams, LandingBaseline),

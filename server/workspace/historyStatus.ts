@@ -8,6 +8,7 @@ import { readReceiptsPage, type ReceiptPageQuery } from "./receiptQueries";
 import type { ScopeState } from "../developer/scopeState";
 import { legalOperations } from "../developer/toolPolicy";
 import { toolPolicyResult } from "./policyResult";
+import { hashValue } from "../ledger/canonicalJson";
 import {
   type LedgerHealth,
   type ReceiptsPage,
@@ -36,6 +37,20 @@ export interface HistoryStatusInput {
   readonly revision: string;
   readonly projection: ReceiptProjection;
   readonly source: StatusSource;
+}
+
+/**
+ * The status revision: a function of the ledger bytes read (head line, lines, torn tail) and the
+ * fault, never of how they were read, so the snapshot's answer and the full replay's agree.
+ */
+export function statusRevision(input: { headLineSha256: string | null; lines: number; tornTailBytes: number; fault: string | null }): string {
+  return hashValue({
+    domain: "docket/status-revision/v1",
+    headLineSha256: input.headLineSha256,
+    lines: input.lines,
+    tornTailBytes: input.tornTailBytes,
+    fault: input.fault,
+  });
 }
 
 export function historyStatus(input: HistoryStatusInput): Status {

@@ -131,6 +131,29 @@ export function readSnapshotView(root: string, ledgerPath: string): WriteView | 
   }
 }
 
+/** What a reader may show from the snapshot: the write view and the file bytes it was proven for. */
+export interface SnapshotReading {
+  readonly view: WriteView;
+  /** The ledger's size when it was proven, and the bytes after its last complete line. */
+  readonly bytes: number;
+  readonly tornBytes: number;
+}
+
+/**
+ * The snapshot as a reader shows it (the backend's first status and Work view), or null. Stricter
+ * than readSnapshotView: every id the tail accepted must be proven new against the id log, so the
+ * state is the one a full replay reaches (a duplicate there is a rejection the replay would show).
+ */
+export function readSnapshotReading(root: string, ledgerPath: string): SnapshotReading | null {
+  try {
+    return withVerifiedSnapshot(root, ledgerPath, (snapshot) =>
+      snapshot.reduced.replay.provenNew() ? { view: viewOf(snapshot), bytes: snapshot.ledger.size, tornBytes: snapshot.tornBytes } : null,
+    );
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Builds, preflights and appends one batch from the verified snapshot. Must run under the ledger
  * lock (store.append's `fromSnapshot`). Null: not proven, nothing written, the caller replays.

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { describeHistory, resultSummary, runtimeFacts, type HistoryView, type ResultSummary } from "../developer/history";
 import { ReceiptProjection } from "../developer/receipts";
-import { historyPolicy, historyReceiptsPage, historyStatus } from "./historyStatus";
+import { historyPolicy, historyReceiptsPage, historyStatus, statusRevision } from "./historyStatus";
 import { readReceiptDetail, type ReceiptPageQuery } from "./receiptQueries";
 import { persistReceiptHead } from "./receiptHead";
 import { receiptsPageFromHead } from "./receiptWindow";
@@ -24,17 +24,18 @@ import { redactPersistedInput } from "../evidence/persistedText";
 import { containmentRootFor } from "./ledgerPaths";
 import { ledgerHealth, lineOfReplayIndex } from "./ledgerHealth";
 import { sweepStateTemporaries } from "./docketFolder";
-import { describeWorkState, rememberClosedScopeHistory } from "../developer/workState";
+import { describeWorkState, rememberClosedScopeHistory, type FrameActor } from "../developer/workState";
 import { readProvenance, recordProvenance, type Actor } from "./provenanceStore";
 import { describeSkills } from "../developer/operations/skillListing";
 import { DocketError, toDocketError } from "../errors";
-import { hashValue } from "../ledger/canonicalJson";
 import { LedgerStore } from "../ledger/store";
 import type { AcceptedEvent } from "../ledger/replay";
 import type { GuardEntry } from "../guard/guardEntry";
 import type { ObserverLedgerEntry } from "../observer/observerEntry";
 import { writeCheckpoint } from "../hooks/checkpointState";
-import { appendFromSnapshot, readSnapshotView, type WriteView } from "./snapshotWrites";
+import { appendFromSnapshot, readSnapshotReading, readSnapshotView, type SnapshotReading, type WriteView } from "./snapshotWrites";
+import { snapshotStatus, snapshotWorkState } from "./snapshotStatus";
+import { cursorStart, WORK_HISTORY_FIRST_PAGE, workHistoryPage, type HistoryPageSource } from "./historyPage";
 import { checkpointAnswer, checkpointPolicy } from "./checkpointPolicy";
 import {
   ErrorCodes,
@@ -48,6 +49,7 @@ import {
   type ReceiptsPage,
   type Status,
   type ToolPolicyResult,
+  type WorkHistoryPage,
   type WorkState,
 } from "../protocol/messages";
 
@@ -138,6 +140,92 @@ export class WorkspaceLedger {
     if (!this.loaded) this.refresh();
   }
 
+  /** Whether the whole history has been read (else the views answer from the snapshot). */
+  get historyRead(): boolean {
+    return this.loaded;
+  }
+
+  /**
+   * Reads the whole history a slice of the file at a time, calling `pause` between slices so the
+   * backend answers requests meanwhile (each waits one slice at most). A reader that needs the
+   * whole history before it is done reads the rest at once (ensureLoaded), from where this stopped.
+   */
+  async readHistoryInSlices(pause: () => Promise<void>, sliceBytes: number): Promise<void> {
+    let slice = sliceBytes;
+    // Never inside the caller's turn: the answer it is giving goes out first.
+    await pause();
+    while (!this.loaded) {
+      const before = { generation: this.store.generation, offset: this.store.offset };
+      try {
+        this.store.refresh({ readAtMost: slice });
+      } catch {
+        // An unreadable file: the full read reports it as it always has.
+        break;
+      }
+      if (this.store.readToEnd) break;
+      // A line longer than the slice: the next slice is larger, so the read always moves on.
+      const moved = this.store.generation !== before.generation || this.store.offset > before.offset;
+      slice = moved ? sliceBytes : slice * 2;
+      await pause();
+    }
+    if (!this.loaded) this.refresh();
+  }
+
+  /** The snapshot a view may show before the history is read, or null (then the full read answers). */
+  private snapshotReading(): SnapshotReading | null {
+    return this.loaded ? null : readSnapshotReading(this.store.root, this.store.ledgerPath);
+  }
+
+  /**
+   * The status the views show: from the verified snapshot while the history is still being read
+   * (marked `stillReading`), else the full replay's. A snapshot that proves nothing means the
+   * full read, now.
+   */
+  viewStatus(): Status {
+    const reading = this.snapshotReading();
+    if (reading !== null) {
+      return snapshotStatus({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted, ledgerPath: this.store.ledgerPath, reading });
+    }
+    this.refresh();
+    return this.status();
+  }
+
+  /** The Work view's state: from the snapshot while reading, else the active scope and the newest History page. */
+  viewWorkState(): WorkState {
+    const reading = this.snapshotReading();
+    if (reading !== null) return snapshotWorkState(reading);
+    this.refresh();
+    const history = this.history();
+    const active = history.activeScope;
+    const openOnly: HistoryView = { mode: history.mode, blockedReason: history.blockedReason, activeScope: active, scopes: active === null ? [] : [active] };
+    const drivenBy = this.frameActors(active?.workScopeId ?? null);
+    const page = workHistoryPage(this.historyPageSource(drivenBy), 0, WORK_HISTORY_FIRST_PAGE);
+    return { ...describeWorkState(openOnly, drivenBy), history: page.entries, historyNextCursor: page.nextCursor };
+  }
+
+  /** Older History entries from a cursor the Work view was given (newest first). */
+  workHistoryPage(cursor: string, pageSize: number): WorkHistoryPage {
+    this.ensureLoaded();
+    const source = this.historyPageSource(this.frameActors(null));
+    return workHistoryPage(source, cursorStart(cursor, source.revision), pageSize);
+  }
+
+  private historyPageSource(drivenBy: FrameActor): HistoryPageSource {
+    const replayer = this.store.replayer;
+    return { listings: replayer.scopeListings(), stateOf: (workScopeId) => replayer.scope(workScopeId), drivenBy, revision: this.revision() };
+  }
+
+  /** Who opened each frame of the active scope: its opening event, looked up in Docket's provenance records; any other frame's is unknown. */
+  private frameActors(activeScopeId: string | null): FrameActor {
+    if (activeScopeId === null) return () => null;
+    const openedBy = this.framesOpenedIn(activeScopeId);
+    const provenance = readProvenance(this.options.workspaceFolder);
+    return (frameId) => {
+      const eventSha256 = openedBy.get(frameId);
+      return eventSha256 === undefined ? null : (provenance.get(eventSha256)?.actor ?? null);
+    };
+  }
+
   /**
    * What a write's checks and batch start from: the verified snapshot while the store has not
    * read the ledger, else the caught-up store.
@@ -197,16 +285,14 @@ export class WorkspaceLedger {
       trusted: this.options.trusted,
       history: this.history(),
       health: this.health(),
-      revision: hashValue({
-        domain: "docket/status-revision/v1",
-        headLineSha256: this.store.headLineSha256,
-        lines: this.store.lineCount,
-        tornTailBytes: this.store.tornTail,
-        fault: this.store.fault?.code ?? null,
-      }),
+      revision: this.revision(),
       projection: this.projectionState,
       source: { kind: "workspace" },
     });
+  }
+
+  private revision(): string {
+    return statusRevision({ headLineSha256: this.store.headLineSha256, lines: this.store.lineCount, tornTailBytes: this.store.tornTail, fault: this.store.fault?.code ?? null });
   }
 
   /**
@@ -276,15 +362,7 @@ export class WorkspaceLedger {
   /** What the Work view shows: frames, authorization, landings and debts of the active scope. */
   workState(): WorkState {
     const history = this.history();
-    const scope = history.activeScope;
-    if (scope === null) return describeWorkState(history);
-    // The event that opened each frame of the active scope, looked up in Docket's provenance records.
-    const openedBy = this.framesOpenedIn(scope.workScopeId);
-    const provenance = readProvenance(this.options.workspaceFolder);
-    return describeWorkState(history, (frameId) => {
-      const eventSha256 = openedBy.get(frameId);
-      return eventSha256 === undefined ? null : (provenance.get(eventSha256)?.actor ?? null);
-    });
+    return describeWorkState(history, this.frameActors(history.activeScope?.workScopeId ?? null));
   }
 
   /**

@@ -88,6 +88,7 @@ async function session(
   label: string,
   files: Record<string, string>,
   flow: (workbench: Workbench) => Promise<void>,
+  prepare?: (workspace: string) => void,
 ): Promise<void> {
   const shots = artifactsDir(label);
   for (const old of fs.readdirSync(shots)) fs.rmSync(path.join(shots, old), { recursive: true, force: true });
@@ -104,6 +105,7 @@ async function session(
   let page: Page | undefined;
   try {
     initGitWorkspace(dirs.workspace, files);
+    prepare?.(dirs.workspace);
     writeUserSettings(dirs.userData);
     const env = serverEnv(dirs.tmp);
     // --config keeps code-server away from ~/.config/code-server; same profile flags for install and serve.
@@ -187,7 +189,13 @@ async function session(
  */
 export async function inWorkbench(
   t: TestContext,
-  options: { label: string; files: Record<string, string>; budgetMs: number },
+  options: {
+    label: string;
+    files: Record<string, string>;
+    budgetMs: number;
+    /** Runs on the committed workspace before the workbench opens it (e.g. to seed a large ledger). */
+    prepare?: (workspace: string) => void;
+  },
   flow: (workbench: Workbench) => Promise<void>,
 ): Promise<void> {
   const installed = await ensureToolchain();
@@ -200,7 +208,7 @@ export async function inWorkbench(
     timer = setTimeout(() => reject(new Error(`${options.label} exceeded its ${options.budgetMs} ms budget`)), options.budgetMs);
   });
   const handles: Handles = {};
-  const running = session(t, installed.toolchain, handles, options.label, options.files, flow);
+  const running = session(t, installed.toolchain, handles, options.label, options.files, flow, options.prepare);
   try {
     await Promise.race([running, budget]);
   } finally {
