@@ -3,8 +3,14 @@
 // ordinal (the id's bytes are compared on a hash match, so a collision never confuses two ids).
 // About 12 bytes per event besides the id's bytes, instead of a Map entry and a string.
 // Ordinals are dense and added in order; only the newest are ever removed (a trial's rollback).
+// The bytes live in chunks of 64 KiB, an id never split between two: one growing buffer would
+// copy every id at each doubling and hold both copies at once, the peak of a long replay.
 
 const EMPTY = 0;
+const CHUNK_SHIFT = 16;
+const CHUNK_BYTES = 1 << CHUNK_SHIFT;
+/** A start is chunk << CHUNK_SHIFT | offset in 32 bits. */
+const MAX_CHUNKS = 1 << (32 - CHUNK_SHIFT);
 
 /** FNV-1a over the UTF-16 code units (ids are short ASCII in practice). */
 function hashOf(id: string): number {
@@ -14,9 +20,13 @@ function hashOf(id: string): number {
 }
 
 export class EventIdTable {
-  private bytes = Buffer.alloc(1 << 16);
-  private used = 0;
-  /** Where each ordinal's id starts in `bytes` (it ends where the next one starts). */
+  private readonly chunks: Buffer[] = [];
+  /** Bytes used in each chunk. */
+  private readonly chunkUsed: number[] = [];
+  /**
+   * Where each ordinal's id starts: chunk << CHUNK_SHIFT | offset. It ends where the next one
+   * starts in the same chunk, or where the chunk's used bytes end.
+   */
   private starts = new Uint32Array(1_024);
   private hashes = new Uint32Array(1_024);
   /** ordinal + 1 per slot, EMPTY for a free slot; at most half full. */
@@ -46,8 +56,11 @@ export class EventIdTable {
   /** The id of an ordinal, or undefined. */
   idOf(ordinal: number): string | undefined {
     if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.total) return undefined;
-    const end = ordinal + 1 < this.total ? (this.starts[ordinal + 1] as number) : this.used;
-    return this.bytes.toString("utf8", this.starts[ordinal] as number, end);
+    const start = this.starts[ordinal] as number;
+    const chunk = start >>> CHUNK_SHIFT;
+    const next = ordinal + 1 < this.total ? (this.starts[ordinal + 1] as number) : -1;
+    const end = next >= 0 && next >>> CHUNK_SHIFT === chunk ? next & (CHUNK_BYTES - 1) : (this.chunkUsed[chunk] as number);
+    return (this.chunks[chunk] as Buffer).toString("utf8", start & (CHUNK_BYTES - 1), end);
   }
 
   /** Adds the next ordinal's id (the caller checked it is not already there). */
@@ -56,13 +69,18 @@ export class EventIdTable {
     if (ordinal === this.starts.length) this.growRecords();
     if ((ordinal + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     const length = Buffer.byteLength(id, "utf8");
-    if (this.used + length > this.bytes.length) {
-      const bytes = Buffer.alloc(Math.max(this.bytes.length * 2, this.used + length));
-      this.bytes.copy(bytes, 0, 0, this.used);
-      this.bytes = bytes;
+    // Event ids are at most 160 characters (idAt); a chunk holds thousands.
+    if (length >= CHUNK_BYTES) throw new Error(`event id of ${length} bytes is longer than the table holds`);
+    let chunk = this.chunks.length - 1;
+    if (chunk < 0 || (this.chunkUsed[chunk] as number) + length > CHUNK_BYTES) {
+      if (chunk + 1 >= MAX_CHUNKS) throw new Error("the event id table is full (4 GiB of ids)");
+      this.chunks.push(Buffer.alloc(CHUNK_BYTES));
+      this.chunkUsed.push(0);
+      chunk += 1;
     }
-    this.starts[ordinal] = this.used;
-    this.used += this.bytes.write(id, this.used, "utf8");
+    const offset = this.chunkUsed[chunk] as number;
+    this.starts[ordinal] = ((chunk << CHUNK_SHIFT) | offset) >>> 0;
+    this.chunkUsed[chunk] = offset + (this.chunks[chunk] as Buffer).write(id, offset, "utf8");
     const hash = hashOf(id);
     this.hashes[ordinal] = hash;
     this.total += 1;
@@ -82,7 +100,12 @@ export class EventIdTable {
           break;
         }
       }
-      this.used = this.starts[ordinal] as number;
+      const start = this.starts[ordinal] as number;
+      const chunk = start >>> CHUNK_SHIFT;
+      // Chunks after this id's were begun by later ids only: they are empty now.
+      this.chunks.length = chunk + 1;
+      this.chunkUsed.length = chunk + 1;
+      this.chunkUsed[chunk] = start & (CHUNK_BYTES - 1);
       this.total = ordinal;
     }
   }

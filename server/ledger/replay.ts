@@ -7,6 +7,7 @@
 import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } from "../developer/reducer";
 import { ClosedScope, closedScopeState, type ClosedScopeSource } from "./closedScope";
 import { EventIdTable } from "./eventIdTable";
+import { HashColumn } from "./hashColumn";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
 import type { ScopeState } from "../developer/scopeState";
@@ -134,14 +135,18 @@ export class Replayer implements ClosedScopeSource {
   private readonly retained: AcceptedEvent[] | null;
   /** Each accepted event's id by ordinal, and the ordinal of an id. */
   private readonly eventIds = new EventIdTable();
-  private storedIndexes = new Uint32Array(INITIAL_CAPACITY);
+  /**
+   * The entry index of every rejected entry, ascending. An accepted event's stored index follows
+   * from them (rejections are rare), so no stored index is kept per accepted event.
+   */
+  private readonly rejectedIndexes: number[] = [];
   private scopeOrdinals = new Uint32Array(INITIAL_CAPACITY);
   /** Each accepted event's kind, as an index into `kindNames`. */
   private kindCodes = new Uint16Array(INITIAL_CAPACITY);
   private readonly kindNames: string[] = [];
   private readonly kindCodeByName = new Map<string, number>();
   /** The eventSha256 of each accepted event, 32 bytes each. */
-  private shas = Buffer.alloc(INITIAL_CAPACITY * 32);
+  private readonly shas = new HashColumn();
   private acceptedTotal = 0;
   /**
    * What each accepted support, settlement, conclusion or authorization of an open scope proves
@@ -203,7 +208,7 @@ export class Replayer implements ClosedScopeSource {
     if (this.retained !== null) return this.retained[ordinal];
     const trialStart = this.acceptedTotal - (this.trialAccepted?.length ?? 0);
     if (this.trialAccepted !== null && ordinal >= trialStart) return this.trialAccepted[ordinal - trialStart];
-    const storedIndex = this.storedIndexes[ordinal] as number;
+    const storedIndex = this.storedIndexAt(ordinal);
     const raw = (this.reload as (storedIndex: number) => unknown)(storedIndex);
     let envelope: Envelope;
     let event: SemanticEvent;
@@ -219,7 +224,24 @@ export class Replayer implements ClosedScopeSource {
 
   /** The replay index (stored index) of an accepted ordinal. */
   storedIndexOf(ordinal: number): number | undefined {
-    return Number.isInteger(ordinal) && ordinal >= 0 && ordinal < this.acceptedTotal ? this.storedIndexes[ordinal] : undefined;
+    return Number.isInteger(ordinal) && ordinal >= 0 && ordinal < this.acceptedTotal ? this.storedIndexAt(ordinal) : undefined;
+  }
+
+  /**
+   * The entry index of accepted ordinal `ordinal`: the ordinal plus the rejections before it. With
+   * the rejected indexes r[0] < r[1] < …, r[i] - i never decreases, and the rejections before the
+   * ordinal's entry are exactly those with r[i] - i <= ordinal: a binary search finds how many.
+   */
+  private storedIndexAt(ordinal: number): number {
+    const rejected = this.rejectedIndexes;
+    let low = 0;
+    let high = rejected.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((rejected[middle] as number) - middle <= ordinal) low = middle + 1;
+      else high = middle;
+    }
+    return ordinal + low;
   }
 
   /** Ordinal of the accepted event with this id. */
@@ -275,7 +297,7 @@ export class Replayer implements ClosedScopeSource {
   }
 
   eventSha256Of(ordinal: number): string {
-    return this.shas.toString("hex", ordinal * 32, ordinal * 32 + 32);
+    return this.shas.hexAt(ordinal);
   }
 
   /** Every disposition in entry order, built when asked (one per entry: O(entries)). */
@@ -446,12 +468,15 @@ export class Replayer implements ClosedScopeSource {
    */
   apply(raw: unknown, parsedText?: string): Disposition {
     const index = this.entryTotal;
+    const acceptedBefore = this.acceptedTotal;
     let disposition: Disposition;
     try {
       disposition = this.accept(index, raw, parsedText);
     } catch (error) {
       const rejected = { status: "rejected" as const, index, ...rejectionOf(error), observedIdentity: observedIdentity(raw) };
       this.rejections.set(index, rejected);
+      // A listener that threw after the event was accepted leaves it accepted at this index.
+      if (this.acceptedTotal === acceptedBefore) this.rejectedIndexes.push(index);
       if (this.firstRejection === null && this.trialMarks === null) this.firstRejection = rejected;
       disposition = rejected;
     }
@@ -497,6 +522,7 @@ export class Replayer implements ClosedScopeSource {
       this.eventIds.truncate(acceptedStart);
       this.retained?.splice(acceptedStart);
       for (let index = entryStart; index < this.entryTotal; index += 1) this.rejections.delete(index);
+      while ((this.rejectedIndexes.at(-1) ?? -1) >= entryStart) this.rejectedIndexes.pop();
       for (const [scope, mark] of this.trialMarks) {
         scope.journal.rollback(mark);
         scope.journal.forget();
@@ -552,19 +578,13 @@ export class Replayer implements ClosedScopeSource {
   }
 
   private grow(): void {
-    const capacity = this.storedIndexes.length * 2;
-    const storedIndexes = new Uint32Array(capacity);
-    storedIndexes.set(this.storedIndexes);
-    this.storedIndexes = storedIndexes;
+    const capacity = this.kindCodes.length * 2;
     const kindCodes = new Uint16Array(capacity);
     kindCodes.set(this.kindCodes);
     this.kindCodes = kindCodes;
     const scopeOrdinals = new Uint32Array(capacity);
     scopeOrdinals.set(this.scopeOrdinals);
     this.scopeOrdinals = scopeOrdinals;
-    const shas = Buffer.alloc(capacity * 32);
-    this.shas.copy(shas);
-    this.shas = shas;
   }
 
   private accept(index: number, raw: unknown, parsedText: string | undefined): Disposition {
@@ -611,8 +631,7 @@ export class Replayer implements ClosedScopeSource {
       advanceScopeWithFacts(this.stateOf(scopeOrdinal as number), envelope, event, causes);
     }
     const ordinal = this.acceptedTotal;
-    if (ordinal === this.storedIndexes.length) this.grow();
-    this.storedIndexes[ordinal] = index;
+    if (ordinal === this.kindCodes.length) this.grow();
     this.scopeOrdinals[ordinal] = scopeOrdinal as number;
     let kindCode = this.kindCodeByName.get(envelope.kind);
     if (kindCode === undefined) {
@@ -621,7 +640,7 @@ export class Replayer implements ClosedScopeSource {
       this.kindCodeByName.set(envelope.kind, kindCode);
     }
     this.kindCodes[ordinal] = kindCode;
-    this.shas.write(envelope.eventSha256, ordinal * 32, 32, "hex");
+    this.shas.write(ordinal, envelope.eventSha256);
     this.eventIds.push(envelope.eventId);
     const accepted: AcceptedEvent = { storedIndex: index, envelope, event };
     const body = bodyOf(factOfEvent(accepted));
