@@ -1,7 +1,8 @@
 // The accepted event ids of a replay, without a string per event: the ids' UTF-8 bytes end to end
 // in one buffer, and an open-addressing table over typed arrays maps a 32-bit hash of an id to its
 // ordinal (the id's bytes are compared on a hash match, so a collision never confuses two ids).
-// About 12 bytes per event besides the id's bytes, instead of a Map entry and a string.
+// About 12 bytes per event besides the id's bytes, instead of a Map entry and a string. An
+// id's hash is not kept: a probe compares the id's bytes (the rare rehash hashes them again).
 // Ordinals are dense and added in order; only the newest are ever removed (a trial's rollback).
 // The bytes live in chunks of 64 KiB, an id never split between two: one growing buffer would
 // copy every id at each doubling and hold both copies at once, the peak of a long replay.
@@ -28,7 +29,6 @@ export class EventIdTable {
    * starts in the same chunk, or where the chunk's used bytes end.
    */
   private starts = new Uint32Array(1_024);
-  private hashes = new Uint32Array(1_024);
   /** ordinal + 1 per slot, EMPTY for a free slot; at most half full. */
   private slots = new Int32Array(2_048);
   private total = 0;
@@ -45,7 +45,7 @@ export class EventIdTable {
       const entry = this.slots[slot] as number;
       if (entry === EMPTY) return undefined;
       const ordinal = entry - 1;
-      if (this.hashes[ordinal] === hash && this.idOf(ordinal) === id) return ordinal;
+      if (this.holds(ordinal, id)) return ordinal;
     }
   }
 
@@ -57,10 +57,38 @@ export class EventIdTable {
   idOf(ordinal: number): string | undefined {
     if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.total) return undefined;
     const start = this.starts[ordinal] as number;
-    const chunk = start >>> CHUNK_SHIFT;
+    return (this.chunks[start >>> CHUNK_SHIFT] as Buffer).toString("utf8", start & (CHUNK_BYTES - 1), this.endOf(ordinal));
+  }
+
+  /** Where an ordinal's id ends in its chunk. */
+  private endOf(ordinal: number): number {
+    const chunk = (this.starts[ordinal] as number) >>> CHUNK_SHIFT;
     const next = ordinal + 1 < this.total ? (this.starts[ordinal + 1] as number) : -1;
-    const end = next >= 0 && next >>> CHUNK_SHIFT === chunk ? next & (CHUNK_BYTES - 1) : (this.chunkUsed[chunk] as number);
-    return (this.chunks[chunk] as Buffer).toString("utf8", start & (CHUNK_BYTES - 1), end);
+    return next >= 0 && next >>> CHUNK_SHIFT === chunk ? next & (CHUNK_BYTES - 1) : (this.chunkUsed[chunk] as number);
+  }
+
+  /**
+   * Whether an ordinal's id is `id` (`idOf(ordinal) === id`) without decoding it when both are
+   * ASCII: equal ASCII bytes and code units are the same text. Any other byte takes the decoding
+   * comparison. A decoded text never has more code units than its UTF-8 bytes, so fewer bytes
+   * than `id` has units never match.
+   */
+  private holds(ordinal: number, id: string): boolean {
+    const start = this.starts[ordinal] as number;
+    const bytes = this.chunks[start >>> CHUNK_SHIFT] as Buffer;
+    const from = start & (CHUNK_BYTES - 1);
+    const length = this.endOf(ordinal) - from;
+    if (length < id.length) return false;
+    if (length === id.length) {
+      let index = 0;
+      for (; index < length; index += 1) {
+        const byte = bytes[from + index] as number;
+        if (byte >= 0x80) break;
+        if (byte !== id.charCodeAt(index)) return false;
+      }
+      if (index === length) return true;
+    }
+    return this.idOf(ordinal) === id;
   }
 
   /** Adds the next ordinal's id (the caller checked it is not already there). */
@@ -81,10 +109,8 @@ export class EventIdTable {
     const offset = this.chunkUsed[chunk] as number;
     this.starts[ordinal] = ((chunk << CHUNK_SHIFT) | offset) >>> 0;
     this.chunkUsed[chunk] = offset + (this.chunks[chunk] as Buffer).write(id, offset, "utf8");
-    const hash = hashOf(id);
-    this.hashes[ordinal] = hash;
     this.total += 1;
-    this.place(ordinal, hash);
+    this.place(ordinal, hashOf(id));
   }
 
   /**
@@ -94,7 +120,7 @@ export class EventIdTable {
   truncate(count: number): void {
     for (let ordinal = this.total - 1; ordinal >= count; ordinal -= 1) {
       const mask = this.slots.length - 1;
-      for (let slot = (this.hashes[ordinal] as number) & mask; ; slot = (slot + 1) & mask) {
+      for (let slot = hashOf(this.idOf(ordinal) as string) & mask; ; slot = (slot + 1) & mask) {
         if (this.slots[slot] === ordinal + 1) {
           this.slots[slot] = EMPTY;
           break;
@@ -121,14 +147,11 @@ export class EventIdTable {
     const starts = new Uint32Array(this.starts.length * 2);
     starts.set(this.starts);
     this.starts = starts;
-    const hashes = new Uint32Array(this.hashes.length * 2);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
   }
 
   /** Placed again in ordinal order, which keeps `truncate` exact. */
   private rehash(capacity: number): void {
     this.slots = new Int32Array(capacity);
-    for (let ordinal = 0; ordinal < this.total; ordinal += 1) this.place(ordinal, this.hashes[ordinal] as number);
+    for (let ordinal = 0; ordinal < this.total; ordinal += 1) this.place(ordinal, hashOf(this.idOf(ordinal) as string));
   }
 }

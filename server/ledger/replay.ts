@@ -8,6 +8,7 @@ import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } fro
 import { ClosedScope, closedScopeState, type ClosedScopeSource } from "./closedScope";
 import { EventIdTable } from "./eventIdTable";
 import { HashColumn } from "./hashColumn";
+import { RunColumn } from "./runColumn";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
 import type { ScopeState } from "../developer/scopeState";
@@ -140,7 +141,8 @@ export class Replayer implements ClosedScopeSource {
    * from them (rejections are rare), so no stored index is kept per accepted event.
    */
   private readonly rejectedIndexes: number[] = [];
-  private scopeOrdinals = new Uint32Array(INITIAL_CAPACITY);
+  /** Each accepted event's scope ordinal (a scope's events mostly follow each other: kept as runs). */
+  private readonly scopeOrdinals = new RunColumn();
   /** Each accepted event's kind, as an index into `kindNames`. */
   private kindCodes = new Uint16Array(INITIAL_CAPACITY);
   private readonly kindNames: string[] = [];
@@ -254,7 +256,7 @@ export class Replayer implements ClosedScopeSource {
   }
 
   workScopeIdOf(ordinal: number): string | undefined {
-    return ordinal >= 0 && ordinal < this.acceptedTotal ? this.scopeIds[this.scopeOrdinals[ordinal] as number] : undefined;
+    return ordinal >= 0 && ordinal < this.acceptedTotal ? this.scopeIds[this.scopeOrdinals.at(ordinal)] : undefined;
   }
 
   kindOf(ordinal: number): string | undefined {
@@ -510,7 +512,7 @@ export class Replayer implements ClosedScopeSource {
     } finally {
       for (let ordinal = this.acceptedTotal - 1; ordinal >= acceptedStart; ordinal -= 1) {
         this.factBodies.delete(ordinal);
-        const events = this.openScopeEvents.get(this.scopeOrdinals[ordinal] as number);
+        const events = this.openScopeEvents.get(this.scopeOrdinals.at(ordinal));
         if (events !== undefined && events.at(-1) === ordinal) events.pop();
       }
       for (let scopeOrdinal = this.scopeIds.length - 1; scopeOrdinal >= scopeStart; scopeOrdinal -= 1) {
@@ -520,6 +522,7 @@ export class Replayer implements ClosedScopeSource {
       this.scopeIds.length = scopeStart;
       this.scopeEntries.length = scopeStart;
       this.eventIds.truncate(acceptedStart);
+      this.scopeOrdinals.truncate(acceptedStart);
       this.retained?.splice(acceptedStart);
       for (let index = entryStart; index < this.entryTotal; index += 1) this.rejections.delete(index);
       while ((this.rejectedIndexes.at(-1) ?? -1) >= entryStart) this.rejectedIndexes.pop();
@@ -550,7 +553,7 @@ export class Replayer implements ClosedScopeSource {
   /** What the accepted event a causal ref names proves (event ids are unique among accepted events). */
   private resolve(ref: EventRef): CauseFact | undefined {
     const ordinal = this.eventIds.get(ref.eventId);
-    if (ordinal === undefined || this.scopeIds[this.scopeOrdinals[ordinal] as number] !== ref.workScopeId) return undefined;
+    if (ordinal === undefined || this.scopeIds[this.scopeOrdinals.at(ordinal)] !== ref.workScopeId) return undefined;
     if (this.eventSha256Of(ordinal) !== ref.eventSha256) return undefined;
     return this.factOf(ordinal, ref);
   }
@@ -573,7 +576,7 @@ export class Replayer implements ClosedScopeSource {
   /** What an event of a closed scope proves, read again from the event (null for the kinds that prove nothing). */
   private closedFactBody(ordinal: number): FactBody | null {
     if (!this.factKindCodes.has(this.kindCodes[ordinal] as number)) return null;
-    if (this.openScopeEvents.has(this.scopeOrdinals[ordinal] as number)) return null;
+    if (this.openScopeEvents.has(this.scopeOrdinals.at(ordinal))) return null;
     return bodyOf(factOfEvent(this.acceptedEvent(ordinal) as AcceptedEvent));
   }
 
@@ -582,9 +585,6 @@ export class Replayer implements ClosedScopeSource {
     const kindCodes = new Uint16Array(capacity);
     kindCodes.set(this.kindCodes);
     this.kindCodes = kindCodes;
-    const scopeOrdinals = new Uint32Array(capacity);
-    scopeOrdinals.set(this.scopeOrdinals);
-    this.scopeOrdinals = scopeOrdinals;
   }
 
   private accept(index: number, raw: unknown, parsedText: string | undefined): Disposition {
@@ -632,7 +632,9 @@ export class Replayer implements ClosedScopeSource {
     }
     const ordinal = this.acceptedTotal;
     if (ordinal === this.kindCodes.length) this.grow();
-    this.scopeOrdinals[ordinal] = scopeOrdinal as number;
+    // Truncated first: an entry that failed after this point left its value behind.
+    this.scopeOrdinals.truncate(ordinal);
+    this.scopeOrdinals.push(scopeOrdinal as number);
     let kindCode = this.kindCodeByName.get(envelope.kind);
     if (kindCode === undefined) {
       kindCode = this.kindNames.length;

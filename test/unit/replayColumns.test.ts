@@ -1,7 +1,8 @@
 // The compact per-line and per-event columns replay keeps (issue 16: a million events in 256 MB)
 // answer exactly what the plain forms they replace answer: the line index (block offsets and
 // developer flags instead of an offset and two indexes per line) against a list of records, the
-// chunked id table against a Map with rollbacks, the chunked hash column against an array, and a
+// chunked id table against a Map with rollbacks, the chunked hash column and the run-length column
+// (in runs and after switching to one value per position) against arrays, and a
 // replayer's stored index of each accepted event (derived from its rejections) against its
 // dispositions, with rejections, trials and rollbacks.
 import { test } from "node:test";
@@ -11,6 +12,7 @@ import fc from "fast-check";
 import { LineIndex, type LineRecord } from "../../server/ledger/lineIndex";
 import { EventIdTable } from "../../server/ledger/eventIdTable";
 import { HashColumn } from "../../server/ledger/hashColumn";
+import { RunColumn } from "../../server/ledger/runColumn";
 import { Replayer } from "../../server/ledger/replay";
 import { cycleScopesEntries } from "../support/generatedCycles";
 
@@ -150,8 +152,40 @@ test("the chunked hash column returns every hash written, also rewritten after a
   hashes.forEach((hex, position) => assert.equal(column.hexAt(position), hex));
 });
 
+test("the run-length column answers every position as an array does, in runs or dense, across rollbacks", () => {
+  // Long runs (a scope's events in a row), then values changing at every position (interleaved scopes).
+  const value = fc.oneof(fc.nat(3), fc.nat(1_000_000));
+  const step = fc.oneof(
+    { weight: 10, arbitrary: fc.tuple(value, fc.integer({ min: 1, max: 400 })).map(([pushed, times]) => ({ pushed, times })) },
+    { weight: 3, arbitrary: fc.array(value, { minLength: 1, maxLength: 900 }).map((values) => ({ values })) },
+    { weight: 2, arbitrary: fc.nat(500).map((back) => ({ back })) },
+  );
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      const column = new RunColumn();
+      const model: number[] = [];
+      for (const entry of steps) {
+        const values = "pushed" in entry ? new Array<number>(entry.times).fill(entry.pushed) : "values" in entry ? entry.values : [];
+        for (const pushed of values) {
+          column.push(pushed);
+          model.push(pushed);
+        }
+        if ("back" in entry) {
+          const count = Math.max(0, model.length - entry.back);
+          column.truncate(count);
+          model.length = count;
+        }
+        assert.equal(column.length, model.length);
+      }
+      model.forEach((expected, position) => assert.equal(column.at(position), expected));
+    }),
+    { numRuns: 300 },
+  );
+});
+
 test("a replayer's stored index of every accepted event matches its dispositions, with rejections and trials", () => {
   const entries = cycleScopesEntries(6) as unknown as Record<string, unknown>[];
+  const scopeOfEvent = new Map(entries.map((entry) => [entry.eventId, entry.workScopeId]));
   fc.assert(
     fc.property(fc.array(fc.nat(9), { minLength: entries.length, maxLength: entries.length }), fc.array(fc.nat(entries.length), { maxLength: 4 }), (noise, trialsAt) => {
       const replayer = new Replayer();
@@ -161,6 +195,7 @@ test("a replayer's stored index of every accepted event matches its dispositions
           if (disposition.status !== "accepted") continue;
           assert.equal(replayer.storedIndexOf(ordinal), disposition.index);
           assert.equal(replayer.eventIdOf(ordinal), disposition.eventId);
+          assert.equal(replayer.workScopeIdOf(ordinal), scopeOfEvent.get(disposition.eventId));
           ordinal += 1;
         }
         assert.equal(ordinal, replayer.acceptedCount);
