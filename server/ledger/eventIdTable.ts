@@ -60,6 +60,23 @@ export class EventIdTable {
     return (this.chunks[start >>> CHUNK_SHIFT] as Buffer).toString("utf8", start & (CHUNK_BYTES - 1), this.endOf(ordinal));
   }
 
+  /**
+   * hashOf(idOf(ordinal)) read from the bytes: an ASCII byte is its own code unit, so no string is
+   * made (a rehash reads every id, and a million short-lived strings would grow the heap).
+   */
+  private storedHash(ordinal: number): number {
+    const start = this.starts[ordinal] as number;
+    const bytes = this.chunks[start >>> CHUNK_SHIFT] as Buffer;
+    const end = this.endOf(ordinal);
+    let hash = 0x811c9dc5;
+    for (let index = start & (CHUNK_BYTES - 1); index < end; index += 1) {
+      const byte = bytes[index] as number;
+      if (byte >= 0x80) return hashOf(this.idOf(ordinal) as string);
+      hash = Math.imul(hash ^ byte, 0x01000193);
+    }
+    return hash >>> 0;
+  }
+
   /** Where an ordinal's id ends in its chunk. */
   private endOf(ordinal: number): number {
     const chunk = (this.starts[ordinal] as number) >>> CHUNK_SHIFT;
@@ -120,7 +137,7 @@ export class EventIdTable {
   truncate(count: number): void {
     for (let ordinal = this.total - 1; ordinal >= count; ordinal -= 1) {
       const mask = this.slots.length - 1;
-      for (let slot = hashOf(this.idOf(ordinal) as string) & mask; ; slot = (slot + 1) & mask) {
+      for (let slot = this.storedHash(ordinal) & mask; ; slot = (slot + 1) & mask) {
         if (this.slots[slot] === ordinal + 1) {
           this.slots[slot] = EMPTY;
           break;
@@ -152,6 +169,6 @@ export class EventIdTable {
   /** Placed again in ordinal order, which keeps `truncate` exact. */
   private rehash(capacity: number): void {
     this.slots = new Int32Array(capacity);
-    for (let ordinal = 0; ordinal < this.total; ordinal += 1) this.place(ordinal, hashOf(this.idOf(ordinal) as string));
+    for (let ordinal = 0; ordinal < this.total; ordinal += 1) this.place(ordinal, this.storedHash(ordinal));
   }
 }
