@@ -85,27 +85,23 @@ export class EventIdTable {
   }
 
   /**
-   * Whether an ordinal's id is `id` (`idOf(ordinal) === id`) without decoding it when both are
-   * ASCII: equal ASCII bytes and code units are the same text. Any other byte takes the decoding
-   * comparison. A decoded text never has more code units than its UTF-8 bytes, so fewer bytes
-   * than `id` has units never match.
+   * Whether an ordinal's id is `id` (`idOf(ordinal) === id`) without making a string while the
+   * stored bytes are ASCII: an ASCII byte is its own code unit, so all-ASCII bytes are the text
+   * `id` exactly when they have its length and its code units. Only a stored id with another byte
+   * is decoded and compared (a probe meets one for every lookup, so it must not allocate).
    */
   private holds(ordinal: number, id: string): boolean {
     const start = this.starts[ordinal] as number;
     const bytes = this.chunks[start >>> CHUNK_SHIFT] as Buffer;
     const from = start & (CHUNK_BYTES - 1);
-    const length = this.endOf(ordinal) - from;
-    if (length < id.length) return false;
-    if (length === id.length) {
-      let index = 0;
-      for (; index < length; index += 1) {
-        const byte = bytes[from + index] as number;
-        if (byte >= 0x80) break;
-        if (byte !== id.charCodeAt(index)) return false;
-      }
-      if (index === length) return true;
+    const to = this.endOf(ordinal);
+    let equal = to - from === id.length;
+    for (let index = from; index < to; index += 1) {
+      const byte = bytes[index] as number;
+      if (byte >= 0x80) return this.idOf(ordinal) === id;
+      if (equal && byte !== id.charCodeAt(index - from)) equal = false;
     }
-    return this.idOf(ordinal) === id;
+    return equal;
   }
 
   /** Adds the next ordinal's id (the caller checked it is not already there). */
