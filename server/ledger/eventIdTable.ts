@@ -1,10 +1,17 @@
 // The accepted event ids of a replay, without a string per event: the ids' UTF-8 bytes end to end
 // in one buffer, and an open-addressing table over typed arrays maps a 32-bit hash of an id to its
 // ordinal (the id's bytes are compared on a hash match, so a collision never confuses two ids).
-// About 12 bytes per event besides the id's bytes, instead of a Map entry and a string.
+// About 12 bytes per event besides the id's bytes, instead of a Map entry and a string. An
+// id's hash is not kept: a probe compares the id's bytes (the rare rehash hashes them again).
 // Ordinals are dense and added in order; only the newest are ever removed (a trial's rollback).
+// The bytes live in chunks of 64 KiB, an id never split between two: one growing buffer would
+// copy every id at each doubling and hold both copies at once, the peak of a long replay.
 
 const EMPTY = 0;
+const CHUNK_SHIFT = 16;
+const CHUNK_BYTES = 1 << CHUNK_SHIFT;
+/** A start is chunk << CHUNK_SHIFT | offset in 32 bits. */
+const MAX_CHUNKS = 1 << (32 - CHUNK_SHIFT);
 
 /** FNV-1a over the UTF-16 code units (ids are short ASCII in practice). */
 function hashOf(id: string): number {
@@ -14,11 +21,14 @@ function hashOf(id: string): number {
 }
 
 export class EventIdTable {
-  private bytes = Buffer.alloc(1 << 16);
-  private used = 0;
-  /** Where each ordinal's id starts in `bytes` (it ends where the next one starts). */
+  private readonly chunks: Buffer[] = [];
+  /** Bytes used in each chunk. */
+  private readonly chunkUsed: number[] = [];
+  /**
+   * Where each ordinal's id starts: chunk << CHUNK_SHIFT | offset. It ends where the next one
+   * starts in the same chunk, or where the chunk's used bytes end.
+   */
   private starts = new Uint32Array(1_024);
-  private hashes = new Uint32Array(1_024);
   /** ordinal + 1 per slot, EMPTY for a free slot; at most half full. */
   private slots = new Int32Array(2_048);
   private total = 0;
@@ -35,7 +45,7 @@ export class EventIdTable {
       const entry = this.slots[slot] as number;
       if (entry === EMPTY) return undefined;
       const ordinal = entry - 1;
-      if (this.hashes[ordinal] === hash && this.idOf(ordinal) === id) return ordinal;
+      if (this.holds(ordinal, id)) return ordinal;
     }
   }
 
@@ -46,8 +56,52 @@ export class EventIdTable {
   /** The id of an ordinal, or undefined. */
   idOf(ordinal: number): string | undefined {
     if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.total) return undefined;
-    const end = ordinal + 1 < this.total ? (this.starts[ordinal + 1] as number) : this.used;
-    return this.bytes.toString("utf8", this.starts[ordinal] as number, end);
+    const start = this.starts[ordinal] as number;
+    return (this.chunks[start >>> CHUNK_SHIFT] as Buffer).toString("utf8", start & (CHUNK_BYTES - 1), this.endOf(ordinal));
+  }
+
+  /**
+   * hashOf(idOf(ordinal)) read from the bytes: an ASCII byte is its own code unit, so no string is
+   * made (a rehash reads every id, and a million short-lived strings would grow the heap).
+   */
+  private storedHash(ordinal: number): number {
+    const start = this.starts[ordinal] as number;
+    const bytes = this.chunks[start >>> CHUNK_SHIFT] as Buffer;
+    const end = this.endOf(ordinal);
+    let hash = 0x811c9dc5;
+    for (let index = start & (CHUNK_BYTES - 1); index < end; index += 1) {
+      const byte = bytes[index] as number;
+      if (byte >= 0x80) return hashOf(this.idOf(ordinal) as string);
+      hash = Math.imul(hash ^ byte, 0x01000193);
+    }
+    return hash >>> 0;
+  }
+
+  /** Where an ordinal's id ends in its chunk. */
+  private endOf(ordinal: number): number {
+    const chunk = (this.starts[ordinal] as number) >>> CHUNK_SHIFT;
+    const next = ordinal + 1 < this.total ? (this.starts[ordinal + 1] as number) : -1;
+    return next >= 0 && next >>> CHUNK_SHIFT === chunk ? next & (CHUNK_BYTES - 1) : (this.chunkUsed[chunk] as number);
+  }
+
+  /**
+   * Whether an ordinal's id is `id` (`idOf(ordinal) === id`) without making a string while the
+   * stored bytes are ASCII: an ASCII byte is its own code unit, so all-ASCII bytes are the text
+   * `id` exactly when they have its length and its code units. Only a stored id with another byte
+   * is decoded and compared (a probe meets one for every lookup, so it must not allocate).
+   */
+  private holds(ordinal: number, id: string): boolean {
+    const start = this.starts[ordinal] as number;
+    const bytes = this.chunks[start >>> CHUNK_SHIFT] as Buffer;
+    const from = start & (CHUNK_BYTES - 1);
+    const to = this.endOf(ordinal);
+    let equal = to - from === id.length;
+    for (let index = from; index < to; index += 1) {
+      const byte = bytes[index] as number;
+      if (byte >= 0x80) return this.idOf(ordinal) === id;
+      if (equal && byte !== id.charCodeAt(index - from)) equal = false;
+    }
+    return equal;
   }
 
   /** Adds the next ordinal's id (the caller checked it is not already there). */
@@ -56,17 +110,20 @@ export class EventIdTable {
     if (ordinal === this.starts.length) this.growRecords();
     if ((ordinal + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     const length = Buffer.byteLength(id, "utf8");
-    if (this.used + length > this.bytes.length) {
-      const bytes = Buffer.alloc(Math.max(this.bytes.length * 2, this.used + length));
-      this.bytes.copy(bytes, 0, 0, this.used);
-      this.bytes = bytes;
+    // Event ids are at most 160 characters (idAt); a chunk holds thousands.
+    if (length >= CHUNK_BYTES) throw new Error(`event id of ${length} bytes is longer than the table holds`);
+    let chunk = this.chunks.length - 1;
+    if (chunk < 0 || (this.chunkUsed[chunk] as number) + length > CHUNK_BYTES) {
+      if (chunk + 1 >= MAX_CHUNKS) throw new Error("the event id table is full (4 GiB of ids)");
+      this.chunks.push(Buffer.alloc(CHUNK_BYTES));
+      this.chunkUsed.push(0);
+      chunk += 1;
     }
-    this.starts[ordinal] = this.used;
-    this.used += this.bytes.write(id, this.used, "utf8");
-    const hash = hashOf(id);
-    this.hashes[ordinal] = hash;
+    const offset = this.chunkUsed[chunk] as number;
+    this.starts[ordinal] = ((chunk << CHUNK_SHIFT) | offset) >>> 0;
+    this.chunkUsed[chunk] = offset + (this.chunks[chunk] as Buffer).write(id, offset, "utf8");
     this.total += 1;
-    this.place(ordinal, hash);
+    this.place(ordinal, hashOf(id));
   }
 
   /**
@@ -76,13 +133,18 @@ export class EventIdTable {
   truncate(count: number): void {
     for (let ordinal = this.total - 1; ordinal >= count; ordinal -= 1) {
       const mask = this.slots.length - 1;
-      for (let slot = (this.hashes[ordinal] as number) & mask; ; slot = (slot + 1) & mask) {
+      for (let slot = this.storedHash(ordinal) & mask; ; slot = (slot + 1) & mask) {
         if (this.slots[slot] === ordinal + 1) {
           this.slots[slot] = EMPTY;
           break;
         }
       }
-      this.used = this.starts[ordinal] as number;
+      const start = this.starts[ordinal] as number;
+      const chunk = start >>> CHUNK_SHIFT;
+      // Chunks after this id's were begun by later ids only: they are empty now.
+      this.chunks.length = chunk + 1;
+      this.chunkUsed.length = chunk + 1;
+      this.chunkUsed[chunk] = start & (CHUNK_BYTES - 1);
       this.total = ordinal;
     }
   }
@@ -98,14 +160,11 @@ export class EventIdTable {
     const starts = new Uint32Array(this.starts.length * 2);
     starts.set(this.starts);
     this.starts = starts;
-    const hashes = new Uint32Array(this.hashes.length * 2);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
   }
 
   /** Placed again in ordinal order, which keeps `truncate` exact. */
   private rehash(capacity: number): void {
     this.slots = new Int32Array(capacity);
-    for (let ordinal = 0; ordinal < this.total; ordinal += 1) this.place(ordinal, this.hashes[ordinal] as number);
+    for (let ordinal = 0; ordinal < this.total; ordinal += 1) this.place(ordinal, this.storedHash(ordinal));
   }
 }

@@ -7,6 +7,8 @@
 import { LiveScope, advanceLiveScope, advanceScopeWithFacts, openLiveScope } from "../developer/reducer";
 import { ClosedScope, closedScopeState, type ClosedScopeSource } from "./closedScope";
 import { EventIdTable } from "./eventIdTable";
+import { HashColumn } from "./hashColumn";
+import { RunColumn } from "./runColumn";
 import { factOfEvent, type CauseFact } from "../developer/reducer/causes";
 import { parseSemanticEvent, type SemanticEvent } from "../developer/eventKinds";
 import type { ScopeState } from "../developer/scopeState";
@@ -134,14 +136,19 @@ export class Replayer implements ClosedScopeSource {
   private readonly retained: AcceptedEvent[] | null;
   /** Each accepted event's id by ordinal, and the ordinal of an id. */
   private readonly eventIds = new EventIdTable();
-  private storedIndexes = new Uint32Array(INITIAL_CAPACITY);
-  private scopeOrdinals = new Uint32Array(INITIAL_CAPACITY);
+  /**
+   * The entry index of every rejected entry, ascending. An accepted event's stored index follows
+   * from them (rejections are rare), so no stored index is kept per accepted event.
+   */
+  private readonly rejectedIndexes: number[] = [];
+  /** Each accepted event's scope ordinal (a scope's events mostly follow each other: kept as runs). */
+  private readonly scopeOrdinals = new RunColumn();
   /** Each accepted event's kind, as an index into `kindNames`. */
   private kindCodes = new Uint16Array(INITIAL_CAPACITY);
   private readonly kindNames: string[] = [];
   private readonly kindCodeByName = new Map<string, number>();
   /** The eventSha256 of each accepted event, 32 bytes each. */
-  private shas = Buffer.alloc(INITIAL_CAPACITY * 32);
+  private readonly shas = new HashColumn();
   private acceptedTotal = 0;
   /**
    * What each accepted support, settlement, conclusion or authorization of an open scope proves
@@ -203,7 +210,7 @@ export class Replayer implements ClosedScopeSource {
     if (this.retained !== null) return this.retained[ordinal];
     const trialStart = this.acceptedTotal - (this.trialAccepted?.length ?? 0);
     if (this.trialAccepted !== null && ordinal >= trialStart) return this.trialAccepted[ordinal - trialStart];
-    const storedIndex = this.storedIndexes[ordinal] as number;
+    const storedIndex = this.storedIndexAt(ordinal);
     const raw = (this.reload as (storedIndex: number) => unknown)(storedIndex);
     let envelope: Envelope;
     let event: SemanticEvent;
@@ -219,7 +226,24 @@ export class Replayer implements ClosedScopeSource {
 
   /** The replay index (stored index) of an accepted ordinal. */
   storedIndexOf(ordinal: number): number | undefined {
-    return Number.isInteger(ordinal) && ordinal >= 0 && ordinal < this.acceptedTotal ? this.storedIndexes[ordinal] : undefined;
+    return Number.isInteger(ordinal) && ordinal >= 0 && ordinal < this.acceptedTotal ? this.storedIndexAt(ordinal) : undefined;
+  }
+
+  /**
+   * The entry index of accepted ordinal `ordinal`: the ordinal plus the rejections before it. With
+   * the rejected indexes r[0] < r[1] < …, r[i] - i never decreases, and the rejections before the
+   * ordinal's entry are exactly those with r[i] - i <= ordinal: a binary search finds how many.
+   */
+  private storedIndexAt(ordinal: number): number {
+    const rejected = this.rejectedIndexes;
+    let low = 0;
+    let high = rejected.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((rejected[middle] as number) - middle <= ordinal) low = middle + 1;
+      else high = middle;
+    }
+    return ordinal + low;
   }
 
   /** Ordinal of the accepted event with this id. */
@@ -232,7 +256,7 @@ export class Replayer implements ClosedScopeSource {
   }
 
   workScopeIdOf(ordinal: number): string | undefined {
-    return ordinal >= 0 && ordinal < this.acceptedTotal ? this.scopeIds[this.scopeOrdinals[ordinal] as number] : undefined;
+    return ordinal >= 0 && ordinal < this.acceptedTotal ? this.scopeIds[this.scopeOrdinals.at(ordinal)] : undefined;
   }
 
   kindOf(ordinal: number): string | undefined {
@@ -275,7 +299,7 @@ export class Replayer implements ClosedScopeSource {
   }
 
   eventSha256Of(ordinal: number): string {
-    return this.shas.toString("hex", ordinal * 32, ordinal * 32 + 32);
+    return this.shas.hexAt(ordinal);
   }
 
   /** Every disposition in entry order, built when asked (one per entry: O(entries)). */
@@ -446,12 +470,15 @@ export class Replayer implements ClosedScopeSource {
    */
   apply(raw: unknown, parsedText?: string): Disposition {
     const index = this.entryTotal;
+    const acceptedBefore = this.acceptedTotal;
     let disposition: Disposition;
     try {
       disposition = this.accept(index, raw, parsedText);
     } catch (error) {
       const rejected = { status: "rejected" as const, index, ...rejectionOf(error), observedIdentity: observedIdentity(raw) };
       this.rejections.set(index, rejected);
+      // A listener that threw after the event was accepted leaves it accepted at this index.
+      if (this.acceptedTotal === acceptedBefore) this.rejectedIndexes.push(index);
       if (this.firstRejection === null && this.trialMarks === null) this.firstRejection = rejected;
       disposition = rejected;
     }
@@ -485,7 +512,7 @@ export class Replayer implements ClosedScopeSource {
     } finally {
       for (let ordinal = this.acceptedTotal - 1; ordinal >= acceptedStart; ordinal -= 1) {
         this.factBodies.delete(ordinal);
-        const events = this.openScopeEvents.get(this.scopeOrdinals[ordinal] as number);
+        const events = this.openScopeEvents.get(this.scopeOrdinals.at(ordinal));
         if (events !== undefined && events.at(-1) === ordinal) events.pop();
       }
       for (let scopeOrdinal = this.scopeIds.length - 1; scopeOrdinal >= scopeStart; scopeOrdinal -= 1) {
@@ -495,8 +522,10 @@ export class Replayer implements ClosedScopeSource {
       this.scopeIds.length = scopeStart;
       this.scopeEntries.length = scopeStart;
       this.eventIds.truncate(acceptedStart);
+      this.scopeOrdinals.truncate(acceptedStart);
       this.retained?.splice(acceptedStart);
       for (let index = entryStart; index < this.entryTotal; index += 1) this.rejections.delete(index);
+      while ((this.rejectedIndexes.at(-1) ?? -1) >= entryStart) this.rejectedIndexes.pop();
       for (const [scope, mark] of this.trialMarks) {
         scope.journal.rollback(mark);
         scope.journal.forget();
@@ -524,7 +553,7 @@ export class Replayer implements ClosedScopeSource {
   /** What the accepted event a causal ref names proves (event ids are unique among accepted events). */
   private resolve(ref: EventRef): CauseFact | undefined {
     const ordinal = this.eventIds.get(ref.eventId);
-    if (ordinal === undefined || this.scopeIds[this.scopeOrdinals[ordinal] as number] !== ref.workScopeId) return undefined;
+    if (ordinal === undefined || this.scopeIds[this.scopeOrdinals.at(ordinal)] !== ref.workScopeId) return undefined;
     if (this.eventSha256Of(ordinal) !== ref.eventSha256) return undefined;
     return this.factOf(ordinal, ref);
   }
@@ -547,24 +576,15 @@ export class Replayer implements ClosedScopeSource {
   /** What an event of a closed scope proves, read again from the event (null for the kinds that prove nothing). */
   private closedFactBody(ordinal: number): FactBody | null {
     if (!this.factKindCodes.has(this.kindCodes[ordinal] as number)) return null;
-    if (this.openScopeEvents.has(this.scopeOrdinals[ordinal] as number)) return null;
+    if (this.openScopeEvents.has(this.scopeOrdinals.at(ordinal))) return null;
     return bodyOf(factOfEvent(this.acceptedEvent(ordinal) as AcceptedEvent));
   }
 
   private grow(): void {
-    const capacity = this.storedIndexes.length * 2;
-    const storedIndexes = new Uint32Array(capacity);
-    storedIndexes.set(this.storedIndexes);
-    this.storedIndexes = storedIndexes;
+    const capacity = this.kindCodes.length * 2;
     const kindCodes = new Uint16Array(capacity);
     kindCodes.set(this.kindCodes);
     this.kindCodes = kindCodes;
-    const scopeOrdinals = new Uint32Array(capacity);
-    scopeOrdinals.set(this.scopeOrdinals);
-    this.scopeOrdinals = scopeOrdinals;
-    const shas = Buffer.alloc(capacity * 32);
-    this.shas.copy(shas);
-    this.shas = shas;
   }
 
   private accept(index: number, raw: unknown, parsedText: string | undefined): Disposition {
@@ -611,9 +631,10 @@ export class Replayer implements ClosedScopeSource {
       advanceScopeWithFacts(this.stateOf(scopeOrdinal as number), envelope, event, causes);
     }
     const ordinal = this.acceptedTotal;
-    if (ordinal === this.storedIndexes.length) this.grow();
-    this.storedIndexes[ordinal] = index;
-    this.scopeOrdinals[ordinal] = scopeOrdinal as number;
+    if (ordinal === this.kindCodes.length) this.grow();
+    // Truncated first: an entry that failed after this point left its value behind.
+    this.scopeOrdinals.truncate(ordinal);
+    this.scopeOrdinals.push(scopeOrdinal as number);
     let kindCode = this.kindCodeByName.get(envelope.kind);
     if (kindCode === undefined) {
       kindCode = this.kindNames.length;
@@ -621,7 +642,7 @@ export class Replayer implements ClosedScopeSource {
       this.kindCodeByName.set(envelope.kind, kindCode);
     }
     this.kindCodes[ordinal] = kindCode;
-    this.shas.write(envelope.eventSha256, ordinal * 32, 32, "hex");
+    this.shas.write(ordinal, envelope.eventSha256);
     this.eventIds.push(envelope.eventId);
     const accepted: AcceptedEvent = { storedIndex: index, envelope, event };
     const body = bodyOf(factOfEvent(accepted));
