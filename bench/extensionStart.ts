@@ -21,18 +21,9 @@ import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { Requests, type BackendInitOptions } from "../server/protocol/messages";
 import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
 import { EVENTS_PER_SCOPE, realisticLedger } from "./workloads";
+import { repoRoot } from "../test/support/repoRoot";
 
 const START_TARGET_MS = 300;
-
-function repoRoot(): string {
-  let directory = __dirname;
-  while (!fs.existsSync(path.join(directory, "package.json"))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) throw new Error("cannot find the repository root");
-    directory = parent;
-  }
-  return directory;
-}
 
 /** A workspace holding the cached ledger and a current snapshot for it, built once. */
 export function startWorkspace(events: number): { workspace: string; ledgerPath: string } {

@@ -21,19 +21,9 @@ import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
 import { ChildMeter } from "./runner";
 import { EVENTS_PER_SCOPE, realisticLedger } from "./workloads";
+import { repoRoot } from "../test/support/repoRoot";
 
 const WRITE_TARGET = 1.5;
-
-function repoRoot(): string {
-  // out/bench/writes.js or dist/bench.js: the repository is where package.json is.
-  let directory = __dirname;
-  while (!fs.existsSync(path.join(directory, "package.json"))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) throw new Error("cannot find the repository root");
-    directory = parent;
-  }
-  return directory;
-}
 
 function git(cwd: string, args: readonly string[]): void {
   const result = spawnSync("git", ["-C", cwd, "-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", ...args], { encoding: "utf8" });
