@@ -58,7 +58,9 @@ const PRODUCERS: readonly Producer[] = [
   // A producer whose floor is a reference rather than a lower bound lists those figure ids in
   // `referenceFloors` (e.g. a write on a large ledger next to the same write on a small one).
   // ── end MERGE
-  { area: "replay", quick: true, run: replayFigures },
+  // Linearity compares a long scope's per-event cost with a short one's: a reference, not a lower
+  // bound (the short replay carries more of the JIT's warm-up per event, so it can cost more).
+  { area: "replay", quick: true, referenceFloors: ["replay.longScope.linearity"], run: replayFigures },
   { area: "write", quick: true, referenceFloors: ["write.on.large"], run: writeFigures },
   { area: "notebook", quick: true, run: notebookFigures },
   { area: "receipts", quick: true, run: receiptsPageFigures },
