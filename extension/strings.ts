@@ -50,6 +50,11 @@ export function untrustedMessage(): string {
   );
 }
 
+/** A count as the user's language writes it (5,000 rather than 5000). */
+export function formatCount(count: number): string {
+  return count.toLocaleString(vscode.env.language);
+}
+
 /** Formats an ISO timestamp for display; falls back to the raw text. */
 export function formatTime(iso: string): string {
   const time = new Date(iso);

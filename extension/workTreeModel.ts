@@ -14,7 +14,7 @@ import { contributionText, mergeContributions, obligationText } from "./workFram
 import { closedScopes, historyRows } from "./workHistory";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
 import { REVIEW_PROPOSAL_COMMAND, type ProposalNotice } from "./proposalNotice";
-import { formatShortTime, formatTime, phaseLabel } from "./strings";
+import { formatCount, formatShortTime, formatTime, phaseLabel } from "./strings";
 
 /** `contextValue`s, for `view/item/context` menus. */
 export const WorkItemContext = {
@@ -382,7 +382,7 @@ function olderHistoryNode(shown: number, total: number, cursor: string): WorkNod
   return {
     id: "history/older",
     label,
-    description: vscode.l10n.t("{0} of {1} shown", shown, total),
+    description: vscode.l10n.t("{0} of {1} shown", formatCount(shown), formatCount(total)),
     tooltip: vscode.l10n.t("Show the next page of older closed scopes"),
     icon: "fold-down",
     context: WorkItemContext.historyOlder,
@@ -398,7 +398,7 @@ function historyNode(status: Status, work: WorkState | null): WorkNode {
   return {
     id: "history",
     label: vscode.l10n.t("History"),
-    description: total === 1 ? vscode.l10n.t("1 closed scope") : vscode.l10n.t("{0} closed scopes", total),
+    description: total === 1 ? vscode.l10n.t("1 closed scope") : vscode.l10n.t("{0} closed scopes", formatCount(total)),
     icon: "history",
     context: WorkItemContext.history,
     // While off the History is all there is to see, so it starts open (its scopes stay folded).
