@@ -14,13 +14,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
-import { LedgerStore } from "../server/ledger/store";
-import { writeCheckpoint } from "../server/hooks/checkpointState";
-import { lookupCheckpointFile } from "../server/hooks/checkpoint";
-import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { Requests, type BackendInitOptions } from "../server/protocol/messages";
 import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
-import { EVENTS_PER_SCOPE, realisticLedger } from "./workloads";
+import { EVENTS_PER_SCOPE, realisticLedger, ensureSnapshot } from "./workloads";
 import { repoRoot } from "../test/support/repoRoot";
 
 const START_TARGET_MS = 300;
@@ -40,13 +36,7 @@ export function startWorkspace(events: number): { workspace: string; ledgerPath:
     }
     fs.renameSync(temporary, ledgerPath);
   }
-  if (lookupCheckpointFile(ledgerPath).kind !== "current" || !fs.existsSync(tailSeedPathFor(ledgerPath))) {
-    // One full replay, as the first write after an upgrade leaves the snapshot (minutes at 1,000,000 events, once).
-    const store = new LedgerStore(ledgerPath);
-    store.refresh();
-    if (store.fault !== null) throw new Error(`the bench ledger ${ledgerPath} is damaged: ${store.fault.message}`);
-    if (!writeCheckpoint(store)) throw new Error("the bench ledger's checkpoint could not be written");
-  }
+  ensureSnapshot(ledgerPath);
   return { workspace, ledgerPath };
 }
 

@@ -8,8 +8,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { lookupCheckpointFile } from "../server/hooks/checkpoint";
+import { writeCheckpoint } from "../server/hooks/checkpointState";
+import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import type { Envelope } from "../server/ledger/envelope";
 import { DEVELOPER_STREAM, encodeLedgerLine } from "../server/ledger/ledgerLine";
+import { LedgerStore } from "../server/ledger/store";
 import { ScopeLog } from "../test/support/developerLog";
 import { CycleWriter, cycleScopesEntries, ledgerLines } from "../test/support/generatedCycles";
 
@@ -157,4 +161,16 @@ export function offsetOfLastLines(file: string, count: number): number {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Leaves a copied bench ledger with a current checkpoint and tail seed, as the first write after an
+ * upgrade does: one full replay when they are missing or stale (minutes at 1,000,000 events, once).
+ */
+export function ensureSnapshot(ledgerPath: string): void {
+  if (lookupCheckpointFile(ledgerPath).kind === "current" && fs.existsSync(tailSeedPathFor(ledgerPath))) return;
+  const store = new LedgerStore(ledgerPath);
+  store.refresh();
+  if (store.fault !== null) throw new Error(`the bench ledger ${ledgerPath} is damaged: ${store.fault.message}`);
+  if (!writeCheckpoint(store)) throw new Error("the bench ledger's checkpoint could not be written");
 }

@@ -14,13 +14,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LedgerStore } from "../server/ledger/store";
-import { writeCheckpoint } from "../server/hooks/checkpointState";
 import { lookupCheckpointFile } from "../server/hooks/checkpoint";
-import { tailSeedPathFor } from "../server/hooks/tailSeed";
 import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
 import { ChildMeter } from "./runner";
-import { EVENTS_PER_SCOPE, realisticLedger } from "./workloads";
+import { EVENTS_PER_SCOPE, realisticLedger, ensureSnapshot } from "./workloads";
 import { repoRoot } from "../test/support/repoRoot";
 
 const WRITE_TARGET = 1.5;
@@ -52,12 +49,7 @@ function cachedWorkspace(events: number): { workspace: string; ledgerPath: strin
     fs.copyFileSync(source.file, ledgerPath);
     fs.writeFileSync(ready, `${path.basename(source.file)}\n`);
   }
-  if (lookupCheckpointFile(ledgerPath).kind !== "current" || !fs.existsSync(tailSeedPathFor(ledgerPath))) {
-    const store = new LedgerStore(ledgerPath);
-    store.refresh();
-    if (store.fault !== null) throw new Error(`the bench ledger ${ledgerPath} is damaged: ${store.fault.message}`);
-    if (!writeCheckpoint(store)) throw new Error("the bench ledger's checkpoint could not be written");
-  }
+  ensureSnapshot(ledgerPath);
   return { workspace, ledgerPath };
 }
 
