@@ -17,6 +17,7 @@ import { keyEnd, readSimpleFrontmatter, valueAfter } from "../../server/notebook
 import { parseStrictYaml } from "../../server/yaml/strictDocument";
 import { generatedId, generateNotebookRecords, RECORD_FAULTS } from "../support/notebookGenerator";
 import { repoRoot } from "../support/repoRoot";
+import { yamlLineEdits } from "../support/yamlLineEdits";
 
 const FIXTURES = path.join(repoRoot(), "test", "fixtures", "notebook");
 
@@ -64,29 +65,11 @@ function check(bytes: Uint8Array): boolean {
   return true;
 }
 
-/** Edits of each line: YAML's indicators, quotes, comments, numbers, odd spaces, and lines removed, repeated, indented. */
+/** What yamlLineEdits puts into each line: YAML's indicators, quotes, comments, numbers, odd spaces. */
+const YAML_INSERTS = ["#", " #x", ": ", "'", '"', "\\", "- ", "[", "]", "{", "&a ", "*a", "!t ", "!!str ", "|", ">", "~", "0x1", ".5", "null", "true", " ", "\t", "\u3000", "\u00a0", "한", ",", "?", "%", "---", "...", "<<: "];
+
 function lineEdits(text: string): string[] {
-  const inserts = ["#", " #x", ": ", "'", '"', "\\", "- ", "[", "]", "{", "&a ", "*a", "!t ", "!!str ", "|", ">", "~", "0x1", ".5", "null", "true", " ", "\t", "\u3000", "\u00a0", "한", ",", "?", "%", "---", "...", "<<: "];
-  const lines = text.split("\n");
-  const out: string[] = [];
-  lines.forEach((line, index) => {
-    const colon = line.indexOf(": ");
-    for (const insert of inserts) {
-      const edited = [...lines];
-      edited[index] = colon === -1 ? insert + line : line.slice(0, colon + 2) + insert + line.slice(colon + 2);
-      out.push(edited.join("\n"));
-      const appended = [...lines];
-      appended[index] = line + insert;
-      out.push(appended.join("\n"));
-    }
-    out.push(lines.filter((_, position) => position !== index).join("\n"));
-    out.push([...lines.slice(0, index), `  ${line}`, ...lines.slice(index + 1)].join("\n"));
-    out.push([...lines.slice(0, index), ` ${line}`, ...lines.slice(index + 1)].join("\n"));
-    out.push([...lines.slice(0, index + 1), line, ...lines.slice(index + 1)].join("\n"));
-  });
-  // Every fifth edit (70 kinds per line, so the kept kind shifts from line to line): each kind
-  // still reaches lines of every part of some record, in seconds.
-  return out.filter((_, position) => position % 5 === 0);
+  return yamlLineEdits(text, YAML_INSERTS, 5);
 }
 
 const source = generatedId("source", 1);

@@ -23,6 +23,7 @@ import { validationCacheLocation } from "../../server/notebook/validationCache";
 import { parseStrictYaml } from "../../server/yaml/strictDocument";
 import { generateNotebookRecords, RECORD_FAULTS, writeNotebookRecords, type GeneratedRecord } from "../support/notebookGenerator";
 import { repoRoot } from "../support/repoRoot";
+import { yamlLineEdits } from "../support/yamlLineEdits";
 
 const FIXTURES = path.join(repoRoot(), "test", "fixtures", "notebook");
 
@@ -41,28 +42,11 @@ function frontmatterOf(text: string): string | undefined {
   return closing === -1 ? undefined : lines.slice(1, closing).join("\n");
 }
 
-/** Small edits of each line that reach the corners of YAML: indicators, quotes, comments, numbers, spaces. */
+/** What yamlLineEdits puts into each line: YAML's indicators, quotes, comments, numbers, odd spaces. */
+const YAML_INSERTS = ["#", " #x", ": ", "'", '"', "\\", "- ", "[", "]", "{", "&a ", "*a", "!t ", "|", "~", "0x1", ".5", "null", " ", "\t", "\u3000", "한", ",", "?", "%"];
+
 function mutations(frontmatter: string): string[] {
-  const inserts = ["#", " #x", ": ", "'", '"', "\\", "- ", "[", "]", "{", "&a ", "*a", "!t ", "|", "~", "0x1", ".5", "null", " ", "\t", "\u3000", "한", ",", "?", "%"];
-  const lines = frontmatter.split("\n");
-  const out: string[] = [];
-  lines.forEach((line, index) => {
-    const colon = line.indexOf(": ");
-    for (const insert of inserts) {
-      const edited = [...lines];
-      edited[index] = colon === -1 ? insert + line : line.slice(0, colon + 2) + insert + line.slice(colon + 2);
-      out.push(edited.join("\n"));
-      const appended = [...lines];
-      appended[index] = line + insert;
-      out.push(appended.join("\n"));
-    }
-    out.push(lines.filter((_, position) => position !== index).join("\n"));
-    out.push([...lines.slice(0, index), `  ${line}`, ...lines.slice(index + 1)].join("\n"));
-    out.push([...lines.slice(0, index + 1), line, ...lines.slice(index + 1)].join("\n"));
-  });
-  // Every sixth edit (53 kinds per line, so the kept kind shifts from line to line): each kind still
-  // reaches every line of some record, in seconds instead of a minute.
-  return out.filter((_, position) => position % 6 === 0);
+  return yamlLineEdits(frontmatter, YAML_INSERTS, 5);
 }
 
 function yamlValue(text: string): { ok: true; value: unknown } | { ok: false } {
