@@ -2,7 +2,8 @@
 // a workspace whose ledger holds 100,000 generated events (5,000 closed scopes; the bench's cached
 // realistic workload, copied) and a current checkpoint. The Work view's first row must come from
 // the backend's snapshot answer ("Still reading the history…"), long before the history is read;
-// then the History lists the newest 50 closed scopes with "Show older…", which Enter loads.
+// then the History lists the newest 50 closed scopes with "Show older…", which Enter loads; the
+// Receipts view shows its counts grouped (100,000) and six-digit ordinals uncut.
 // 100,000 events rather than the target's 1,000,000 keep the test in its time budget (the full read
 // behind the first answer takes about 10 s here, 90 s at a million); bench/extensionStart.ts
 // measures the backend's part at 1,000,000. Screenshots in test-artifacts/e2e-large-ledger/.
@@ -96,6 +97,20 @@ test("a 100,000-event ledger: the Work view's first row comes from the snapshot,
     await expectOlderRow(150);
     mark("olderPageAgain");
     await shot("03-history-older-pages");
+
+    // The Receipts view below: counts in the user's number format, and six-digit ordinals whole
+    // (their column grows with the page's widest number instead of cutting "99,9…").
+    await p.locator('[id="workbench.parts.sidebar"] .pane-header', { hasText: /^Work/u }).first().click();
+    const pageInfo = workbench.receipts.locator('[data-testid="page-info"]', { hasText: /of \d{1,3}(,\d{3})+ receipts/u });
+    await pageInfo.waitFor({ timeout: 60_000 });
+    t.diagnostic(`Receipts: ${await pageInfo.innerText()}`);
+    const cut = await workbench.receipts.locator("#receipts-table td.col-ordinal, #receipts-table td.col-sequence").evaluateAll((cells) =>
+      cells.filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent ?? ""),
+    );
+    assert.deepEqual(cut, [], "no ordinal or sequence number is cut");
+    const infoCut = await pageInfo.evaluateAll((nodes) => nodes.filter((node) => node.scrollWidth > node.clientWidth || node.getBoundingClientRect().right > document.documentElement.clientWidth).length);
+    assert.equal(infoCut, 0, "the page range wraps rather than being cut");
+    await shot("04-receipts-large-ordinals");
     assert.ok(reading > 0, "the first rows said the history was still being read (they came from the snapshot)");
   });
 });

@@ -80,3 +80,19 @@ export function readOnlyJson(text: string, label: string, testId: string): HTMLP
   pre.setAttribute("aria-label", label);
   return pre;
 }
+
+/**
+ * Widens a numeric column to its widest value on the page (`--<name>-digits`, read by the
+ * column's CSS width), so an ordinal or line number of six digits is not cut to "10…".
+ */
+export function fitDigits(table: HTMLElement, name: string, values: readonly number[]): void {
+  const widest = values.reduce((most, value) => Math.max(most, String(value).length), 1);
+  table.style.setProperty(`--${name}-digits`, String(widest));
+}
+
+const counts = new Intl.NumberFormat(document.documentElement.lang || undefined);
+
+/** A count as the user's display language writes it (100,000), for page and filter texts. */
+export function formatCount(value: number): string {
+  return counts.format(value);
+}

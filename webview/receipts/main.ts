@@ -51,7 +51,7 @@
 //                                         open detail (role="separator", aria-valuenow = the list's
 //                                         percentage of the height; arrow keys, Page Up/Down, Home, End)
 import "./zodSetup";
-import { copyableDefinition, createCopyButton, definition, el, icon, iconButton, readOnlyJson, section, show } from "./dom";
+import { copyableDefinition, createCopyButton, definition, el, fitDigits, formatCount, icon, iconButton, readOnlyJson, section, show } from "./dom";
 import { createObserverView } from "./observerView";
 import { createSash, type Sash } from "./sash";
 import {
@@ -338,6 +338,8 @@ function renderRows(page: ReceiptsPage | null, selected: string | null): void {
   renderedPage = page;
   renderedSelected = selected;
   tbody.replaceChildren(...(page?.receipts ?? []).map((row) => receiptRow(row, row.eventSha256 === selected)));
+  fitDigits(table, "ordinal", (page?.receipts ?? []).map((row) => row.ordinal));
+  fitDigits(table, "sequence", (page?.receipts ?? []).map((row) => row.scopeSequence));
   if (focused !== undefined) {
     const again = tbody.querySelector<HTMLTableRowElement>(`tr.receipt[data-ordinal="${CSS.escape(focused)}"]`);
     again?.focus();
@@ -359,7 +361,7 @@ function renderFilter(current: Model): void {
   (options[0] as HTMLOptionElement).value = "";
   const listed = new Set<string>();
   for (const { kind, count } of counts) {
-    const option = el("option", { text: format(strings.filterOption, kind, count) });
+    const option = el("option", { text: format(strings.filterOption, kind, formatCount(count)) });
     option.value = kind;
     option.dataset["kind"] = kind;
     options.push(option);
@@ -568,6 +570,7 @@ function renderReviewRows(page: GuardReceiptsPage | null, selected: string | nul
   renderedReviews = page;
   renderedReviewSelected = selected;
   reviewsBody.replaceChildren(...(page?.entries ?? []).map((row) => reviewRow(row, row.lineSha256 === selected)));
+  fitDigits(reviewsTable, "line", (page?.entries ?? []).map((row) => row.line));
   if (focused !== undefined) reviewsBody.querySelector<HTMLTableRowElement>(`tr.review[data-line-sha256="${CSS.escape(focused)}"]`)?.focus();
 }
 
@@ -690,7 +693,7 @@ function renderReviews(current: Model, text: string | null, workspaceOpen: boole
   show(emptyState, page !== null && !hasRows && reviews.error === null && text === null);
   show(reviewsScroll, hasRows);
   show(navGroup, hasRows || reviews.cursor !== null);
-  pageInfo.textContent = hasRows ? format(strings.reviewsPageInfo, page.entries.length, page.entryCount) : "";
+  pageInfo.textContent = hasRows ? format(strings.reviewsPageInfo, formatCount(page.entries.length), formatCount(page.entryCount)) : "";
   document.body.classList.toggle("busy", reviews.pending !== null);
   renderReviewRows(hasRows ? page : null, reviews.selected);
 }
@@ -837,8 +840,8 @@ function renderContent(current: Model): void {
   pageInfo.textContent = !hasRows
     ? ""
     : filtered
-      ? format(strings.pageInfoFiltered, page.startPosition + 1, page.startPosition + page.receipts.length, page.matchingCount, page.receiptCount)
-      : format(strings.pageInfo, page.startPosition + 1, page.startPosition + page.receipts.length, page.receiptCount);
+      ? format(strings.pageInfoFiltered, formatCount(page.startPosition + 1), formatCount(page.startPosition + page.receipts.length), formatCount(page.matchingCount), formatCount(page.receiptCount))
+      : format(strings.pageInfo, formatCount(page.startPosition + 1), formatCount(page.startPosition + page.receipts.length), formatCount(page.receiptCount));
   document.body.classList.toggle("busy", current.pending !== null);
   renderRows(hasRows ? page : null, current.selected);
   renderDetail(current);

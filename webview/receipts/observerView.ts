@@ -18,7 +18,7 @@
 //     [data-testid="observer-detail-close"]       closes it; [data-testid="observer-open-editor"] opens it in an editor
 import { OBSERVER_RECEIPT_CUSTOM_TYPES, ObserverReceiptCustomType, type ObserverReceiptRow, type ObserverReceiptsPage } from "../../server/protocol/messages";
 import type { ReceiptsStrings } from "../../server/protocol/webviewMessages";
-import { copyableDefinition, createCopyButton, definition, el, icon, iconButton, readOnlyJson, section, show } from "./dom";
+import { copyableDefinition, createCopyButton, definition, el, fitDigits, formatCount, icon, iconButton, readOnlyJson, section, show } from "./dom";
 import { format, reviewTime, type Model, type UiAction } from "./model";
 import { observerKindChoices, shortCustomType, shortObserverId, shownObserverFilter } from "./observerModel";
 
@@ -131,6 +131,7 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
     renderedPage = page;
     renderedSelected = selected;
     body.replaceChildren(...(page?.entries ?? []).map((entry) => row(entry, entry.lineSha256 === selected)));
+    fitDigits(table, "line", (page?.entries ?? []).map((entry) => entry.line));
     if (focused !== undefined) rowFor(focused)?.focus();
   }
 
@@ -153,12 +154,12 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
     const types = OBSERVER_RECEIPT_CUSTOM_TYPES.filter((customType) => typeCounts.has(customType) || customType === filter.customType);
     typeFilter.replaceChildren(
       option("", strings.observerTypeAll, "customType"),
-      ...types.map((customType) => option(customType, format(strings.filterOption, customType, typeCounts.get(customType) ?? 0), "customType")),
+      ...types.map((customType) => option(customType, format(strings.filterOption, customType, formatCount(typeCounts.get(customType) ?? 0)), "customType")),
     );
     typeFilter.value = filter.customType ?? "";
     const kinds = [...observerKindChoices(page, filter.customType)];
     if (filter.kind !== null && !kinds.some((choice) => choice.kind === filter.kind)) kinds.push({ kind: filter.kind, count: 0 });
-    kindFilter.replaceChildren(option("", strings.filterAll, "kind"), ...kinds.map(({ kind, count }) => option(kind, format(strings.filterOption, kind, count), "kind")));
+    kindFilter.replaceChildren(option("", strings.filterAll, "kind"), ...kinds.map(({ kind, count }) => option(kind, format(strings.filterOption, kind, formatCount(count)), "kind")));
     kindFilter.value = filter.kind ?? "";
     show(kindGroup, kinds.length > 0);
   }
@@ -244,8 +245,8 @@ export function createObserverView(strings: ReceiptsStrings, act: (action: UiAct
       pageInfo: !hasRows
         ? ""
         : filtered
-          ? format(strings.observerPageInfoFiltered, page.entries.length, page.entryCount, page.totalCount)
-          : format(strings.observerPageInfo, page.entries.length, page.entryCount),
+          ? format(strings.observerPageInfoFiltered, formatCount(page.entries.length), formatCount(page.entryCount), formatCount(page.totalCount))
+          : format(strings.observerPageInfo, formatCount(page.entries.length), formatCount(page.entryCount)),
       empty: page !== null && !hasRows && observer.error === null && message === null ? (filtered ? strings.observerEmptyFiltered : strings.observerEmpty) : null,
       navigation: hasRows || observer.cursor !== null,
       busy: observer.pending !== null,
