@@ -19,7 +19,7 @@ import { observerReplayFigures } from "./observer";
 import { observerCaptureFigures } from "./observerCapture";
 import { buildReport, machineAtStart, writeReport, type BenchReport } from "./report";
 import { runRouterBench } from "./router";
-import { REPLAY_CHILD, replayFigures, runReplayChild } from "./replayScale";
+import { replayFigures } from "./replayScale";
 import { receiptsPageFigures } from "./receiptsPage";
 import { writeFigures } from "./writes";
 import { ChildMeter, printTable, verdictOf, type ProducerOptions, type Verdict } from "./runner";
@@ -226,6 +226,4 @@ function runBench(): void {
   );
 }
 
-// The replay figures measure each pass in a child process running this bundle (bench/replayScale.ts).
-if (process.argv[2] === REPLAY_CHILD) runReplayChild(process.argv.slice(3));
-else runBench();
+runBench();

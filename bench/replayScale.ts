@@ -9,69 +9,29 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { canonicalJson, sha256Hex, toJsonValue } from "../server/ledger/canonicalJson";
 import { DEVELOPER_STREAM, encodeLedgerLine } from "../server/ledger/ledgerLine";
-import { LedgerStore } from "../server/ledger/store";
 import type { Envelope } from "../server/ledger/envelope";
 import { cycleScopesEntries, longScopeEntries } from "../test/support/generatedCycles";
 import { figure, measuredOf, type BenchFigure, type Sample } from "./figure";
+import type { ReplayChildMode as Mode } from "./replayChild";
 
-type Mode = "floor" | "replay";
 type Workload = "realistic" | "long";
 
 /** Bump when test/support/generatedCycles.ts changes what it generates: cached ledgers are then regenerated. */
 const GENERATOR_VERSION = 1;
-const CHUNK_BYTES = 1 << 20;
 
-function cpuMs(usage: NodeJS.CpuUsage): number {
-  return (usage.user + usage.system) / 1_000;
-}
-
-/** Calls `each` with every line (without its newline) of a file read in chunks. */
-function forEachLine(file: string, each: (line: string) => void): void {
-  const fd = fs.openSync(file, "r");
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carry = "";
-    for (;;) {
-      const read = fs.readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      const text = carry + chunk.toString("utf8", 0, read);
-      let from = 0;
-      for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", from)) {
-        each(text.slice(from, newline));
-        from = newline + 1;
-      }
-      carry = text.slice(from);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Child side: one measured pass over the ledger file, reported as JSON on stdout. */
-function runChild(mode: Mode, file: string, expected: number): void {
-  const started = Date.now();
-  const start = process.cpuUsage();
-  if (mode === "floor") {
-    let lines = 0;
-    forEachLine(file, (line) => {
-      sha256Hex(canonicalJson(toJsonValue(JSON.parse(line))));
-      lines += 1;
-    });
-    if (lines !== expected) throw new Error(`floor read ${lines} of ${expected} lines`);
-  } else {
-    const store = new LedgerStore(file, { root: path.dirname(file) });
-    store.refresh();
-    const accepted = store.replayer.acceptedCount;
-    if (store.fault !== null || accepted !== expected) throw new Error(`replay accepted ${accepted} of ${expected} (${store.fault?.message ?? "no fault"})`);
-  }
-  const sample: Sample = { cpuMs: cpuMs(process.cpuUsage(start)), wallMs: Date.now() - started, peakRssMb: process.resourceUsage().maxRSS / 1024 };
-  process.stdout.write(`${JSON.stringify(sample)}\n`);
-}
+/**
+ * Each pass runs in a process of its own that loads only the replay (or the floor's) code:
+ * `dist/bench-replay-child.js` beside `dist/bench.js`, `out/bench/replayChild.js` beside this file
+ * when run standalone. Its peak RSS is the replay's, not the bench's (the whole bench bundle
+ * added 35–55 MB to every child).
+ */
+const REPLAY_CHILD_SCRIPT = fs.existsSync(path.join(__dirname, "bench-replay-child.js"))
+  ? path.join(__dirname, "bench-replay-child.js")
+  : path.join(__dirname, "replayChild.js");
 
 function measure(mode: Mode, file: string, expected: number): Sample {
-  const result = spawnSync("nice", ["-n", "10", process.execPath, __filename, REPLAY_CHILD, mode, file, String(expected)], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const result = spawnSync("nice", ["-n", "10", process.execPath, REPLAY_CHILD_SCRIPT, mode, file, String(expected)], { encoding: "utf8", maxBuffer: 1 << 20 });
   if (result.status !== 0) throw new Error(`${mode} child failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim()) as Sample;
 }
@@ -202,21 +162,7 @@ function option(name: string, fallback: string): string {
   return given === undefined ? fallback : given.slice(name.length + 3);
 }
 
-/**
- * The measured child runs this same file: `out/bench/replayScale.js` standalone, `dist/bench.js`
- * inside `npm run bench` (bench/main.ts hands the argument to runReplayChild before anything else).
- */
-export const REPLAY_CHILD = "--replay-child";
-
-export function runReplayChild(argv: readonly string[]): void {
-  runChild(argv[0] as Mode, argv[1] as string, Number(argv[2]));
-}
-
 async function main(): Promise<void> {
-  if (process.argv[2] === REPLAY_CHILD) {
-    runReplayChild(process.argv.slice(3));
-    return;
-  }
   const quick = process.argv.includes("--quick");
   console.log(`replay figures — CPU medians of interleaved rounds in child processes, node ${process.version}, ${os.cpus().length} cpus`);
   for (const result of await replayFigures({ quick, rounds: Number(option("rounds", "3")) })) {

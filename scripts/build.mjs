@@ -245,6 +245,15 @@ if (!production) {
     format: "cjs",
     target: "node20",
   });
+  // The replay figures' measured child: only the store and the floor's hashing (bench/replayChild.ts).
+  configs.push({
+    ...common,
+    entryPoints: ["bench/replayChild.ts"],
+    outfile: "dist/bench-replay-child.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+  });
 }
 
 function copyStatic() {
