@@ -1,6 +1,6 @@
 // Git adapter: tracked plus untracked-not-ignored files, exactly as Git sees them (its own
 // .gitignore, info/exclude and core.excludesFile rules), relative to the root.
-import { execFile } from "node:child_process";
+import type { execFile as ExecFile } from "node:child_process";
 import type { Listing, SkippedEntry } from "./listing";
 import { readListedFolders, type FolderEntries } from "./presentNames";
 import { decodeUtf8, describeBytes } from "./utf8";
@@ -37,6 +37,9 @@ function environment(): NodeJS.ProcessEnv {
  * optional locks). `okExitCodes` are exit codes that are answers, not failures (check-ignore's 1).
  */
 export function runGit(root: string, args: readonly string[], input?: Buffer, okExitCodes: readonly number[] = []): Promise<Buffer> {
+  // Loaded on first use: a warm plan runs no Git, and child_process brings net and dgram with it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { execFile } = require("node:child_process") as { execFile: typeof ExecFile };
   // Repository config could otherwise run programs (an fsmonitor hook).
   const fullArgs = ["-c", "core.fsmonitor=false", ...args];
   return new Promise((resolve, reject) => {
