@@ -107,6 +107,22 @@ const validateSiblingsPlugin = {
   },
 };
 
+/**
+ * In `docket plan`'s bundle, the strict YAML reader (and the `yaml` package, a quarter of the
+ * bundle) is the validate bundle's sibling docket-cli-yaml.js: server/router/frontmatter.ts
+ * requires it only when a skill file is parsed, which a plan whose catalogue comes from the Router
+ * index never does. The module holds no state and shares no classes with the Router's code.
+ */
+const planYamlPlugin = {
+  name: "docket-plan-yaml",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/yaml\/strictDocument$/ }, (args) => {
+      if (args.kind !== "require-call" || args.importer !== path.join(root, "server", "router", "frontmatter.ts")) return undefined;
+      return { path: "./docket-cli-yaml.js", external: true };
+    });
+  },
+};
+
 const cliBundlesPlugin = {
   name: "docket-cli-bundles",
   setup(build) {
@@ -158,7 +174,9 @@ const configs = [
         ? [cliBundlesPlugin, hookSlowPathPlugin]
         : bundle === "docket-cli-validate.js"
           ? [cliBundlesPlugin, validateSiblingsPlugin]
-          : [cliBundlesPlugin],
+          : bundle === "docket-cli-plan.js"
+            ? [cliBundlesPlugin, planYamlPlugin]
+            : [cliBundlesPlugin],
   })),
   ...Object.entries(VALIDATE_SIBLINGS).map(([module, bundle]) => ({
     ...common,

@@ -7,7 +7,20 @@
 // routes on. Duplicate keys are found in linear time, and keys and nesting are bounded
 // (server/yaml/strictDocument.ts), so no skill can make a plan slow or crash it. server/developer/bundledSkills.ts keeps its own minimal parser for the Developer
 // runtime; this one is the Router's, and it accepts the full YAML frontmatter Agent Skills allow.
-import { lineOfOffset, parseStrictYaml } from "../yaml/strictDocument";
+import type * as StrictDocument from "../yaml/strictDocument";
+
+let strictDocument: typeof StrictDocument | undefined;
+
+/**
+ * The strict YAML reader, loaded on first use: a plan whose catalogue comes from the Router index
+ * parses no YAML, and the `yaml` package is a quarter of the plan bundle (in dist/, the `docket
+ * plan` bundle loads it from docket-cli-yaml.js; scripts/build.mjs).
+ */
+function strictYaml(): typeof StrictDocument {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  strictDocument ??= require("../yaml/strictDocument") as typeof StrictDocument;
+  return strictDocument;
+}
 
 /** A problem that makes a catalogue entry unavailable: a stable code and a sentence. */
 export interface SkillProblem {
@@ -72,6 +85,7 @@ function plain(value: unknown, where: string): YamlValue {
  * text starts on, so problems cite lines of the file a person opens.
  */
 export function parseYaml(text: string, what: string, code: string, firstLine = 1): Parsed<YamlValue> {
+  const { lineOfOffset, parseStrictYaml } = strictYaml();
   const parsed = parseStrictYaml(
     text,
     { version: "1.2", schema: "core", strict: true, merge: false, prettyErrors: false, logLevel: "silent" },

@@ -1,7 +1,7 @@
 // What the snapshot needs from a file's bytes, by role. Only these small derived facts are kept
 // between rebuilds (never the bytes), so the incremental cache stays small on large workspaces.
 import { sha256Hex } from "../../ledger/canonicalJson";
-import { isSourceFile, relativeSpecifiers } from "./importGraph";
+import { hasSourceExtension, relativeSpecifiers } from "./importGraph";
 import { manifestKind, manifestLanguage, readManifest, type ManifestFacts, type ManifestKind } from "./manifests";
 import type { ResolvedLimits } from "./options";
 import { isRuleFile } from "./ruleFiles";
@@ -22,10 +22,13 @@ function inNodeModules(path: string): boolean {
 
 /** Why the snapshot would read this file, or null when its name is all it needs. */
 export function roleOf(path: string): FileRole | null {
-  const kind = inNodeModules(path) ? null : manifestKind(path);
+  // Asked once for both roles that node_modules rules out (isSourceFile asks it again otherwise):
+  // a cold build decides the role of every listed file.
+  const nodeModules = inNodeModules(path);
+  const kind = nodeModules ? null : manifestKind(path);
   if (kind !== null) return { role: "manifest", kind };
   if (isRuleFile(path)) return { role: "rule" };
-  if (isSourceFile(path)) return { role: "source" };
+  if (!nodeModules && hasSourceExtension(path)) return { role: "source" };
   return null;
 }
 

@@ -1,7 +1,8 @@
 // Git adapter: tracked plus untracked-not-ignored files, exactly as Git sees them (its own
 // .gitignore, info/exclude and core.excludesFile rules), relative to the root.
-import { execFile } from "node:child_process";
+import type { execFile as ExecFile } from "node:child_process";
 import type { Listing, SkippedEntry } from "./listing";
+import { readListedFolders, type FolderEntries } from "./presentNames";
 import { decodeUtf8, describeBytes } from "./utf8";
 
 const GIT_TIMEOUT_MS = 60_000;
@@ -36,6 +37,9 @@ function environment(): NodeJS.ProcessEnv {
  * optional locks). `okExitCodes` are exit codes that are answers, not failures (check-ignore's 1).
  */
 export function runGit(root: string, args: readonly string[], input?: Buffer, okExitCodes: readonly number[] = []): Promise<Buffer> {
+  // Loaded on first use: a warm plan runs no Git, and child_process brings net and dgram with it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { execFile } = require("node:child_process") as { execFile: typeof ExecFile };
   // Repository config could otherwise run programs (an fsmonitor hook).
   const fullArgs = ["-c", "core.fsmonitor=false", ...args];
   return new Promise((resolve, reject) => {
@@ -79,25 +83,51 @@ export interface GitListing extends Listing {
   readonly nestedRepositories: readonly string[];
   /** A listed name was not UTF-8: the folders it lies in cannot be named, so the index cannot watch them. */
   readonly undecodable: boolean;
+  /** The folders read to prove no listed file was deleted, read after the listing (presentNames.ts). */
+  readonly folders: FolderEntries;
+}
+
+/**
+ * The listed names as text, or null when one is not UTF-8. Decoded whole: NUL is a byte of no
+ * multi-byte sequence, so the whole output is valid UTF-8 exactly when every name is.
+ */
+function decodedNames(output: Buffer): string[] | null {
+  const text = decodeUtf8(output);
+  if (text === null) return null;
+  const names = text.split("\u0000");
+  return names.filter((name) => name !== "");
 }
 
 /** `maxListed` bounds the work after Git answers; Git's own order (index, then untracked) is stable. */
 export async function listGitFiles(root: string, maxListed: number): Promise<GitListing> {
   const listed = await runGit(root, ["ls-files", "--cached", "--others", "--exclude-standard", "-z"]);
+  const decoded = decodedNames(listed);
   // A tracked file deleted from the work tree is still in the index; it is not in the workspace.
-  const deleted = await runGit(root, ["ls-files", "--deleted", "-z"]);
-  const gone = new Set(splitNames(deleted).map((name) => name.toString("latin1")));
+  // Git's own check (an `lstat` per tracked file) runs only when the folders' listings cannot
+  // show that every listed file is there (presentNames.ts).
+  const present = decoded === null ? null : readListedFolders(root, decoded.filter((name) => !name.endsWith("/")));
+  const gone =
+    present !== null && present.allPresent
+      ? null
+      : new Set(splitNames(await runGit(root, ["ls-files", "--deleted", "-z"])).map((name) => name.toString("latin1")));
   const files = new Set<string>();
   const skipped: SkippedEntry[] = [];
   const limits: string[] = [];
   const nestedRepositories: string[] = [];
   let undecodable = false;
-  for (const name of splitNames(listed)) {
+  const names: ReadonlyArray<Buffer | string> = decoded ?? splitNames(listed);
+  for (const name of names) {
     if (files.size >= maxListed) {
       limits.push(`git: stopped after listing ${maxListed} files`);
       break;
     }
-    if (gone.has(name.toString("latin1"))) continue;
+    if (typeof name === "string") {
+      if (gone !== null && gone.has(Buffer.from(name, "utf8").toString("latin1"))) continue;
+      if (name.endsWith("/")) nestedRepositories.push(name.slice(0, -1));
+      else files.add(name);
+      continue;
+    }
+    if (gone !== null && gone.has(name.toString("latin1"))) continue;
     const text = decodeUtf8(name);
     if (text === null) {
       skipped.push({ path: describeBytes(name), why: "file name is not valid UTF-8" });
@@ -107,5 +137,5 @@ export async function listGitFiles(root: string, maxListed: number): Promise<Git
     else if (text.endsWith("/")) nestedRepositories.push(text.slice(0, -1));
     else files.add(text); // unmerged paths appear once per stage; the Set keeps one
   }
-  return { source: "git", files: [...files], skipped, limits, nestedRepositories, undecodable };
+  return { source: "git", files: [...files], skipped, limits, nestedRepositories, undecodable, folders: present?.folders ?? new Map() };
 }

@@ -15,7 +15,18 @@ const SPECIFIER =
 
 export function isSourceFile(path: string): boolean {
   if (path.startsWith("node_modules/") || path.includes("/node_modules/")) return false;
-  return SOURCE_EXTENSIONS.some((extension) => path.endsWith(extension));
+  return hasSourceExtension(path);
+}
+
+const SOURCE_EXTENSION_SET: ReadonlySet<string> = new Set(SOURCE_EXTENSIONS);
+
+/**
+ * Whether the name ends with one of SOURCE_EXTENSIONS. Each holds one dot, its first character,
+ * so a path ends with one exactly when its text from the last dot is one.
+ */
+export function hasSourceExtension(path: string): boolean {
+  const dot = path.lastIndexOf(".");
+  return dot !== -1 && SOURCE_EXTENSION_SET.has(path.slice(dot));
 }
 
 /** Relative specifiers in the text, in order of appearance, without duplicates. */

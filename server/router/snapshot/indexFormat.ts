@@ -215,29 +215,52 @@ function parsedJson(text: string): unknown {
 }
 
 /**
- * Where each of `paths` is in `files`. Both come in code-unit order from the snapshot (reads and
- * edge sources in file order), so a binary search finds them without a map over every file.
+ * The position of `wanted` in `files` searched outward from `from`, or -1. Reads and edge sources
+ * come in file order and an import's target is usually near its source, so the next path is near
+ * the last one found: a few comparisons of long paths with common prefixes instead of a binary
+ * search's seventeen over 100,000 files.
  */
-function positionsIn(files: readonly string[], paths: Iterable<string>): number[] {
-  const positions: number[] = [];
-  for (const wanted of paths) {
-    let low = 0;
-    let high = files.length - 1;
-    let found = -1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const file = files[middle] as string;
-      if (file === wanted) {
-        found = middle;
-        break;
-      }
-      if (file < wanted) low = middle + 1;
-      else high = middle - 1;
+function searchNear(files: readonly string[], wanted: string, from: number): number {
+  let low: number;
+  let high: number;
+  if ((files[from] as string) < wanted) {
+    low = from + 1;
+    high = from + 1;
+    for (let step = 2; high < files.length && (files[high] as string) < wanted; step *= 2) {
+      low = high + 1;
+      high = from + step;
     }
+    high = Math.min(high, files.length - 1);
+  } else {
+    high = from - 1;
+    low = from - 1;
+    for (let step = 2; low >= 0 && (files[low] as string) > wanted; step *= 2) {
+      high = low - 1;
+      low = from - step;
+    }
+    low = Math.max(low, 0);
+  }
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const file = files[middle] as string;
+    if (file === wanted) return middle;
+    if (file < wanted) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** Where each of `paths` is in `files`, both from the snapshot (files in code-unit order). Exported for its tests. */
+export function positionsIn(files: readonly string[], paths: Iterable<string>): number[] {
+  const positions: number[] = [];
+  let last = 0;
+  for (const wanted of paths) {
+    let found = files[last] === wanted ? last : files.length === 0 ? -1 : searchNear(files, wanted, last);
     // Files not in code-unit order (never built so, but cheap to allow): a plain search.
     if (found === -1) found = files.indexOf(wanted);
     if (found === -1) throw new Error(`the Router index names ${wanted}, which its snapshot does not list`);
     positions.push(found);
+    last = found;
   }
   return positions;
 }

@@ -182,12 +182,17 @@ export async function watchGitListing(root: string, listing: GitListing, racyFro
       const absolute = absoluteOf(root, folder);
       inside.push([folder, stampOf(absolute, racyFrom)]);
       if (inside.length > MAX_WATCHED_FOLDERS) return UNSOUND_WATCH;
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(absolute, { withFileTypes: true });
-      } catch {
-        // Gone or unreadable since Git listed it: the stamp says so; the next use re-lists.
-        continue;
+      // A folder the listing already read is not read again. Read before its stamp is taken, it
+      // is still read after the build's racy boundary (taken before Git listed): a change between
+      // the read and the stamp leaves the folder's mtime at or past it, so the stamp is racy.
+      let entries = listing.folders.get(folder);
+      if (entries === undefined) {
+        try {
+          entries = fs.readdirSync(absolute, { withFileTypes: true });
+        } catch {
+          // Gone or unreadable since Git listed it: the stamp says so; the next use re-lists.
+          continue;
+        }
       }
       for (const entry of entries) {
         const name = entry.name;
