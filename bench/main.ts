@@ -18,7 +18,7 @@ import { notebookFigures } from "./notebook";
 import { observerReplayFigures } from "./observer";
 import { observerCaptureFigures } from "./observerCapture";
 import { buildReport, machineAtStart, writeReport, type BenchReport } from "./report";
-import { runRouterBench } from "./router";
+import { routerFigures } from "./router";
 import { replayFigures } from "./replayScale";
 import { receiptsPageFigures } from "./receiptsPage";
 import { writeFigures } from "./writes";
@@ -36,14 +36,6 @@ interface Producer {
   readonly run: (options: ProducerOptions) => Promise<BenchFigure[]>;
 }
 
-/** Today's Router and Notebook benches print their own lines and return no figures. */
-function legacy(run: () => Promise<void> | void): (options: ProducerOptions) => Promise<BenchFigure[]> {
-  return async () => {
-    await run();
-    return [];
-  };
-}
-
 const PRODUCERS: readonly Producer[] = [
   // The empty script does the same work as its floor: a ratio under 1 there is noise, never a bench bug.
   { area: "calibration", quick: true, referenceFloors: ["calibration.emptyScript"], run: calibrationFigures },
@@ -52,12 +44,6 @@ const PRODUCERS: readonly Producer[] = [
   { area: "cli", quick: true, run: cliFigures },
   { area: "observer.replay", quick: true, run: observerReplayFigures },
   { area: "observer.capture", quick: true, run: observerCaptureFigures },
-  // ── MERGE (issue 16): the lead plugs the four new producers in here, each
-  //    `(options: { quick: boolean }) => Promise<BenchFigure[]>`, and removes the two legacy entries:
-  // { area: "router", quick: true, run: routerFigures }, //     bench/router.ts (router-index)
-  // A producer whose floor is a reference rather than a lower bound lists those figure ids in
-  // `referenceFloors` (e.g. a write on a large ledger next to the same write on a small one).
-  // ── end MERGE
   // Linearity compares a long scope's per-event cost with a short one's: a reference, not a lower
   // bound (the short replay carries more of the JIT's warm-up per event, so it can cost more).
   { area: "replay", quick: true, referenceFloors: ["replay.longScope.linearity"], run: replayFigures },
@@ -65,7 +51,8 @@ const PRODUCERS: readonly Producer[] = [
   { area: "notebook", quick: true, run: notebookFigures },
   { area: "receipts", quick: true, run: receiptsPageFigures },
   { area: "extension.start", quick: true, run: extensionStartFigures },
-  { area: "router", quick: false, run: legacy(runRouterBench) },
+  // Not in --quick: at its small sizes Node's own start outweighs the `git ls-files` floor.
+  { area: "router", quick: false, run: routerFigures },
 ];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only=<prefix>[,<prefix>…]] [--json <file>|-] [--rounds=<n>]
