@@ -47,6 +47,20 @@ const hookLazyCryptoPlugin = {
 };
 
 /**
+ * In dist/docket-hook-evidence.js, secretlint's preset (server/evidence/secretlintPreset.ts, 40 % of
+ * the bundle) is its sibling dist/docket-hook-secretlint.js: redaction loads it only for a text
+ * one of the preset's rules may flag (server/evidence/ruleGate.ts), so most captures never parse it.
+ */
+const hookSecretlintPlugin = {
+  name: "docket-hook-secretlint",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/secretlintPreset$/ }, (args) =>
+      args.importer.includes(`${path.sep}server${path.sep}evidence${path.sep}`) ? { path: "./docket-hook-secretlint.js", external: true } : undefined,
+    );
+  },
+};
+
+/**
  * In dist/docket-hook.js, the default import of node:fs, node:path or node:os is the module itself:
  * esbuild's interop would copy the module's every property into a fresh object once per importing
  * file (a millisecond or more of each hook's start). A named import of them fails the build
@@ -228,7 +242,17 @@ const configs = [
     format: "cjs",
     target: "node20",
     minify: true,
-    plugins: [hookLazyCryptoPlugin, hookBuiltinDefaultsPlugin],
+    plugins: [hookLazyCryptoPlugin, hookBuiltinDefaultsPlugin, hookSecretlintPlugin],
+  },
+  {
+    // The evidence bundle's secretlint preset, loaded on the first text a preset rule may flag.
+    ...common,
+    entryPoints: ["server/evidence/secretlintPreset.ts"],
+    outfile: "dist/docket-hook-secretlint.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
   },
   {
     // A hook whose checkpoint is behind: the tail reduction alone (its fallback, the full replay,

@@ -10,13 +10,19 @@
 // fixed prefix or at a line start, and every repetition has an upper bound. PEM blocks and YAML
 // block scalars are scanned with indexOf and line walks instead of lazy multi-line patterns.
 import { looksRandom } from "./entropyRule";
-import { isNonSecretValue, isSecretKeyName, isSecretLookingKeyName, SECRET_KEY_SOURCE } from "./secretKeys";
+import { mayMatch } from "./ruleGate";
+import { isNonSecretValue, isSecretKeyName, isSecretLookingKeyName, SECRET_KEY_ANCHOR, SECRET_KEY_SOURCE, SECRET_NAME_ANCHOR } from "./secretKeys";
 import type { RedactionKind, SpanSink } from "./redactionKinds";
 
 interface PatternRule {
   readonly kind: RedactionKind;
   /** Global, with indices (`d`), so each group's position is known. */
   readonly pattern: RegExp;
+  /**
+   * Found in every text the pattern matches (all of them; ruleGate.ts): literal parts of the
+   * pattern every match contains, with the pattern's own case rules.
+   */
+  readonly anchors: readonly RegExp[];
   /** Groups that may hold the secret, first defined wins; 0 = the whole match. */
   readonly groups: readonly number[];
   /** Rejects a candidate secret that is not one (a reference, a type word, code). */
@@ -67,43 +73,47 @@ function isLineValue(secret: string): boolean {
 }
 
 const RULES: readonly PatternRule[] = [
-  { kind: "aws-access-key-id", pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AGPA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg, groups: [0] },
+  { kind: "aws-access-key-id", pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AGPA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg, anchors: [/A(?:KIA|SIA|BIA|CCA|IDA|ROA|GPA|NPA|NVA|IPA|3T)/], groups: [0] },
   {
     kind: "aws-secret-access-key",
     // `aws_secret_access_key = …`, `"SecretAccessKey": "…"`, `aws configure set aws_secret_access_key …`.
     pattern: /(?<![A-Za-z0-9_.-])(?:aws[_-]?)?secret[_-]?access[_-]?key(?:\\?["'])?(?:[ \t]{0,8}(?::|=>|=)[ \t\r\n]{0,8}(?:\\?["'])?|[ \t]{1,8})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
+    anchors: [/secret[_-]?access[_-]?key/i],
     groups: [1],
   },
-  { kind: "github-token", pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{60,251})(?![A-Za-z0-9_])/dg, groups: [0] },
+  { kind: "github-token", pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{60,251})(?![A-Za-z0-9_])/dg, anchors: [/gh[pousr]_|github_pat_/], groups: [0] },
   {
     kind: "gitlab-token",
     // Personal, deploy, runner, pipeline-trigger, OAuth, CI-build, incoming-mail, SCIM, feature-flag
     // and agent tokens, and runner registration tokens.
     pattern: /(?<![A-Za-z0-9_-])(?:gl(?:pat|dt|rt|ptt|oas|cbt|imt|soat|ffct|agent|ft)-[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{18,254})[A-Za-z0-9_-]|GR1348941[A-Za-z0-9_-]{20,64})(?![A-Za-z0-9_-])/dg,
+    anchors: [/gl(?:pat|dt|rt|ptt|oas|cbt|imt|soat|ffct|agent|ft)-|GR1348941/],
     groups: [0],
   },
-  { kind: "anthropic-api-key", pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,512}(?![A-Za-z0-9_-])/dg, groups: [0] },
+  { kind: "anthropic-api-key", pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,512}(?![A-Za-z0-9_-])/dg, anchors: [/sk-ant-/], groups: [0] },
   // OpenAI keys are long and contain digits; `sk-learn-contrib-…` words are kept.
-  { kind: "openai-api-key", pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?=[A-Za-z_-]{0,520}[0-9])(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{32,512}(?![A-Za-z0-9_-])/dg, groups: [0] },
-  { kind: "slack-webhook", pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,256}/dg, groups: [0] },
-  { kind: "slack-token", pattern: /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,512}(?![A-Za-z0-9_-])/dg, groups: [0] },
-  { kind: "stripe-key", pattern: /(?<![A-Za-z0-9_])(?:sk|rk|whsec)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9_])/dg, groups: [0] },
-  { kind: "google-api-key", pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/dg, groups: [0] },
-  { kind: "npm-token", pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/dg, groups: [0] },
-  { kind: "sendgrid-api-key", pattern: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64}(?![A-Za-z0-9_-])/dg, groups: [0] },
+  { kind: "openai-api-key", pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?=[A-Za-z_-]{0,520}[0-9])(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{32,512}(?![A-Za-z0-9_-])/dg, anchors: [/sk-/], groups: [0] },
+  { kind: "slack-webhook", pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,256}/dg, anchors: [/https:\/\/hooks\.slack\.com\//], groups: [0] },
+  { kind: "slack-token", pattern: /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,512}(?![A-Za-z0-9_-])/dg, anchors: [/xox[abposr]-|xapp-/], groups: [0] },
+  { kind: "stripe-key", pattern: /(?<![A-Za-z0-9_])(?:sk|rk|whsec)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9_])/dg, anchors: [/(?:sk|rk|whsec)_(?:live|test)_/], groups: [0] },
+  { kind: "google-api-key", pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/dg, anchors: [/AIza/], groups: [0] },
+  { kind: "npm-token", pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/dg, anchors: [/npm_/], groups: [0] },
+  { kind: "sendgrid-api-key", pattern: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64}(?![A-Za-z0-9_-])/dg, anchors: [/SG\./], groups: [0] },
   {
     kind: "azure-storage-key",
     // Storage, Service Bus and Event Hubs connection strings: `AccountKey=…;`, `SharedAccessKey=…`.
     pattern: /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)[ \t]{0,4}=[ \t]{0,4}([A-Za-z0-9+/]{20,512}={0,2})/dgi,
+    anchors: [/AccountKey|SharedAccessKey/i],
     groups: [1],
   },
   // A SAS token's signature (`…&sig=…`), URL-encoded base64.
-  { kind: "azure-sas-signature", pattern: /(?<![A-Za-z0-9_.-])sig=([A-Za-z0-9%+/=_-]{16,512})/dg, groups: [1] },
+  { kind: "azure-sas-signature", pattern: /(?<![A-Za-z0-9_.-])sig=([A-Za-z0-9%+/=_-]{16,512})/dg, anchors: [/sig=/], groups: [1] },
   {
     kind: "private-key",
     // A PEM private key that was base64-encoded once more (kubeconfig `client-key-data`, Kubernetes
     // TLS secrets): "-----BEGIN" encodes to `LS0tLS1CRUdJTi`; the decoded prefix is checked below.
     pattern: /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,131072}={0,2}/dg,
+    anchors: [/LS0tLS1CRUdJTi/],
     groups: [0],
     accept: (secret) => Buffer.from(secret.slice(0, 80), "base64").toString("latin1").includes("PRIVATE KEY"),
   },
@@ -112,18 +122,21 @@ const RULES: readonly PatternRule[] = [
     // Prefixed tokens of providers the maintained rule set does not know: PyPI, DigitalOcean,
     // Atlassian, Postman, Doppler, Supabase, New Relic.
     pattern: /(?<![A-Za-z0-9_-])(?:pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1024}|do[por]_v1_[a-f0-9]{64}|ATATT3[A-Za-z0-9_=-]{100,512}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,48}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27})(?![A-Za-z0-9_-])/dg,
+    anchors: [/pypi-AgEIcHlwaS5vcmc|do[por]_v1_|ATATT3|PMAK-|dp\.(?:pt|st|sa|ct)\.|sbp_|NRAK-/],
     groups: [0],
   },
-  { kind: "jwt", pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{0,8192}(?![A-Za-z0-9_-])/dg, groups: [0] },
+  { kind: "jwt", pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{0,8192}(?![A-Za-z0-9_-])/dg, anchors: [/eyJ/], groups: [0] },
   {
     kind: "basic-auth",
     pattern: new RegExp(String.raw`(?<![A-Za-z0-9_-])authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?basic[ \t]{1,8}${NOT_MARKER}([A-Za-z0-9+/]{4,4096}={0,2})`, "dgi"),
+    anchors: [/authorization/i],
     groups: [1],
   },
   {
     kind: "basic-auth",
     // `curl -u user:password`, `--user user:password`: the password after the first colon.
     pattern: new RegExp(String.raw`(?<![^\s])(?:-u|--user)[ \t]{1,8}["']?[^\s:"']{1,256}:${NOT_MARKER}${NOT_REFERENCE}([^\s"']{1,256})`, "dg"),
+    anchors: [/-u/],
     groups: [1],
   },
   {
@@ -132,12 +145,14 @@ const RULES: readonly PatternRule[] = [
       String.raw`(?<![A-Za-z0-9_-])(?:authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token)|bearer)[ \t]{1,8}${NOT_MARKER}${NOT_REFERENCE}([A-Za-z0-9._~+/-]{16,4096}={0,2})`,
       "dgi",
     ),
+    anchors: [/authorization|bearer/i],
     groups: [1],
   },
   {
     kind: "url-password",
     // The user is kept: `scheme://user:password@host`.
     pattern: new RegExp(String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/?#@"'\[\]]{0,256}:${NOT_MARKER}${NOT_REFERENCE}([^\s/?#@"']{1,256})(?=@)`, "dg"),
+    anchors: [/:\/\//],
     groups: [1],
   },
   // Quoted values anywhere: `password = "hunter2"`, `"api_key": "…"`, `secret: 'x'`, `PASS := "x"`.
@@ -145,22 +160,25 @@ const RULES: readonly PatternRule[] = [
   {
     kind: "secret-assignment",
     pattern: new RegExp(String.raw`${KEY_START}${KEY}${KEY_QUOTE}${ASSIGN}"${NOT_MARKER}((?:[^"\\]|\\[\s\S]){1,1024})"`, "dgi"),
+    anchors: [SECRET_KEY_ANCHOR, /[:=]/],
     groups: [1],
     accept: isValue,
   },
   {
     kind: "secret-assignment",
     pattern: new RegExp(String.raw`${KEY_START}${KEY}${KEY_QUOTE}${ASSIGN}'${NOT_MARKER}([^']{1,1024})'`, "dgi"),
+    anchors: [SECRET_KEY_ANCHOR, /[:=]/],
     groups: [1],
     accept: isValue,
   },
   // SQL: `ALTER USER app PASSWORD 'x'`, `IDENTIFIED BY 'x'`.
-  { kind: "secret-assignment", pattern: /(?<![A-Za-z0-9_])(?:password|identified[ \t]{1,8}by)[ \t]{1,8}(?:'([^'\r\n]{1,256})'|"([^"\r\n]{1,256})")/dgi, groups: [1, 2], accept: isValue },
+  { kind: "secret-assignment", pattern: /(?<![A-Za-z0-9_])(?:password|identified[ \t]{1,8}by)[ \t]{1,8}(?:'([^'\r\n]{1,256})'|"([^"\r\n]{1,256})")/dgi, anchors: [/password|identified/i], groups: [1, 2], accept: isValue },
   // Unquoted env/.npmrc/query/flag style with no space around `=`: `DB_PASSWORD=x`,
   // `//registry/:_authToken=x`, `?api_key=x&`, `--password=x`.
   {
     kind: "secret-assignment",
     pattern: new RegExp(String.raw`${KEY_START}${KEY}=${NOT_MARKER}(?!["'\s=>])(${BARE_VALUE_CHAR}{1,1024})`, "dgi"),
+    anchors: [SECRET_KEY_ANCHOR, /=/],
     groups: [1],
     accept: isValue,
   },
@@ -172,6 +190,7 @@ const RULES: readonly PatternRule[] = [
       String.raw`^[ \t]{0,64}(?:- |export[ \t]{1,8}|set[ \t]{1,8})?["']?${KEY}["']?(?:[ \t]{0,8}:[ \t]{1,8}|[ \t]{0,8}:?=[ \t]{0,8})${NOT_MARKER}(?!["'\s=>])(${LINE_VALUE_CHAR}{1,1024})`,
       "dgim",
     ),
+    anchors: [SECRET_KEY_ANCHOR, /[:=]/],
     groups: [1],
     accept: isLineValue,
     trimEnd: true,
@@ -183,6 +202,7 @@ const RULES: readonly PatternRule[] = [
       String.raw`^[ \t]{0,64}(?:- )?name:[ \t]{1,8}["']?${ANY_NAME}["']?[ \t]{0,8}\r?\n[ \t]{0,64}value:[ \t]{1,8}${NOT_MARKER}(?:"([^"\r\n]{1,1024})"|'([^'\r\n]{1,1024})'|([^\s"'][^\r\n]{0,1023}))`,
       "dgim",
     ),
+    anchors: [/name:/i, /value:/i, SECRET_NAME_ANCHOR],
     groups: [2, 3, 4],
     nameGroup: 1,
     accept: isLineValue,
@@ -192,17 +212,19 @@ const RULES: readonly PatternRule[] = [
   {
     kind: "secret-assignment",
     pattern: new RegExp(String.raw`"(?:name|Name|key|Key)"[ \t]{0,8}:[ \t]{0,8}"${ANY_NAME}"[ \t]{0,8},[\s]{0,64}"(?:value|Value)"[ \t]{0,8}:[ \t]{0,8}"${NOT_MARKER}((?:[^"\\]|\\[\s\S]){1,1024})"`, "dg"),
+    anchors: [/"(?:name|Name|key|Key)"/, /"(?:value|Value)"/, SECRET_NAME_ANCHOR],
     groups: [2],
     nameGroup: 1,
     accept: isValue,
   },
   // .netrc: `machine h login u password p`, or `password p` alone on its line.
-  { kind: "secret-assignment", pattern: /(?<![A-Za-z0-9_])login[ \t]{1,8}[^\s]{1,256}[ \t]{1,8}password[ \t]{1,8}([^\s]{1,256})/dg, groups: [1], accept: isValue },
-  { kind: "secret-assignment", pattern: /^[ \t]{0,64}(?:password|passwd)[ \t]{1,8}([^\s]{1,256})[ \t]*\r?$/dgim, groups: [1], accept: isValue },
+  { kind: "secret-assignment", pattern: /(?<![A-Za-z0-9_])login[ \t]{1,8}[^\s]{1,256}[ \t]{1,8}password[ \t]{1,8}([^\s]{1,256})/dg, anchors: [/login/, /password/], groups: [1], accept: isValue },
+  { kind: "secret-assignment", pattern: /^[ \t]{0,64}(?:password|passwd)[ \t]{1,8}([^\s]{1,256})[ \t]*\r?$/dgim, anchors: [/password|passwd/i], groups: [1], accept: isValue },
   // Long flags with the value after a space: `--password hunter2`, `--api-key "x y"`.
   {
     kind: "secret-assignment",
     pattern: /(?<![^\s])--?[A-Za-z0-9-]{0,32}(?:password|passwd|passphrase|secret|token|api-?key|access-key|private-key|client-secret)[ \t]{1,8}(?![-$%<{\[])(?:"([^"\r\n]{1,1024})"|'([^'\r\n]{1,1024})'|([^\s"'\x60]{1,1024}))/dgi,
+    anchors: [/password|passwd|passphrase|secret|token|api-?key|access-key|private-key|client-secret/i],
     groups: [1, 2, 3],
     accept: isValue,
   },
@@ -247,6 +269,8 @@ function privateKeySpans(text: string, sink: SpanSink): void {
 // lines that follow it are the value.
 const BLOCK_HEADER = new RegExp(String.raw`^([ \t]{0,64})(?:- )?["']?${ANY_NAME}["']?:[ \t]{0,8}[|>][-+0-9]{0,2}[ \t]*(?:#[^\r\n]{0,256})?\r?$`, "gim");
 const BLOCK_LINES_LIMIT = 512;
+/** The header's indicator, and the name it keeps only when it is a secret key or a secret-looking one. */
+const BLOCK_ANCHORS = [/[|>]/, SECRET_NAME_ANCHOR];
 
 function indentOf(line: string): number {
   let width = 0;
@@ -255,6 +279,7 @@ function indentOf(line: string): number {
 }
 
 function blockScalarSpans(text: string, sink: SpanSink): void {
+  if (!mayMatch(text, BLOCK_ANCHORS)) return;
   BLOCK_HEADER.lastIndex = 0;
   for (let header = BLOCK_HEADER.exec(text); header !== null; header = BLOCK_HEADER.exec(text)) {
     const name = header[2] ?? "";
@@ -299,6 +324,7 @@ function trimmedEnd(text: string, start: number, end: number): number {
 }
 
 function patternSpans(text: string, rule: PatternRule, sink: SpanSink): void {
+  if (!mayMatch(text, rule.anchors)) return;
   rule.pattern.lastIndex = 0;
   for (const match of text.matchAll(rule.pattern)) {
     const group = rule.groups.find((index) => match[index] !== undefined);

@@ -3,7 +3,8 @@
 // secret are handled by the keyword rules whatever the value; this rule widens the net to names
 // that merely *look* secret-related, and pays for that with a test of the value: long enough,
 // mixed like a generated token, and not a hex digest, Git SHA, UUID, path, URL, version or date.
-import { isNonSecretValue, isSecretLookingKeyName } from "./secretKeys";
+import { mayMatch } from "./ruleGate";
+import { isNonSecretValue, isSecretLookingKeyName, SECRET_NAME_ANCHOR } from "./secretKeys";
 import type { SpanSink } from "./redactionKinds";
 
 const MIN_LENGTH = 16;
@@ -76,8 +77,12 @@ const ASSIGNMENTS = [
   new RegExp(String.raw`(?<![^\s])--?([A-Za-z][A-Za-z0-9_.-]{0,127})[ \t]{1,8}${VALUE}`, "dg"),
 ];
 
+/** Every span's name is secret-looking, so the text holds one of SECRET_NAME_ANCHOR's words (ruleGate.ts). */
+const ANCHORS = [SECRET_NAME_ANCHOR];
+
 /** Spans of random-looking values assigned to secret-looking names. */
 export function entropySpans(text: string, sink: SpanSink): void {
+  if (!mayMatch(text, ANCHORS)) return;
   for (const pattern of ASSIGNMENTS) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {

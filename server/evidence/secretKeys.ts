@@ -16,6 +16,13 @@ export const SECRET_KEY_SOURCE = String.raw`(?:[A-Za-z0-9_.-]{0,64}?(?:password|
 
 const SECRET_KEY = new RegExp(`^${SECRET_KEY_SOURCE}$`, "i");
 
+/**
+ * Found in every text that holds a secret key (a necessary condition, not a test of one): each
+ * keyword of SECRET_KEY_SOURCE contains one of these words, with the same case-insensitivity.
+ * The secret rules skip a text without it (ruleGate.ts).
+ */
+export const SECRET_KEY_ANCHOR = /pass|secret|key|token|credential|auth|pwd/i;
+
 /** A field name whose value is a credential whatever it looks like (`password`, `GITHUB_TOKEN`, `_authToken`). */
 export function isSecretKeyName(name: string): boolean {
   return name.length <= 128 && SECRET_KEY.test(name);
@@ -27,6 +34,13 @@ const SECRET_WORD = /(?:key|secret|token|auth|cred|passw|passphrase|pwd|salt|sig
 const DESCRIPTOR_ENDING =
   /(?:ids?|names?|files?|paths?|dirs?|urls?|uris?|hosts?|types?|kinds?|length|len|size|count|ttl|timeout|expiry|expires?|expiration|version|format|mode|enabled|prefix|suffix|headers?|fields?|hash|sha\d*|digest|checksum|fingerprint|algorithm|alg|method|provider|policy|scopes?|endpoint|issuer|audience|region|location|env|var|ref|arn)$/i;
 const NOT_SECRET_WORD = /(?:public|primary|foreign|sort|partition|cache|idempoten|routing|lookup|index|unique|composite|hotkey|keyboard|keyframe|keyword|monkey|donkey|turkey|author(?!i[sz]))/i;
+
+/**
+ * Found in every name that is a secret key or a secret-looking one: SECRET_KEY_ANCHOR's words and
+ * SECRET_WORD's, each shortened to a part every alternative holds (`sig` for `signature`,
+ * `signing` and `sig$`). A rule that takes any name and lets the name decide needs it in its text.
+ */
+export const SECRET_NAME_ANCHOR = /key|secret|token|auth|cred|pass|pwd|salt|sig|private|session|cookie|seed|cipher|encrypt|bearer|jwt|hmac|otp|license/i;
 
 /** A name that mentions a secret without saying it holds one: its value counts only if it looks random. */
 export function isSecretLookingKeyName(name: string): boolean {

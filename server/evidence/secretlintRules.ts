@@ -6,7 +6,14 @@
 // tokens in 650 KB took 15 s), is asynchronous, and would honour `secretlint-disable` comments
 // through the preset's filter-comments rule, so any text could switch redaction off by saying so.
 // That rule is therefore not run. Rules are given no file path, so none of them reads a file.
+//
+// Each rule has an anchor (ruleGate.ts): a text without it cannot be flagged by that rule, so the
+// rule is not run on it, and a text without any anchor does not load the preset at all. The
+// anchors are read from the preset's code at ANCHORED_PRESET_VERSION; under any other version every
+// rule runs on every text until they are read again (test/unit/redactionGate.test.ts fails then).
+import { version as presetVersion } from "@secretlint/secretlint-rule-preset-recommend/package.json";
 import type { RedactionKind, SpanSink } from "./redactionKinds";
+import { mayMatch } from "./ruleGate";
 
 /** The part of secretlint's rule API the preset's scanner rules use. */
 interface RuleMessage {
@@ -64,6 +71,59 @@ const MESSAGE_KINDS: Readonly<Record<string, RedactionKind>> = {
   SLACK_TOKEN: "slack-token",
   IncomingWebhook: "slack-webhook",
 };
+/** The preset version whose rules RULE_ANCHORS describes. */
+export const ANCHORED_PRESET_VERSION = "12.0.0";
+
+/**
+ * A URI with a user and a password (`scheme://user:password@`): both URI rules report only when
+ * their user and password groups matched, and each group's characters and length fit these.
+ */
+const URI_WITH_PASSWORD = /:\/\/[^:/\s]{1,256}:[^@/\s]{1,256}@/;
+
+/**
+ * Per rule, what every text it reports on contains (all of them), with the rule's case rules (a
+ * case-insensitive anchor for a partly case-sensitive rule only says "maybe" more often). Only
+ * the rule's scanning in this setting counts: no file path (the npm rule's `.npmrc` branch never
+ * runs), the AWS rule without its ID scan (off by default), and the service-account rule only on
+ * a JSON document (`{…}` once trimmed) whose decoded keys and `private_key` hold `private_key_id`
+ * and "PRIVATE KEY" — in the raw text as they are, or written with a `\u` escape (JSON's other
+ * escapes make no letter, digit, space or underscore).
+ */
+export const RULE_ANCHORS: Readonly<Record<string, readonly RegExp[]>> = {
+  "@secretlint/secretlint-rule-aws": [/secret_?access_?key/i],
+  "@secretlint/secretlint-rule-gcp": [/^\s*\{/, /\}\s*$/, /private_key_id|\\u/, /PRIVATE KEY|\\u/],
+  "@secretlint/secretlint-rule-npm": [/x-oauth-basic@github|npm_/],
+  "@secretlint/secretlint-rule-slack": [/xox[bpaor]-|xapp-|hooks\.slack\.com/i],
+  "@secretlint/secretlint-rule-basicauth": [URI_WITH_PASSWORD],
+  "@secretlint/secretlint-rule-openai": [/T3BlbkFJ/],
+  "@secretlint/secretlint-rule-anthropic": [/sk-ant-api0/],
+  "@secretlint/secretlint-rule-groq": [/gsk_/],
+  "@secretlint/secretlint-rule-huggingface": [/hf_/],
+  "@secretlint/secretlint-rule-linear": [/lin_api_/],
+  "@secretlint/secretlint-rule-notion": [/ntn_/],
+  "@secretlint/secretlint-rule-privatekey": [/PRIVATE KEY/],
+  "@secretlint/secretlint-rule-sendgrid": [/SG\./],
+  "@secretlint/secretlint-rule-shopify": [/shp(?:pa|ca|at|ss)_/],
+  "@secretlint/secretlint-rule-github": [/gh[pousr]_|github_pat_/],
+  "@secretlint/secretlint-rule-gitlab": [/glpat-/],
+  "@secretlint/secretlint-rule-grafana": [/glc_|glsa_/],
+  "@secretlint/secretlint-rule-1password": [/ops_ey/],
+  "@secretlint/secretlint-rule-database-connection-string": [URI_WITH_PASSWORD],
+  "@secretlint/secretlint-rule-hashicorp-vault": [/hv[sbr]\./],
+  "@secretlint/secretlint-rule-vercel": [/vc[piark]_/],
+  "@secretlint/secretlint-rule-databricks": [/dapi/],
+  "@secretlint/secretlint-rule-docker": [/dckr_pat_/],
+  "@secretlint/secretlint-rule-figma": [/figd_/],
+};
+const ANCHORED = presetVersion === ANCHORED_PRESET_VERSION;
+const EVERY_RULE_ANCHORS = Object.values(RULE_ANCHORS);
+
+/** Whether rule `id` may report on `text`: a rule without anchors, or under another preset version, always may. */
+function ruleMayMatch(id: string, text: string): boolean {
+  const anchors = RULE_ANCHORS[id];
+  return !ANCHORED || anchors === undefined || mayMatch(text, anchors);
+}
+
 /** Rules that report a whole URI; only its password is the secret. */
 const URI_RULES = new Set(["@secretlint/secretlint-rule-basicauth", "@secretlint/secretlint-rule-database-connection-string"]);
 
@@ -89,7 +149,7 @@ let loaded: readonly LoadedRule[] | undefined;
 function rules(): readonly LoadedRule[] {
   if (loaded !== undefined) return loaded;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const preset = require("@secretlint/secretlint-rule-preset-recommend") as { readonly rules?: unknown };
+  const preset = require("./secretlintPreset") as { readonly rules?: unknown };
   const creators = Array.isArray(preset.rules) ? preset.rules.filter(isRuleCreator) : [];
   loaded = creators
     .filter((creator) => !SKIPPED_RULES.has(creator.meta.id))
@@ -149,6 +209,8 @@ function uriPassword(text: string, start: number, end: number): readonly [number
 
 /** Every span the maintained rule set finds in `text`. */
 export function secretlintSpans(text: string, sink: SpanSink): void {
+  // Under the anchored version every rule of the preset has an anchor (the gate test checks it).
+  if (ANCHORED && !EVERY_RULE_ANCHORS.some((anchors) => mayMatch(text, anchors))) return;
   const trimmed = text.trim();
   // The service-account rule reads JSON documents only, and decides by the file extension.
   const source: RuleSource = { content: text, ext: trimmed.startsWith("{") && trimmed.endsWith("}") ? ".json" : "", contentType: "text" };
@@ -156,6 +218,7 @@ export function secretlintSpans(text: string, sink: SpanSink): void {
   reports = found;
   try {
     for (const rule of rules()) {
+      if (!ruleMayMatch(rule.id, text)) continue;
       const result = rule.file(source);
       // A rule that works asynchronously (the PKCS#12 reader, which needs a file path) reports nothing here.
       if (result instanceof Promise) result.catch(() => undefined);
