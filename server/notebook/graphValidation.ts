@@ -93,11 +93,25 @@ function lineageTypeDiagnostics(out: Findings, record: GraphRecord, index: Index
 }
 
 /**
- * Repeated edges within one family; the first occurrence stands, each repeat is reported. An edge's
- * key is the JSON of its fields, so two edges repeat exactly when their fields are equal strings.
+ * Repeated edges within one family; the first occurrence stands, each repeat is reported. Two edges
+ * repeat exactly when their fields are equal strings (an absent locator equals only an absent one).
+ * A short list, what records have, is compared pair by pair; a long one by a key per edge, the JSON
+ * of its fields, which is equal exactly when the fields are.
  */
-function duplicateDiagnostics<Edge>(out: Findings, record: GraphRecord, family: string, edges: readonly Edge[], key: (edge: Edge) => string): void {
+function duplicateDiagnostics<Edge>(out: Findings, record: GraphRecord, family: string, edges: readonly Edge[], same: (left: Edge, right: Edge) => boolean, key: (edge: Edge) => string): void {
   if (edges.length < 2) return;
+  if (edges.length <= PAIRWISE_LIMIT) {
+    for (let position = 1; position < edges.length; position += 1) {
+      const edge = edges[position] as Edge;
+      for (let earlier = 0; earlier < position; earlier += 1) {
+        if (same(edges[earlier] as Edge, edge)) {
+          out.push(graphDiagnostic(record, "graph.edge.duplicate", `${family} entry ${position} repeats an earlier entry.`, `/${family}/${position}`));
+          break;
+        }
+      }
+    }
+    return;
+  }
   const seen = new Set<string>();
   for (let position = 0; position < edges.length; position += 1) {
     const edgeKey = key(edges[position] as Edge);
@@ -106,8 +120,19 @@ function duplicateDiagnostics<Edge>(out: Findings, record: GraphRecord, family: 
   }
 }
 
+/** Up to this many edges in a family, comparing every pair costs less than a key per edge. */
+const PAIRWISE_LIMIT = 16;
+
+function sameSource(left: SourceRef, right: SourceRef): boolean {
+  return left.record === right.record && left.role === right.role && left.locator === right.locator;
+}
+
 function sourceKey(source: SourceRef): string {
   return JSON.stringify([source.record, source.role, source.locator ?? null]);
+}
+
+function sameEdge(left: LineageRef | SemanticRelation, right: LineageRef | SemanticRelation): boolean {
+  return left.type === right.type && left.target === right.target;
 }
 
 function edgeKey(edge: LineageRef | SemanticRelation): string {
@@ -132,9 +157,9 @@ function recordDiagnostics(out: Findings, record: GraphRecord, index: Index): vo
   for (let position = 0; position < lineage.length; position += 1) targetDiagnostics(out, record, "lineage", position, (lineage[position] as LineageRef).target, "target", index);
   lineageTypeDiagnostics(out, record, index);
   for (let position = 0; position < relations.length; position += 1) targetDiagnostics(out, record, "relations", position, (relations[position] as SemanticRelation).target, "target", index);
-  duplicateDiagnostics(out, record, "sources", sources, sourceKey);
-  duplicateDiagnostics(out, record, "lineage", lineage, edgeKey);
-  duplicateDiagnostics(out, record, "relations", relations, edgeKey);
+  duplicateDiagnostics(out, record, "sources", sources, sameSource, sourceKey);
+  duplicateDiagnostics(out, record, "lineage", lineage, sameEdge, edgeKey);
+  duplicateDiagnostics(out, record, "relations", relations, sameEdge, edgeKey);
   connectivityDiagnostics(out, record, index);
 }
 

@@ -114,7 +114,10 @@ export function validateNotebookCached(root: string, cache: ValidationCacheLocat
       current.set(file.sha256, outcome);
     }
     files.push(file);
-    if (outcome.passed) passed.push({ ...outcome.facts, path: file.path, sha256: file.sha256 });
+    if (outcome.passed) {
+      const { recordId, type, status, record } = outcome.facts;
+      passed.push({ path: file.path, recordId, type, status, sha256: file.sha256, record });
+    }
     else for (const diagnostic of outcome.diagnostics) fileDiagnostics.push(notebookDiagnostic({ ...diagnostic, path: file.path }));
   }
   const validation = recordSetVerdict(files.length, passed, fileDiagnostics);

@@ -286,9 +286,10 @@ export function loadValidationCache(location: ValidationCacheLocation, binding: 
     const set = text(header.set);
     if (!SHA256.test(set)) return null;
     const verdict = decodeVerdict(header.verdict);
-    const body = bytes.toString("utf8", newline + 1, bytes.length - 1);
+    // Line 2 is decoded only when asked for: the unchanged case never needs it.
+    const cacheBytes = bytes;
     let entries: Map<string, CachedOutcome> | null | undefined;
-    return { set, verdict, entries: () => (entries === undefined ? (entries = decodeEntries(body)) : entries) };
+    return { set, verdict, entries: () => (entries === undefined ? (entries = decodeEntries(cacheBytes.toString("utf8", newline + 1, cacheBytes.length - 1))) : entries) };
   } catch (error) {
     if (error instanceof Garbled || error instanceof SyntaxError) return null;
     throw error;
@@ -337,9 +338,11 @@ export function saveValidationCache(
     verdict: { valid: verdict.valid, graphEvaluated: verdict.graphEvaluated, records: verdict.records, diagnostics: verdict.diagnostics.map(encodeDiagnostic) },
   };
   const body = `${JSON.stringify(header)}\n${JSON.stringify(encoded)}\n`;
-  if (Buffer.byteLength(body, "utf8") > MAX_VALIDATION_CACHE_BYTES) return false;
+  // Encoded once: the bound is checked on the bytes that are written.
+  const bytes = Buffer.from(body, "utf8");
+  if (bytes.byteLength > MAX_VALIDATION_CACHE_BYTES) return false;
   try {
-    writeFileAtomicContained(location.workspace, location.file, body);
+    writeFileAtomicContained(location.workspace, location.file, bytes);
     return true;
   } catch (error) {
     if (error instanceof UnsafePathError || (error as NodeJS.ErrnoException | undefined)?.code !== undefined) return false;

@@ -237,3 +237,33 @@ test("individual rules: lineage kinds, self sources, connectivity through lineag
     ["graph.edge.duplicate/sources/2"],
   );
 });
+
+test("repeated edges: the pair-by-pair comparison of short families reports what the JSON key of long ones does", () => {
+  // Edges from a small pool, so repeats are common; families from 0 to 40 edges cross the pairwise limit.
+  const id = fc.constantFrom(`source-${U(1)}`, `source-${U(2)}`, `memo-${U(3)}`);
+  const word = fc.constantFrom("supports", "context", "related", "derived_from");
+  const locator = fc.constantFrom(undefined, "p. 1", "p. 2", "");
+  const source = fc.record({ record: id, role: word, locator }).map(({ locator: at, ...rest }) => (at === undefined ? rest : { ...rest, locator: at }));
+  const edge = fc.record({ type: word, target: id });
+  fc.assert(
+    fc.property(fc.array(source, { maxLength: 40 }), fc.array(edge, { maxLength: 40 }), fc.array(edge, { maxLength: 40 }), (sources, lineage, relations) => {
+      const record = { path: "records/r.md", recordId: `memo-${U(9)}`, type: "memo" as const, status: "incubating", sha256: "0".repeat(64), record: { sources, lineage, relations } } as unknown as Parameters<typeof validateGraph>[0][number];
+      const expected: string[] = [];
+      const repeats = (family: string, keys: readonly string[]): void => {
+        const seen = new Set<string>();
+        keys.forEach((key, position) => {
+          if (seen.has(key)) expected.push(`/${family}/${position}`);
+          seen.add(key);
+        });
+      };
+      repeats("sources", sources.map((s) => JSON.stringify([s.record, s.role, (s as { locator?: string }).locator ?? null])));
+      repeats("lineage", lineage.map((e) => JSON.stringify([e.type, e.target])));
+      repeats("relations", relations.map((e) => JSON.stringify([e.type, e.target])));
+      const reported = validateGraph([record])
+        .filter((d) => d.code === "graph.edge.duplicate")
+        .map((d) => d.pointer ?? "");
+      assert.deepEqual([...reported].sort(), [...expected].sort());
+    }),
+    { numRuns: 300 },
+  );
+});

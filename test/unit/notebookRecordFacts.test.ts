@@ -252,7 +252,7 @@ test("KEY_LINE reads a key line exactly as keyEnd and valueAfter do", () => {
   }
 });
 
-test("sorting by the Notebook order takes the code-unit shortcut only where it gives the collator's order", () => {
+test("sorting by the Notebook order takes the code-unit shortcuts only where they give the collator's order", () => {
   let seed = 5;
   const next = (): number => {
     seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
@@ -260,8 +260,11 @@ test("sorting by the Notebook order takes the code-unit shortcut only where it g
   };
   for (const alphabet of ["-./0123456789abcdefz", "-./09azAZ_ é"]) {
     const names = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(next() * 6) }, () => alphabet.charAt(Math.floor(next() * alphabet.length))).join(""));
-    const items = names.map((name, index) => ({ name, index }));
-    const expected = [...items].sort((left, right) => compareNotebookText(left.name, right.name));
-    assert.deepStrictEqual(sortByNotebookText(items, (item) => item.name), expected);
+    // With repeated names (a stable sort keeps their order) and distinct ones, as in a folder (the engine's own sort).
+    for (const list of [names, [...new Set(names)]]) {
+      const items = list.map((name, index) => ({ name, index }));
+      const expected = [...items].sort((left, right) => compareNotebookText(left.name, right.name));
+      assert.deepStrictEqual(sortByNotebookText(items, (item) => item.name), expected);
+    }
   }
 });

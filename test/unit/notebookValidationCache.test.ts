@@ -8,6 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { fullFormats } from "ajv-formats/dist/formats";
+import fc from "fast-check";
 import { compareCodeUnits } from "../../server/ledger/canonicalJson";
 import { compareText } from "../../server/judgment/json";
 import { decodeNotebookManifest, NotebookManifest } from "../../server/notebook/manifest";
@@ -17,7 +19,7 @@ import { setupNotebook, readNotebook } from "../../server/notebook/notebookStore
 import { validateNotebookCached } from "../../server/notebook/notebookValidation";
 import { compareNotebookText } from "../../server/notebook/referenceOrder";
 import { schemaDiagnostics } from "../../server/notebook/recordSchema";
-import { certainlyMatchesRecordSchema } from "../../server/notebook/recordSchemaCheck";
+import { certainlyMatchesRecordSchema, dateTime } from "../../server/notebook/recordSchemaCheck";
 import { readSimpleFrontmatter } from "../../server/notebook/simpleFrontmatter";
 import { validationCacheLocation } from "../../server/notebook/validationCache";
 import { parseStrictYaml } from "../../server/yaml/strictDocument";
@@ -107,6 +109,28 @@ test("the schema pre-check says 'certainly valid' only where ajv reports nothing
     }
   }
   assert.ok(certain > 500, `only ${certain} certain answers`);
+});
+
+test("the pre-check's date-time answers as ajv-formats' date-time function, usual form or not", () => {
+  const byAjv = (fullFormats["date-time"] as { validate: (value: string) => boolean }).validate;
+  // Usual timestamps with every field pushed out of range, and strings of the characters that matter to the split.
+  const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, "0"));
+  const usual = fc
+    .tuple(fc.integer({ min: 0, max: 9999 }), two, two, fc.constantFrom("T", "t", " ", "\u00a0"), two, two, two, fc.constantFrom("", ".5", ".123456", "."), fc.constantFrom("Z", "z", "", "+09:00", "-23:59", "+2400", "+09", "+9:00", "Zt", "Z "))
+    .map(([year, month, day, separator, hour, minute, second, fraction, zone]) => `${String(year).padStart(4, "0")}-${month}-${day}${separator}${hour}:${minute}:${second}${fraction}${zone}`);
+  const scrambled = fc.string({ unit: fc.constantFrom(..."0123456789-:.+TtZz \t\u2028x") });
+  let usualForm = 0;
+  fc.assert(
+    fc.property(fc.oneof(usual, scrambled), (text) => {
+      if (/^[-0-9]{10}T/.test(text)) usualForm += 1;
+      assert.equal(dateTime(text), byAjv(text), JSON.stringify(text));
+    }),
+    { numRuns: 20_000 },
+  );
+  for (const text of ["2026-02-29T00:00:00Z", "2024-02-29T23:59:60Z", "2024-02-29T23:59:60+01:00", "2026-03-02T09:00:00Z", "2026-13-02T09:00:00Z", "2026-03-02T24:00:00Z"]) {
+    assert.equal(dateTime(text), byAjv(text), text);
+  }
+  assert.ok(usualForm > 2_000, `only ${usualForm} texts of the usual form`);
 });
 
 test("the code-unit shortcut of the Notebook order agrees with the en-US collation", () => {
