@@ -263,8 +263,8 @@ export class Backend implements vscode.Disposable {
     // Node (22.1 and later, as in every VS Code this extension supports) keeps the compiled code of
     // the backend's bundles in this folder of the extension's own storage: from the second start on,
     // Node skips parsing and compiling several MB of JavaScript before the first answer. The cache is
-    // keyed by each file's content, so an updated extension never runs stale code from it.
-    const forkOptions = { env: { NODE_COMPILE_CACHE: path.join(this.context.globalStorageUri.fsPath, "node-compile-cache") } };
+    // checked against each file's content, so an updated extension never runs stale code from it.
+    const forkOptions = { env: { NODE_COMPILE_CACHE: this.compileCacheFolder() } };
     const serverOptions: ServerOptions = {
       run: { module: serverModule, transport: TransportKind.stdio, args: ["serve"], options: forkOptions },
       debug: { module: serverModule, transport: TransportKind.stdio, args: ["serve"], options: forkOptions },
@@ -361,6 +361,22 @@ export class Backend implements vscode.Disposable {
         }
       }
     }
+  }
+
+  /**
+   * The compile cache of this version of the extension. Node names its entries after each file's
+   * path, and every version is installed in a folder of its own, so the folders of other versions
+   * would only accumulate: they are removed, in the background (a failure leaves them, harmlessly).
+   */
+  private compileCacheFolder(): string {
+    const root = path.join(this.context.globalStorageUri.fsPath, "node-compile-cache");
+    const version = (this.context.extension.packageJSON as { version?: unknown }).version;
+    const current = typeof version === "string" && /^[0-9A-Za-z.+-]{1,64}$/u.test(version) ? version : "unknown";
+    void fs.promises
+      .readdir(root)
+      .then((names) => Promise.all(names.filter((name) => name !== current).map((name) => fs.promises.rm(path.join(root, name), { recursive: true, force: true }))))
+      .catch(() => undefined);
+    return path.join(root, current);
   }
 
   private async announceStopped(): Promise<void> {
