@@ -32,6 +32,9 @@ export function activate(context: vscode.ExtensionContext): void {
     () => current.request(Requests.workState, {}),
     (params) => current.request(Requests.workHistoryPage, params),
   );
+  // Before any other view subscribes: a new status reaches the Work view first, so its request
+  // for the work state goes out ahead of the others' (the backend answers in order).
+  const renderOnStatus = current.onDidChangeStatus(() => render());
   const guard = new GuardOverviewSource(() => current.request(Requests.guardOverview, {}), log);
   const statusBar = new DocketStatusBar();
   const observerTree = new ObserverTreeProvider(current);
@@ -106,19 +109,39 @@ export function activate(context: vscode.ExtensionContext): void {
       // A restarted backend may answer differently for the same ledger revision.
       if (current.state === "ready") {
         workTree.reload();
-        void guard.refresh();
-      } else if (current.state === "stopped") {
-        guard.clear();
+        void afterWorkViewAnswer(current, workTree).then(() => {
+          if (current.state !== "ready") return;
+          void guard.refresh();
+          void observerTree.refresh();
+        });
+        return;
       }
+      if (current.state === "stopped") guard.clear();
       void observerTree.refresh();
     }),
-    current.onDidChangeStatus(render),
+    renderOnStatus,
     onDidChangeBackendInputs(onInputsChanged),
     { dispose: () => clearTimeout(pending) },
   );
 
   render();
   void current.start(backendInitOptions());
+}
+
+/** The longest the other views wait for the Work view's first answer after a start. */
+const WORK_VIEW_FIRST_MS = 2_000;
+
+/**
+ * Settles once the Work view has its first answer after a start (the status, then the work state
+ * it asks for), or after WORK_VIEW_FIRST_MS. The backend answers requests in the order they come:
+ * the Guard and Observer views' requests, sent first, would hold up the Work view's rows behind
+ * theirs (which wait for the whole history anyway on a large ledger).
+ */
+function afterWorkViewAnswer(backend: Backend, workTree: WorkTreeProvider): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, WORK_VIEW_FIRST_MS)));
+  const answered = backend.statusAfterStart.then(() => workTree.settled());
+  return Promise.race([answered, bound]).finally(() => clearTimeout(timer));
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -21,6 +21,7 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   private roots: WorkNode[] = [];
   private requested: string | null = null;
   private generation = 0;
+  private inFlight: Promise<void> = Promise.resolve();
   private readonly changeEmitter = new vscode.EventEmitter<WorkNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
 
@@ -93,7 +94,18 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
     this.setStatus(this.status);
   }
 
-  private async fetch(): Promise<void> {
+  /** Settles once the work state asked for last has its answer (at once when none is being asked for). */
+  settled(): Promise<void> {
+    return this.inFlight;
+  }
+
+  private fetch(): Promise<void> {
+    const fetching = this.fetchWorkState();
+    this.inFlight = fetching;
+    return fetching;
+  }
+
+  private async fetchWorkState(): Promise<void> {
     const generation = ++this.generation;
     try {
       const work = await this.loadWorkState();

@@ -4,6 +4,7 @@
 // (including appends by other processes, picked up by watching the file), and
 // `docket/guard/changed` when the completion guard's overview may answer differently.
 import fs from "node:fs";
+import nodeModule from "node:module";
 import path from "node:path";
 import {
   createConnection,
@@ -28,31 +29,31 @@ import {
 import { verifyLedgerFile, WorkspaceLedger } from "../workspace/workspaceLedger";
 import { resolveLedgerPath } from "../workspace/ledgerPaths";
 import { PiSessionHost } from "../pi/piSessionHost";
-import { agentsStatus } from "../agents/agentsStatus";
-import { applyConnect, applyDisconnect, connectPlan, resolveRuntimePath, type Installation } from "../agents/installerFiles";
-import { findPackageRoot } from "../developer/operations/skillCatalog";
-import { READ_ONLY_ROUTER_MODULES, ROUTER_MODULES, WorkspacePlanner } from "../router/workspacePlanner";
-import { createNotebookPorts, NotebookRpc } from "../notebook/notebookRpc";
-import { isObserverProposalUnderReview, publishObserverSave, returnObserverSaveToReview, synchronizeObserverSave } from "../observer/observerSaveFlow";
+import type { Installation } from "../agents/installerFiles";
+import type { ROUTER_MODULES, WorkspacePlanner } from "../router/workspacePlanner";
+import type { NotebookRpc } from "../notebook/notebookRpc";
 import { GuardRpc } from "./guardRpc";
-import { guardReceiptDetail, guardReceiptsPage } from "../guard/guardReceipts";
-import { observerReceiptDetailFromStore, observerReceiptsPage } from "../observer/observerReceipts";
 import os from "node:os";
-import { resolveNotebookPath } from "../notebook/notebookPath";
+import type { LocalJobOutcome, LocalObserverJob, LocalObserverProcessor } from "../observer/localProcessing";
 import {
-  addUserHypothesis,
-  cancelMaterialReview,
-  observerOverview,
-  requestMaterialReview,
-  requestMemoReconciliation,
-  requestReviewAndSave,
-  setObserverMode,
-} from "../observer/observerService";
-import { LocalObserverProcessor, localWorkPending, materialJob, routineJob, type LocalJobOutcome, type LocalObserverJob } from "../observer/localProcessing";
-import { observerLogOf, pendingMaterialReviewOf } from "../observer/observerRuntime";
-import { readProcessingPolicy } from "../observer/processingPolicy";
+  agentsStatus,
+  guardReceipts,
+  installerFiles,
+  localProcessing,
+  notebookPath,
+  notebookRpc,
+  observerReceipts,
+  observerRuntime,
+  observerSaveFlow,
+  observerService,
+  processingPolicy,
+  skillCatalog,
+  workspacePlanner,
+} from "./requestModules";
 
 const POLL_INTERVAL_MS = 300;
+/** Once per process (see Backend.firstViewAnswered). */
+let compileCacheFlushed = false;
 
 /** A byte count from the environment (tests and the bench tune the start with it), else the default. */
 function bytesFromEnvironment(name: string, fallback: number): number {
@@ -150,11 +151,8 @@ export class Backend {
     () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
     () => this.publishIfChanged(),
   );
-  /** Notebook setup, proposals and publication; proposals live in the workspace folder's `.docket/`. */
-  private readonly notebook = new NotebookRpc(
-    () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
-    createNotebookPorts(),
-  );
+  /** Notebook setup, proposals and publication; created by the first Notebook request. */
+  private notebookRpc: NotebookRpc | null = null;
   /** Completion reviews and Stop decisions for the views; watches the guard's session and mode files. */
   private readonly guard = new GuardRpc(
     () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
@@ -184,7 +182,7 @@ export class Backend {
     });
     this.handle(Requests.status, () => {
       const status = this.status();
-      this.startReadingNow?.();
+      this.firstViewAnswered();
       return status;
     });
     this.handle(Requests.turnOn, async () => (await this.requireLedger()).turnOn());
@@ -202,7 +200,7 @@ export class Backend {
     this.handle(Requests.recordLanding, async (params) => (await this.requireLedger()).recordLanding(params));
     this.handle(Requests.workState, () => {
       const work = this.workState();
-      this.startReadingNow?.();
+      this.firstViewAnswered();
       return work;
     });
     this.handle(Requests.workHistoryPage, async (params) => (await this.requireLedger()).workHistoryPage(params.cursor, params.pageSize));
@@ -217,29 +215,29 @@ export class Backend {
       this.piSessions.close();
       return this.status();
     });
-    this.handle(Requests.agentsPlan, (params) => connectPlan(this.agentInstallation(params.host, false, params.readOnlyTools)));
-    this.handle(Requests.agentsApply, (params) => applyConnect(this.agentInstallation(params.host, true, params.readOnlyTools), params.planSha256));
-    this.handle(Requests.agentsDisconnect, (params) => applyDisconnect(this.agentInstallation(params.host, true)));
-    this.handle(Requests.agentsStatus, () => agentsStatus(this.requireWorkspaceFolder()));
+    this.handle(Requests.agentsPlan, (params) => installerFiles().connectPlan(this.agentInstallation(params.host, false, params.readOnlyTools)));
+    this.handle(Requests.agentsApply, (params) => installerFiles().applyConnect(this.agentInstallation(params.host, true, params.readOnlyTools), params.planSha256));
+    this.handle(Requests.agentsDisconnect, (params) => installerFiles().applyDisconnect(this.agentInstallation(params.host, true)));
+    this.handle(Requests.agentsStatus, () => agentsStatus().agentsStatus(this.requireWorkspaceFolder()));
     this.handle(Requests.plan, (params) => this.workspacePlanner().plan(params.task, params.mode ?? null));
-    this.handle(Requests.notebookStatus, (params) => this.notebook.status(params));
-    this.handle(Requests.notebookSetup, (params) => this.notebook.setup(params));
-    this.handle(Requests.notebookProposals, () => this.notebook.proposals());
-    this.handle(Requests.notebookProposal, (params) => this.notebook.proposal(params.proposalId));
+    this.handle(Requests.notebookStatus, (params) => this.notebook().status(params));
+    this.handle(Requests.notebookSetup, (params) => this.notebook().setup(params));
+    this.handle(Requests.notebookProposals, () => this.notebook().proposals());
+    this.handle(Requests.notebookProposal, (params) => this.notebook().proposal(params.proposalId));
     // Observer's own proposal is saved and returned through the Observer ledger (observerSaveFlow.ts).
     this.handle(Requests.notebookPublish, async (params) => {
       const folder = this.options.workspaceFolder;
-      if (this.ledger !== null && folder !== null && (await isObserverProposalUnderReview(this.ledger, params.proposalId))) {
-        return publishObserverSave(this.ledger, folder, params.proposalId, () => this.notebook.publish(params));
+      if (this.ledger !== null && folder !== null && (await observerSaveFlow().isObserverProposalUnderReview(this.ledger, params.proposalId))) {
+        return observerSaveFlow().publishObserverSave(this.ledger, folder, params.proposalId, () => this.notebook().publish(params));
       }
-      return this.notebook.publish(params);
+      return this.notebook().publish(params);
     });
     this.handle(Requests.notebookDiscard, async (params) => {
       const folder = this.options.workspaceFolder;
-      if (this.ledger !== null && folder !== null && (await isObserverProposalUnderReview(this.ledger, params.proposalId))) {
-        return returnObserverSaveToReview(this.ledger, folder, params.proposalId, () => this.notebook.discard(params.proposalId));
+      if (this.ledger !== null && folder !== null && (await observerSaveFlow().isObserverProposalUnderReview(this.ledger, params.proposalId))) {
+        return observerSaveFlow().returnObserverSaveToReview(this.ledger, folder, params.proposalId, () => this.notebook().discard(params.proposalId));
       }
-      return this.notebook.discard(params.proposalId);
+      return this.notebook().discard(params.proposalId);
     });
     // Observer (server/observer/observerService.ts): reading needs a folder; every change also needs trust.
     const observerWriter = async (): Promise<{ ledger: WorkspaceLedger; workspaceFolder: string }> => {
@@ -252,45 +250,45 @@ export class Backend {
     this.handle(Requests.observerOverview, async () => {
       const ledger = await this.requireLedger();
       // The editor's refresh brings files in line with the ledger after an interrupted save (trusted only: it writes).
-      if (this.options.trusted) await synchronizeObserverSave(ledger, ledger.options.workspaceFolder).catch(() => null);
-      const overview = await observerOverview(ledger, ledger.options.workspaceFolder);
+      if (this.options.trusted) await observerSaveFlow().synchronizeObserverSave(ledger, ledger.options.workspaceFolder).catch(() => null);
+      const overview = await observerService().observerOverview(ledger, ledger.options.workspaceFolder);
       // Local mode: what the overview shows waiting is queued for the local model (once per history and staged set).
       const local = this.localObserver();
-      if (local !== null && localWorkPending(overview)) local.offer(routineJob(overview));
+      if (local !== null && localProcessing().localWorkPending(overview)) local.offer(localProcessing().routineJob(overview));
       return overview;
     });
     this.handle(Requests.observerSetMode, async (params) => {
       const { ledger, workspaceFolder } = await observerWriter();
-      if (!params.on) return setObserverMode(ledger, workspaceFolder, { on: false, notebookRoot: null });
+      if (!params.on) return observerService().setObserverMode(ledger, workspaceFolder, { on: false, notebookRoot: null });
       if (params.notebookPath === null) {
         throw new DocketError(ErrorCodes.notebookNotConfigured, "Observer needs a Notebook: set one up (Docket: Set Up Notebook…) or set docket.notebookPath, then turn Observer on.");
       }
       // The same reading of the path as the Notebook requests (relative to the workspace folder, ~ to home).
-      const resolved = resolveNotebookPath(params.notebookPath, workspaceFolder, os.homedir());
+      const resolved = notebookPath().resolveNotebookPath(params.notebookPath, workspaceFolder, os.homedir());
       if (!resolved.ok) throw new DocketError(ErrorCodes.notebookNotConfigured, `${resolved.message} (${resolved.code})`);
-      return setObserverMode(ledger, workspaceFolder, { on: true, notebookRoot: resolved.path });
+      return observerService().setObserverMode(ledger, workspaceFolder, { on: true, notebookRoot: resolved.path });
     });
     this.handle(Requests.observerAddHypothesis, async (params) => {
       const { ledger, workspaceFolder } = await observerWriter();
-      return addUserHypothesis(ledger, workspaceFolder, params);
+      return observerService().addUserHypothesis(ledger, workspaceFolder, params);
     });
     this.handle(Requests.observerReconcileMemo, async () => {
       const { ledger, workspaceFolder } = await observerWriter();
-      return requestMemoReconciliation(ledger, workspaceFolder);
+      return observerService().requestMemoReconciliation(ledger, workspaceFolder);
     });
     this.handle(Requests.observerReviewSave, async () => {
       const { ledger, workspaceFolder } = await observerWriter();
-      return requestReviewAndSave(ledger, workspaceFolder);
+      return observerService().requestReviewAndSave(ledger, workspaceFolder);
     });
     this.handle(Requests.observerReviewMaterial, async (params) => {
       const { ledger, workspaceFolder } = await observerWriter();
-      const result = await requestMaterialReview(ledger, workspaceFolder, params);
+      const result = await observerService().requestMaterialReview(ledger, workspaceFolder, params);
       const local = this.localObserver();
       if (local === null) return result;
       // Local mode: the review is the local model's job; asking again for a pending review retries it.
-      const pending = await ledger.readCaughtUp((store) => pendingMaterialReviewOf(observerLogOf(store)));
+      const pending = await ledger.readCaughtUp((store) => observerRuntime().pendingMaterialReviewOf(observerRuntime().observerLogOf(store)));
       if (pending === null) return result;
-      const queued = local.offer(materialJob(pending.requestId));
+      const queued = local.offer(localProcessing().materialJob(pending.requestId));
       return {
         ...result,
         message: queued
@@ -300,7 +298,7 @@ export class Backend {
     });
     this.handle(Requests.observerCancelMaterial, async () => {
       const { ledger, workspaceFolder } = await observerWriter();
-      const result = await cancelMaterialReview(ledger, workspaceFolder);
+      const result = await observerService().cancelMaterialReview(ledger, workspaceFolder);
       // The review is gone: a local job reading it stops, and nothing it finishes is applied.
       this.localObserverQueue?.reset();
       return result;
@@ -309,14 +307,14 @@ export class Backend {
     this.handle(Requests.guardSetMode, (params) => this.guard.setMode(params.mode));
     this.handle(Requests.guardReceiptsPage, async (params) => {
       const ledger = await this.requireLedger();
-      return guardReceiptsPage(ledger.store.guardLines, ledger.status().revision, params);
+      return guardReceipts().guardReceiptsPage(ledger.store.guardLines, ledger.status().revision, params);
     });
-    this.handle(Requests.guardReceiptDetail, async (params) => guardReceiptDetail((await this.requireLedger()).store.guardLines, params.lineSha256));
+    this.handle(Requests.guardReceiptDetail, async (params) => guardReceipts().guardReceiptDetail((await this.requireLedger()).store.guardLines, params.lineSha256));
     this.handle(Requests.observerReceiptsPage, async (params) => {
       const ledger = await this.requireLedger();
-      return observerReceiptsPage(ledger.store.observerLines, ledger.status().revision, params);
+      return observerReceipts().observerReceiptsPage(ledger.store.observerLines, ledger.status().revision, params);
     });
-    this.handle(Requests.observerReceiptDetail, async (params) => observerReceiptDetailFromStore((await this.requireLedger()).store, params.lineSha256));
+    this.handle(Requests.observerReceiptDetail, async (params) => observerReceipts().observerReceiptDetailFromStore((await this.requireLedger()).store, params.lineSha256));
     connection.listen();
   }
 
@@ -375,6 +373,19 @@ export class Backend {
     this.readHistoryBehind(this.ledger);
   }
 
+  /** A view's first answer is going out: what was held back for it may start. */
+  private firstViewAnswered(): void {
+    this.startReadingNow?.();
+    if (compileCacheFlushed) return;
+    compileCacheFlushed = true;
+    // Node writes its compile cache (NODE_COMPILE_CACHE, set by the extension) only when the
+    // process exits; a backend that is killed (a crashed editor, a kill of the process group)
+    // would leave none, and every next start would compile the bundle again. Written once, after
+    // the answer has gone out.
+    const flush = (nodeModule as { flushCompileCache?: () => void }).flushCompileCache;
+    if (flush !== undefined) setImmediate(() => flush());
+  }
+
   /** Reads the whole history between requests; when done, the views hear of it (they re-ask and show it all). */
   private readHistoryBehind(ledger: WorkspaceLedger): void {
     if (ledger.historyRead) {
@@ -417,16 +428,17 @@ export class Backend {
     const folder = this.options.workspaceFolder;
     if (folder === null) throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to plan a task: Docket plans against the folder's files and skills.");
     // Restricted Mode writes nothing, so an untrusted workspace's snapshot stays in memory (no Router index).
-    const modules = this.options.trusted ? ROUTER_MODULES : READ_ONLY_ROUTER_MODULES;
+    const router = workspacePlanner();
+    const modules = this.options.trusted ? router.ROUTER_MODULES : router.READ_ONLY_ROUTER_MODULES;
     if (this.planner === null || this.planner.workspaceRoot !== folder || this.plannerModules !== modules) {
       this.stopWatchingWorkspace();
-      this.planner = new WorkspacePlanner(folder, findPackageRoot(__dirname), modules);
+      this.planner = new router.WorkspacePlanner(folder, skillCatalog().findPackageRoot(__dirname), modules);
       this.plannerModules = modules;
       this.watchWorkspace(folder, this.planner);
     }
     if (this.workspaceWatchFailed) {
       // From now on nobody keeps the snapshot up to date, so each plan rebuilds it.
-      this.planner = new WorkspacePlanner(folder, this.planner.packageRoot, modules, "rescan");
+      this.planner = new router.WorkspacePlanner(folder, this.planner.packageRoot, modules, "rescan");
       this.workspaceWatchFailed = false;
     }
     return this.planner;
@@ -458,6 +470,18 @@ export class Backend {
     this.workspaceWatcher = null;
   }
 
+  /** The Notebook's requests; its modules load with the first of them. */
+  private notebook(): NotebookRpc {
+    if (this.notebookRpc === null) {
+      const notebook = notebookRpc();
+      this.notebookRpc = new notebook.NotebookRpc(
+        () => ({ workspaceFolder: this.options.workspaceFolder, trusted: this.options.trusted }),
+        notebook.createNotebookPorts(),
+      );
+    }
+    return this.notebookRpc;
+  }
+
   private requireWorkspaceFolder(): string {
     if (this.options.workspaceFolder === null) {
       throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to connect an agent: its configuration lives in the workspace folder.");
@@ -471,7 +495,7 @@ export class Backend {
     if (writing && !this.options.trusted) {
       throw new DocketError(ErrorCodes.untrusted, "This workspace is not trusted, so Docket will not change its agent configuration.");
     }
-    return { host, workspaceFolder, runtimePath: resolveRuntimePath(process.argv[1]), ledgerPath: this.options.ledgerPath, readOnlyTools };
+    return { host, workspaceFolder, runtimePath: installerFiles().resolveRuntimePath(process.argv[1]), ledgerPath: this.options.ledgerPath, readOnlyTools };
   }
 
   /** Foreground wins: the local Observer job stops (and is requeued) while the editor's request runs. */
@@ -493,13 +517,13 @@ export class Backend {
   private localObserver(): LocalObserverProcessor | null {
     const ledger = this.ledger;
     const folder = this.options.workspaceFolder;
-    if (ledger === null || folder === null || !this.options.trusted || readProcessingPolicy(folder).policy.mode !== "local") {
+    if (ledger === null || folder === null || !this.options.trusted || processingPolicy().readProcessingPolicy(folder).policy.mode !== "local") {
       this.stopLocalObserver();
       return null;
     }
     if (this.localObserverQueue === null || this.localObserverQueue.ledger !== ledger) {
       this.stopLocalObserver();
-      this.localObserverQueue = new LocalObserverProcessor(ledger, folder, { settled: (job, outcome) => this.localJobSettled(job, outcome) });
+      this.localObserverQueue = new (localProcessing().LocalObserverProcessor)(ledger, folder, { settled: (job, outcome) => this.localJobSettled(job, outcome) });
       if (this.foregroundRequests === 0) this.localObserverQueue.resume();
     }
     return this.localObserverQueue;

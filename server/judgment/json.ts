@@ -29,10 +29,12 @@ export class JsonValueError extends Error {
 
 /** The collation locale of every Judgment ordering (see the header). */
 export const JUDGMENT_COLLATION_LOCALE = "en-US";
-const collator = new Intl.Collator(JUDGMENT_COLLATION_LOCALE);
+/** Built on the first comparison: creating it loads ICU's collation data (tens of ms), which a process that never compares Judgment text need not pay. */
+let collator: Intl.Collator | null = null;
 
 /** The one ordering used for keys, text sets and identifiers: localeCompare pinned to en-US. */
 export function compareText(left: string, right: string): number {
+  collator ??= new Intl.Collator(JUDGMENT_COLLATION_LOCALE);
   return collator.compare(left, right);
 }
 
