@@ -17,8 +17,10 @@ import path from "node:path";
 import * as z from "zod/mini";
 import type { RuntimeFacts } from "../developer/toolPolicy";
 import { readContained } from "../workspace/containedFs";
+import { CHECKPOINT_FORMAT, checkpointPathFor } from "./checkpointPath";
+import { readAt, type OpenLedger } from "./openLedger";
 
-export const CHECKPOINT_FORMAT = "docket/hook-checkpoint/v3";
+export { CHECKPOINT_FORMAT, checkpointPathFor, readAt, type OpenLedger };
 
 /** Bytes of a tail Docket reads to tell a torn write from new lines; more means "replay". */
 const MAX_TAIL_PROBE = 64 * 1024;
@@ -75,38 +77,12 @@ export type Checkpoint = z.infer<typeof Checkpoint>;
 const factsMatch: RuntimeFacts extends z.infer<typeof Facts> ? (z.infer<typeof Facts> extends RuntimeFacts ? true : never) : never = true;
 void factsMatch;
 
-/** Next to the ledger, so a custom ledger path keeps its own checkpoint. */
-export function checkpointPathFor(ledgerPath: string): string {
-  return `${ledgerPath}.checkpoint.json`;
-}
-
 export type CheckpointLookup =
   | { readonly kind: "current"; readonly checkpoint: Checkpoint }
   /** Missing, unreadable, of another format, or not matching the ledger's bytes. */
   | { readonly kind: "unusable"; readonly why: string }
   /** Valid for a prefix, but complete lines were appended after it. */
   | { readonly kind: "behind"; readonly checkpoint: Checkpoint };
-
-export function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.alloc(length);
-  let read = 0;
-  while (read < length) {
-    const n = fs.readSync(fd, buffer, read, length - read, position + read);
-    if (n === 0) break;
-    read += n;
-  }
-  return buffer.subarray(0, read);
-}
-
-/** The ledger as the hook opened it: one descriptor, read for the checkpoint, anchor and proof. */
-export interface OpenLedger {
-  readonly ledgerPath: string;
-  /** Containment root: state files are read and written only below it, never through a link. */
-  readonly root: string;
-  readonly fd: number;
-  readonly size: number;
-  readonly ino: string;
-}
 
 /** A checkpoint is a few kilobytes; a larger file is unusable (the hook then replays). */
 const MAX_CHECKPOINT_BYTES = 1024 * 1024;

@@ -5,7 +5,8 @@
 // A seal is not a signature: whoever can write `.docket/` and knows this format can write a
 // matching one, as they could rewrite the ledger and its anchor (docs/guarantees.md).
 import { hashValue } from "../ledger/canonicalJson";
-import { CHECKPOINT_FORMAT, type Checkpoint, type CheckpointState } from "./checkpoint";
+import type { Checkpoint, CheckpointState } from "./checkpoint";
+import { CHECKPOINT_FORMAT } from "./checkpointPath";
 
 const SEAL_DOMAIN = "docket/hook-checkpoint-seal/v1";
 

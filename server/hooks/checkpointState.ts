@@ -2,23 +2,16 @@
 // ledger lock right after an append (so checkpoints advance in ledger order); a hook calls it
 // after a full replay when the checkpoint was behind. Best effort: a checkpoint is a cache.
 import fs from "node:fs";
-import { describeHistory, phaseOf, runtimeFacts, type HistoryView } from "../developer/history";
-import { derivedPurpose } from "../developer/decisionPurpose";
+import { describeHistory } from "../developer/history";
 import type { LedgerStore } from "../ledger/store";
 import { openContained, writeFileAtomicContained } from "../workspace/containedFs";
 import { idLogOf, tailSeedOf, writeTailSeed } from "./tailSeed";
-import { checkpointPathFor, lookupCheckpointFile, type Checkpoint, type CheckpointState } from "./checkpoint";
+import { checkpointPathFor, lookupCheckpointFile, type Checkpoint } from "./checkpoint";
 import { sealIntact, sealedCheckpoint } from "./checkpointSeal";
+import { checkpointStateOf } from "./checkpointStateOf";
 
-export function checkpointStateOf(history: HistoryView): CheckpointState {
-  return {
-    blockedReason: history.mode === "blocked" ? (history.blockedReason ?? "the ledger history is blocked") : null,
-    phase: phaseOf(history),
-    workScopeId: history.activeScope?.workScopeId ?? null,
-    purpose: history.activeScope === null ? null : derivedPurpose(history.activeScope),
-    facts: runtimeFacts(history),
-  };
-}
+export { checkpointStateOf };
+
 
 /** The checkpoint of a fault-free store, or null when the store cannot vouch for its bytes. */
 export function checkpointOf(store: LedgerStore): Checkpoint | null {

@@ -1,7 +1,8 @@
 // Entry of dist/docket-hook-tail.js: a hook whose checkpoint is behind loads only the tail
 // reduction (the reducer, line decoding, the id log), not the store, the full replay or the
 // evidence code of docket-hook-slow.js, which it loads only when the seed cannot answer.
-import type { Checkpoint, OpenLedger } from "./checkpoint";
+import type { Checkpoint } from "./checkpoint";
+import type { OpenLedger } from "./openLedger";
 import type { ReplayedState } from "./replayState";
 import { reduceTail } from "./tailReduction";
 

@@ -16,8 +16,10 @@ import { stop } from "../ledger/faults";
 import { DEVELOPER_STREAM, LineFault, decodeLedgerLine } from "../ledger/ledgerLine";
 import { parseStored, refKey, rejectionOf } from "../ledger/replay";
 import { writeFileAtomicContained } from "../workspace/containedFs";
-import { checkpointPathFor, readAt, type Checkpoint, type CheckpointState, type OpenLedger } from "./checkpoint";
-import { checkpointStateOf } from "./checkpointState";
+import type { Checkpoint, CheckpointState } from "./checkpoint";
+import { checkpointPathFor } from "./checkpointPath";
+import { checkpointStateOf } from "./checkpointStateOf";
+import { readAt, type OpenLedger } from "./openLedger";
 import { sealedCheckpoint } from "./checkpointSeal";
 import { Fingerprints, VerifiedIdLog, type IdLogBinding } from "./idLog";
 import { MAX_SEEDED_EVENTS, TAIL_SEED_FORMAT, readTailSeed, writeTailSeed, type TailSeed } from "./tailSeed";
@@ -128,13 +130,25 @@ export class SeededReplay {
     this.causes.set(refKey(eventRefOf(envelope)), factOfEvent({ envelope, event }));
   }
 
-  /** The history view describeHistory would give for the whole ledger. */
-  private states(): ScopeState[] {
-    return [...this.scopes.values()].map((scope) => (scope instanceof LiveScope ? scope.snapshot() : scope));
+  /**
+   * The open scopes' states. A scope the tail closed stays live (a later event of it is rejected
+   * as a replay rejects it) but is never snapshotted: only open scopes reach the history and seed.
+   */
+  private openStates(): ScopeState[] {
+    const open: ScopeState[] = [];
+    for (const scope of this.scopes.values()) {
+      if (scope instanceof LiveScope) {
+        if (scope.status === "open") open.push(scope.snapshot());
+      } else if (scope.root.status === "open") {
+        open.push(scope);
+      }
+    }
+    return open;
   }
 
+  /** The history view describeHistory would give for the whole ledger. */
   history(): HistoryView {
-    const open = this.states().filter((scope) => scope.root.status === "open");
+    const open = this.openStates();
     const scopes = open;
     if (this.firstRejection !== null) {
       const { index, code, message } = this.firstRejection;
@@ -162,7 +176,7 @@ export class SeededReplay {
    * tailSeedOf would give none (open scopes too large to seed) or the id log cannot be extended.
    */
   seedAt(lines: number, headLineSha256: string | null): TailSeed | null {
-    const openScopes = this.states().filter((scope) => scope.root.status === "open");
+    const openScopes = this.openStates();
     const open = new Set(openScopes.map((scope) => scope.workScopeId));
     const causes = [...this.causes].filter(([key]) => open.has(key.slice(0, key.indexOf("\u0000"))));
     if (causes.length > MAX_SEEDED_EVENTS) return null;

@@ -5,7 +5,6 @@
 // for the same ledger position, and read only when the checkpoint is behind or by a writer — the
 // hook's hot path never parses it. It stays small however long the ledger: no per-id data.
 import fs from "node:fs";
-import * as z from "zod/mini";
 import type { CauseFact } from "../developer/reducer/causes";
 import type { ScopeState } from "../developer/scopeState";
 import type { LedgerStore } from "../ledger/store";
@@ -33,18 +32,37 @@ export interface TailSeed {
   readonly ids: IdLogBinding;
 }
 
-// The seed is a cache Docket wrote itself under the ledger lock: its position is checked against
-// the checkpoint and the reducer rejects any state it cannot use, which then means one full replay.
-const SeedShape = z.object({
-  format: z.literal(TAIL_SEED_FORMAT),
-  lines: z.int(),
-  headLineSha256: z.nullable(z.string()),
-  entryCount: z.int(),
-  scopeCount: z.int(),
-  openScopes: z.array(z.object({ workScopeId: z.string() })),
-  causes: z.array(z.tuple([z.string(), z.object({ kind: z.string() })])),
-  ids: z.object({ count: z.int(), sha256: z.string() }),
-});
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The seed is a cache Docket wrote itself under the ledger lock: its position is checked against
+ * the checkpoint and the reducer rejects any state it cannot use, which then means one full replay.
+ * This checks the shape the seed's readers index into (the fields, the open scopes' ids, the
+ * causes' pairs, the id-log binding) — the same acceptance as the zod schema it replaces, which
+ * test/unit/tailSeedShape.test.ts keeps as the reference — without zod, whose schemas the tail
+ * bundle would otherwise build at load and run cold on every hook that catches up.
+ */
+export function hasTailSeedShape(raw: unknown): raw is TailSeed {
+  if (!isRecord(raw) || raw.format !== TAIL_SEED_FORMAT) return false;
+  if (!Number.isSafeInteger(raw.lines) || !Number.isSafeInteger(raw.entryCount) || !Number.isSafeInteger(raw.scopeCount)) return false;
+  if (raw.headLineSha256 !== null && typeof raw.headLineSha256 !== "string") return false;
+  const { openScopes, causes, ids } = raw;
+  if (!Array.isArray(openScopes) || !Array.isArray(causes)) return false;
+  // Index loops, not every(): a hole is an undefined element, which is not a scope or a pair.
+  for (let index = 0; index < openScopes.length; index += 1) {
+    const scope: unknown = openScopes[index];
+    if (!isRecord(scope) || typeof scope.workScopeId !== "string") return false;
+  }
+  for (let index = 0; index < causes.length; index += 1) {
+    const pair: unknown = causes[index];
+    if (!Array.isArray(pair) || pair.length !== 2) return false;
+    const [key, fact] = pair as unknown[];
+    if (typeof key !== "string" || !isRecord(fact) || typeof fact.kind !== "string") return false;
+  }
+  return isRecord(ids) && Number.isSafeInteger(ids.count) && typeof ids.sha256 === "string";
+}
 
 export function tailSeedPathFor(ledgerPath: string): string {
   return `${ledgerPath}.tail-seed.json`;
@@ -121,7 +139,7 @@ export function readTailSeed(root: string, ledgerPath: string): TailSeed | null 
     const bytes = readContained(root, tailSeedPathFor(ledgerPath), MAX_TAIL_SEED_BYTES);
     if (bytes === null) return null;
     const raw: unknown = JSON.parse(bytes.toString("utf8"));
-    return SeedShape.safeParse(raw).success ? (raw as TailSeed) : null;
+    return hasTailSeedShape(raw) ? raw : null;
   } catch {
     return null;
   }
