@@ -383,7 +383,15 @@ export class Backend {
     // would leave none, and every next start would compile the bundle again. Written once, after
     // the answer has gone out.
     const flush = (nodeModule as { flushCompileCache?: () => void }).flushCompileCache;
-    if (flush !== undefined) setImmediate(() => flush());
+    // A cache that cannot be written (a full disk, a read-only profile) costs only the next start's compile.
+    if (flush !== undefined)
+      setImmediate(() => {
+        try {
+          flush();
+        } catch {
+          // nothing to undo: the answer is out, and Node reads no partial cache entry
+        }
+      });
   }
 
   /** Reads the whole history between requests; when done, the views hear of it (they re-ask and show it all). */
