@@ -132,6 +132,17 @@ function envelopeSha256WithPayloadText(draft: EnvelopeDraft, payloadText: string
   );
 }
 
+/** Whether the refs' keys strictly ascend by code units (which implies they are unique). */
+function isStrictlyAscending(refs: readonly EventRef[]): boolean {
+  let previous: string | null = null;
+  for (const ref of refs) {
+    const key = causalRefKey(ref);
+    if (previous !== null && previous >= key) return false;
+    previous = key;
+  }
+  return true;
+}
+
 /**
  * Strictly parses a stored envelope. Throws ValueError describing the first violation.
  * `parsedText`: only for a value that is JSON.parse output handed over for good, its canonical
@@ -152,16 +163,16 @@ export function parseEnvelope(value: unknown, path = "developerEventEnvelope", p
     fail(`${path}.previousScopeEventSha256`, "is required after the first scope event");
   }
   const causalRefs = arrayAt(data.causalRefs, `${path}.causalRefs`, parseEventRef);
-  const seen = new Set<string>();
-  for (const ref of causalRefs) {
-    const key = causalRefKey(ref);
-    if (seen.has(key)) fail(`${path}.causalRefs`, "contains duplicates");
-    seen.add(key);
-  }
-  for (let index = 1; index < causalRefs.length; index += 1) {
-    if (causalRefKey(causalRefs[index - 1] as EventRef) >= causalRefKey(causalRefs[index] as EventRef)) {
-      fail(`${path}.causalRefs`, "must be unique and in canonical order");
+  if (!isStrictlyAscending(causalRefs)) {
+    // Only an unordered list needs the duplicate check: strictly ascending keys are unique. It
+    // runs first so that a duplicate is reported as such.
+    const seen = new Set<string>();
+    for (const ref of causalRefs) {
+      const key = causalRefKey(ref);
+      if (seen.has(key)) fail(`${path}.causalRefs`, "contains duplicates");
+      seen.add(key);
     }
+    fail(`${path}.causalRefs`, "must be unique and in canonical order");
   }
   if (data.protocolVersion !== DEVELOPER_PROTOCOL) {
     fail(`${path}.protocolVersion`, `expected one of ${DEVELOPER_PROTOCOL}`);

@@ -99,7 +99,9 @@ export class EventIdTable {
     for (let index = from; index < to; index += 1) {
       const byte = bytes[index] as number;
       if (byte >= 0x80) return this.idOf(ordinal) === id;
-      if (equal && byte !== id.charCodeAt(index - from)) equal = false;
+      // Every byte so far was ASCII, so this is the stored id's code unit at this index: a
+      // different one settles it (a probe mostly meets other ids, which differ early or late).
+      if (byte !== id.charCodeAt(index - from)) return false;
     }
     return equal;
   }

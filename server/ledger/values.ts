@@ -46,11 +46,29 @@ export function textAt(value: unknown, path: string, options: { max?: number; pa
   return value;
 }
 
+// Every event carries several ids and hashes, so the valid case skips textAt's trims and option
+// object: a string the pattern accepts within the length limit has no blank or surrounding
+// whitespace to report (an id starts with a letter and holds no space; a hash is 64 hex digits),
+// so textAt would return it unchanged. Anything else takes textAt for its exact message.
+
 export function idAt(value: unknown, path: string): string {
+  if (typeof value === "string" && value.length <= 160 && IDENTIFIER.test(value)) return value;
   return textAt(value, path, { max: 160, pattern: IDENTIFIER });
 }
 
+/** Whether `text` is exactly 64 lowercase hex digits (what SHA256 matches), without a regex. */
+export function isSha256Hex(text: string): boolean {
+  if (text.length !== 64) return false;
+  for (let index = 0; index < 64; index += 1) {
+    const code = text.charCodeAt(index);
+    // 0-9 or a-f
+    if (!((code >= 48 && code <= 57) || (code >= 97 && code <= 102))) return false;
+  }
+  return true;
+}
+
 export function shaAt(value: unknown, path: string): string {
+  if (typeof value === "string" && isSha256Hex(value)) return value;
   return textAt(value, path, { max: 64, pattern: SHA256 });
 }
 

@@ -1,12 +1,17 @@
 // Replay's per-event shortcuts give exactly the answers of the straightforward forms they replace:
 // canonical JSON through a key-sorted copy (objects built in any key order, "__proto__" and
-// array-index keys, nesting, unicode) against a reference serializer, and the arithmetic
-// timestamp check against a Date round trip.
+// array-index keys, nesting, unicode) against a reference serializer, the arithmetic timestamp
+// check against a Date round trip, the id and hash checks against textAt, the wrapper check on
+// canonical and non-canonical lines, and the envelope's causal-ref order check against both of
+// its checks run in full.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { canonicalize } from "../../server/ledger/canonicalJson";
-import { isCanonicalTimestamp } from "../../server/ledger/values";
+import { canonicalize, hashValue } from "../../server/ledger/canonicalJson";
+import { ENVELOPE_DOMAIN, causalRefKey, parseEnvelope, type EventRef } from "../../server/ledger/envelope";
+import { DEVELOPER_STREAM, LineFault, decodeLedgerLine, encodeLedgerLine } from "../../server/ledger/ledgerLine";
+import { idAt, isCanonicalTimestamp, shaAt, textAt } from "../../server/ledger/values";
+import { cycleScopesEntries } from "../support/generatedCycles";
 
 /** The definition: keys sorted by code units, no whitespace, JSON.stringify for scalars. */
 function referenceCanonical(value: unknown): string {
@@ -81,4 +86,86 @@ test("the arithmetic timestamp check agrees with a Date round trip", () => {
       }
     }
   }
+});
+
+/** The outcome of a call: its value, or its error's class and message. */
+function outcome(run: () => unknown): unknown {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+test("the id and hash checks answer exactly as textAt with their patterns", () => {
+  const hex = fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEFg "), minLength: 62, maxLength: 66 });
+  const id = fc.oneof(fc.stringMatching(/^[A-Za-z][A-Za-z0-9._:/-]{0,170}$/u), fc.string({ unit: fc.constantFrom(..."aZ0.:/- \t\u00e9"), maxLength: 12 }));
+  const anything = fc.oneof(hex, id, fc.string(), fc.constantFrom(null, undefined, 1, true, {}, "", " ", "a".repeat(160), "a".repeat(161), "0".repeat(64), ` ${"0".repeat(63)}`));
+  fc.assert(
+    fc.property(anything, (value) => {
+      assert.deepEqual(outcome(() => shaAt(value, "p")), outcome(() => textAt(value, "p", { max: 64, pattern: /^[a-f0-9]{64}$/u })));
+      assert.deepEqual(outcome(() => idAt(value, "p")), outcome(() => textAt(value, "p", { max: 160, pattern: /^[A-Za-z][A-Za-z0-9._:/-]*$/u })));
+    }),
+    { numRuns: 20_000 },
+  );
+});
+
+test("a ledger line decodes only in its exact canonical form", () => {
+  const entries = cycleScopesEntries(2);
+  let previous: string | null = null;
+  const lines = entries.map((entry, index) => {
+    const encoded = encodeLedgerLine(index, previous, DEVELOPER_STREAM, entry);
+    const line = { text: encoded.text.slice(0, -1), previous };
+    previous = encoded.lineSha256;
+    return line;
+  });
+  for (const [index, line] of lines.entries()) assert.equal(decodeLedgerLine(line.text, index, line.previous).entryText.length > 0, true);
+  // Whitespace between tokens, a trailing space, a key spelled with an escape, or a number written
+  // longer: the same JSON value and the same hash, but not the line's canonical bytes.
+  const variants = (text: string, at: number): string[] => {
+    const cut = text.indexOf(",", at);
+    return [
+      cut < 0 ? `${text} ` : `${text.slice(0, cut)} ${text.slice(cut)}`,
+      `${text} `,
+      ` ${text}`,
+      text.replace('"entry":', '"\\u0065ntry":'),
+      text.replace(/"line":(\d+)/u, '"line":$1.0'),
+      text.replace('"ledger":', '"ledger" :'),
+    ];
+  };
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: lines.length - 1 }), fc.nat(2_000), (index, at) => {
+      const line = lines[index] as { text: string; previous: string | null };
+      for (const variant of variants(line.text, at % line.text.length)) {
+        if (variant === line.text) continue;
+        assert.throws(
+          () => decodeLedgerLine(variant, index, line.previous),
+          (error: unknown) => error instanceof LineFault && error.code === "ledger-line-invalid" && /not in canonical form/u.test(error.message),
+        );
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("the envelope's causal-ref check reports what the duplicate check and then the order check report", () => {
+  const sha = (digit: string): string => digit.repeat(64);
+  const ref = fc.record({ workScopeId: fc.constantFrom("scope:a", "scope:b"), eventId: fc.constantFrom("event:a", "event:b", "event:c"), eventSha256: fc.constantFrom(sha("1"), sha("2")) });
+  const reference = (refs: readonly EventRef[]): string | null => {
+    const keys = refs.map(causalRefKey);
+    if (new Set(keys).size !== keys.length) return "contains duplicates";
+    for (let index = 1; index < keys.length; index += 1) if ((keys[index - 1] as string) >= (keys[index] as string)) return "must be unique and in canonical order";
+    return null;
+  };
+  fc.assert(
+    fc.property(fc.array(ref, { maxLength: 6 }), (refs) => {
+      const draft = { protocolVersion: "developer/v8", eventId: "event:z", workScopeId: "scope:z", scopeSequence: 0, previousScopeEventSha256: null, causalRefs: refs, occurredAt: "2026-01-01T00:00:00.000Z", kind: "developer.k", payload: {} };
+      const envelope = { ...draft, eventSha256: hashValue({ domain: ENVELOPE_DOMAIN, value: draft }) };
+      const expected = reference(refs);
+      const got = outcome(() => parseEnvelope(envelope)) as { error?: string };
+      if (expected === null) assert.equal(got.error, undefined);
+      else assert.equal(got.error, `ValueError: developerEventEnvelope.causalRefs: ${expected}`);
+    }),
+    { numRuns: 2_000 },
+  );
 });
