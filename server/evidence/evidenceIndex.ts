@@ -5,7 +5,7 @@ import type { EvidenceLookup, ToolResultEvidence, UserDecisionEvidence } from ".
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/errorCodes";
 import { EVIDENCE_FORMAT, parseRecordLine, type EvidenceRecord } from "./evidenceRecord";
-import { evidenceDirectory, listSegments, readRange, recordsBackwards, sizeOf, type Segment } from "./evidenceSegments";
+import { MAX_LINE_BYTES, evidenceDirectory, listSegments, readRange, recordsBackwards, sizeOf, type Segment } from "./evidenceSegments";
 
 export interface RecentEvidence {
   readonly branchResultId: string;
@@ -158,26 +158,76 @@ export function workspaceEvidence(workspaceFolder: string): EvidenceLookup & Pic
   return new EvidenceIndex(evidenceDirectory(workspaceFolder));
 }
 
-/** The newest successful tool results (newest first, one per handle), for status and hook context. */
+/**
+ * How much of a segment's end the newest handles are first looked for in: enough for a couple of
+ * the largest lines, a small part of a full segment (4 MiB), which is read whole only when the
+ * tail's complete lines do not settle the answer.
+ */
+export const RECENT_TAIL_BYTES = 2 * MAX_LINE_BYTES;
+
+interface RecentScan {
+  readonly result: RecentEvidence[];
+  readonly seen: Set<string>;
+}
+
+/** Adds `text`'s records, newest first, to `scan`; true once it holds `limit` handles. */
+function scanBackwards(text: string, scan: RecentScan, limit: number): boolean {
+  for (const record of recordsBackwards(text)) {
+    if (record.kind !== "tool-result" || scan.seen.has(record.branchResultId)) continue;
+    scan.seen.add(record.branchResultId);
+    if (record.isError) continue;
+    scan.result.push({ branchResultId: record.branchResultId, toolName: record.toolName, occurredAt: record.occurredAt, truncated: record.truncated });
+    if (scan.result.length >= limit) return true;
+  }
+  return false;
+}
+
+/**
+ * The complete lines at the end of a segment larger than the tail, or undefined when it has none
+ * (or shrank meanwhile).
+ * The bytes up to the tail's first newline are dropped even when they are a whole line: a cut can
+ * land inside a foreign line such that its rest parses as a record the whole-file read skips.
+ * A newline byte is never part of a UTF-8 sequence, so what follows it decodes exactly as it does
+ * in the whole file.
+ */
+function completeTailLines(file: string, size: number): string | undefined {
+  const tail = readRange(file, size - RECENT_TAIL_BYTES, RECENT_TAIL_BYTES);
+  // A segment that shrank since its size was read is not the file's end: the whole read decides.
+  if (tail.length !== RECENT_TAIL_BYTES) return undefined;
+  const firstNewline = tail.indexOf(0x0a);
+  return firstNewline < 0 ? undefined : tail.subarray(firstNewline + 1).toString("utf8");
+}
+
+/**
+ * The newest successful tool results (newest first, one per handle), for status and hook context.
+ * A large segment is read from its tail first (every capture refreshes these handles, and a full
+ * segment is 4 MiB); the answer is the whole-file scan's, because the tail's lines are the file's
+ * last lines in the same order, and a tail that does not reach `limit` is dropped and the segment
+ * is scanned whole from the state before it.
+ */
 export function recentEvidence(workspaceFolder: string, limit: number): RecentEvidence[] {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new DocketError(ErrorCodes.invalidParams, "limit must be an integer from 1 to 1000.");
-  const result: RecentEvidence[] = [];
-  const seen = new Set<string>();
+  const scan: RecentScan = { result: [], seen: new Set<string>() };
   const segments = listSegments(evidenceDirectory(workspaceFolder));
-  for (let index = segments.length - 1; index >= 0 && result.length < limit; index -= 1) {
+  for (let index = segments.length - 1; index >= 0; index -= 1) {
+    const file = (segments[index] as Segment).file;
+    try {
+      const size = sizeOf(file);
+      if (size > RECENT_TAIL_BYTES) {
+        const tailText = completeTailLines(file, size);
+        const tailScan: RecentScan = { result: [...scan.result], seen: new Set(scan.seen) };
+        if (tailText !== undefined && scanBackwards(tailText, tailScan, limit)) return tailScan.result;
+      }
+    } catch {
+      // The whole-file read below decides, as it did before the tail was tried.
+    }
     let text: string;
     try {
-      text = fs.readFileSync((segments[index] as Segment).file, "utf8");
+      text = fs.readFileSync(file, "utf8");
     } catch {
       continue;
     }
-    for (const record of recordsBackwards(text)) {
-      if (record.kind !== "tool-result" || seen.has(record.branchResultId)) continue;
-      seen.add(record.branchResultId);
-      if (record.isError) continue;
-      result.push({ branchResultId: record.branchResultId, toolName: record.toolName, occurredAt: record.occurredAt, truncated: record.truncated });
-      if (result.length >= limit) break;
-    }
+    if (scanBackwards(text, scan, limit)) return scan.result;
   }
-  return result;
+  return scan.result;
 }
