@@ -5,11 +5,15 @@
 // - with a current checkpoint (target ≤ 1.5× the floor);
 // - with the checkpoint 1,000 lines behind the ledger (target ≤ 2×): every round restores the
 //   behind state, since the hook moves the checkpoint to the end;
+// - informational: PostToolUse with a current checkpoint on an evidence store whose newest segment
+//   is nearly full (the current figure's store starts empty every round), so the capture's append
+//   and the recent-handles refresh read what a long session leaves;
 // - full run only: with no checkpoint at all on a 1,000,000-event ledger, the PreToolUse decision
 //   in wall time (target: answered within 5 s — allow or deny — never past a host's timeout).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { captureToolResult, SEGMENT_BYTES } from "../server/evidence/evidenceStore";
 import { lookupCheckpointFile } from "../server/hooks/checkpoint";
 import { figure, measuredOf, type BenchFigure } from "./figure";
 import { restoreDocketState, saveDocketState, type SavedDocketState } from "./docketState";
@@ -18,6 +22,9 @@ import { EVENTS_PER_SCOPE, offsetOfLastLines, openScopeLines, realisticLedger } 
 
 
 const BEHIND_LINES = 1_000;
+const FILLED_STORE_ID = "hook.postToolUse.filledStore";
+/** How full the filled store's only segment is left: a capture of the measured size still fits. */
+const FILLED_SEGMENT_SHARE = 0.95;
 
 function git(cwd: string, args: readonly string[]): void {
   const result = spawnSync("git", ["-C", cwd, ...args], { encoding: "utf8" });
@@ -109,8 +116,8 @@ function hookArm(options: ProducerOptions, name: string, workspace: string, call
 
 const FLOOR_LABEL = "node -e 0";
 
-/** The current and 1,000-lines-behind figures, on one workspace whose state is restored per run. */
-function checkpointFigures(options: ProducerOptions): BenchFigure[] {
+/** The current, 1,000-lines-behind and filled-store figures, on one workspace whose state is restored per run. */
+async function checkpointFigures(options: ProducerOptions): Promise<BenchFigure[]> {
   const scopes = Number(process.env.DOCKET_BENCH_HOOK_SCOPES ?? (options.quick ? 1_000 : 5_000));
   const plannedRounds = options.rounds ?? (options.quick ? 7 : 21);
   const cached = realisticLedger(scopes);
@@ -139,10 +146,28 @@ function checkpointFigures(options: ProducerOptions): BenchFigure[] {
     // No warm-up of its own: the current arm of the same call warms the same files and bundle.
     arms.push(hookArm(options, `${call.id}.behind${BEHIND_LINES}`, workspace, call, behind, expectCurrent, false));
   }
+  const postToolUse = CALLS.find((call) => call.event === "PostToolUse") as HookCall;
+  const filled = options.wants(FILLED_STORE_ID) ? await fillEvidenceStore(workspace) : null;
+  if (filled !== null) arms.push(hookArm(options, "postToolUse.filledStore", workspace, postToolUse, filled.state, expectCurrent, true));
   const { samples, rounds } = interleavedRounds(arms, { rounds: plannedRounds, warmUps: 1, budgetMs: options.budgetMs });
   const floor = { label: FLOOR_LABEL, measured: measuredOf(samplesOf(samples, "floor")) };
   const size = `${lines.toLocaleString("en-US")} events (${scopes.toLocaleString("en-US")} × ${EVENTS_PER_SCOPE}-event scopes + 1 open)`;
-  return CALLS.flatMap((call) => [
+  const filledFigure =
+    filled === null
+      ? []
+      : [
+          figure({
+            id: FILLED_STORE_ID,
+            label: "PostToolUse hook, current checkpoint, evidence segment nearly full",
+            workload: `${size}; ${filled.records.toLocaleString("en-US")} evidence records, ${(filled.bytes / 1024 / 1024).toFixed(2)} MB`,
+            rounds,
+            measured: measuredOf(samplesOf(samples, "postToolUse.filledStore")),
+            floor,
+            basis: "cpu",
+            note: "informational: hook.postToolUse.current on a store a long session leaves (its target is the current figure's)",
+          }),
+        ];
+  return [...CALLS.flatMap((call) => [
     figure({
       id: `hook.${call.id}.current`,
       label: `${call.event} hook, current checkpoint`,
@@ -163,7 +188,49 @@ function checkpointFigures(options: ProducerOptions): BenchFigure[] {
       basis: "cpu",
       target: { max: 2, kind: "ratio", text: "≤ 2× node -e 0 when 1,000 lines behind (issue 16, target 3)" },
     }),
-  ]);
+  ]), ...filledFigure];
+}
+
+/** Deterministic tool output of about `bytes` bytes: source-like lines, nothing a secret rule flags. */
+function toolOutput(index: number, bytes: number): string {
+  const lines: string[] = [];
+  for (let line = 0, size = 0; size < bytes; line += 1) {
+    const text = `export function step${index}x${line}(value: number): number { return value * ${line + 1} + ${index % 97}; }`;
+    lines.push(text);
+    size += text.length + 1;
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The current state with `.docket/evidence/` holding one segment filled to FILLED_SEGMENT_SHARE of
+ * its size by captures the way a host's PostToolUse makes them (Read, Bash and Grep results of a
+ * few KB), so the measured capture appends to it without rotating.
+ */
+async function fillEvidenceStore(workspace: string): Promise<{ state: SavedDocketState; records: number; bytes: number }> {
+  const folder = path.join(workspace, ".docket", "evidence");
+  const segmentBytes = (): number =>
+    fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.endsWith(".jsonl")).reduce((sum, name) => sum + fs.statSync(path.join(folder, name)).size, 0) : 0;
+  const tools = ["Read", "Bash", "Grep"] as const;
+  let records = 0;
+  while (segmentBytes() < SEGMENT_BYTES * FILLED_SEGMENT_SHARE) {
+    const toolName = tools[records % tools.length] as (typeof tools)[number];
+    const output = toolOutput(records, 1_000 + (records % 7) * 500);
+    const filePath = path.join(workspace, "src", `module${records % 40}.ts`);
+    await captureToolResult(workspace, {
+      host: "claude",
+      sessionId: "bench",
+      toolCallId: `toolu_bench_fill_${records}`,
+      toolName,
+      toolInput: toolName === "Read" ? { file_path: filePath } : toolName === "Bash" ? { command: `npm test -- --grep step${records}` } : { pattern: `step${records}x`, path: "src" },
+      toolResponse: toolName === "Read" ? { file: { filePath, content: output } } : toolName === "Bash" ? { stdout: output, stderr: "", interrupted: false } : { mode: "content", content: output },
+      occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, records)).toISOString(),
+    });
+    records += 1;
+  }
+  const segments = fs.readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
+  if (segments.length !== 1) throw new Error(`the filled evidence store has ${segments.length} segments, not one`);
+  return { state: saveDocketState(workspace), records, bytes: segmentBytes() };
 }
 
 /** No checkpoint at all, on the issue's 1,000,000-event ledger: answered in time, or denied. */
@@ -203,8 +270,8 @@ function noSnapshotFigure(options: ProducerOptions): BenchFigure {
 }
 
 export async function hookFigures(options: ProducerOptions): Promise<BenchFigure[]> {
-  const checkpointIds = CALLS.flatMap((call) => [`hook.${call.id}.current`, `hook.${call.id}.behind${BEHIND_LINES}`]);
-  const figures = checkpointIds.some(options.wants) ? checkpointFigures(options) : [];
+  const checkpointIds = [...CALLS.flatMap((call) => [`hook.${call.id}.current`, `hook.${call.id}.behind${BEHIND_LINES}`]), FILLED_STORE_ID];
+  const figures = checkpointIds.some(options.wants) ? await checkpointFigures(options) : [];
   // The 1,000,000-event ledger takes minutes to generate the first time: full runs only.
   if (!options.quick && options.wants("hook.preToolUse.noSnapshot")) figures.push(noSnapshotFigure(options));
   return figures;
