@@ -168,8 +168,31 @@ function matchAt(task: TaskStage, atoms: readonly Token[], index: number, patter
   return spanOf(task, start, end);
 }
 
+const ASCII_ONLY = /^[\u0000-\u007f]*$/u;
+
+/**
+ * True when `phrase` certainly matches nowhere in the task, decided without tokenizing it: a match
+ * starts at a task word whose lower case (an index key) equals the phrase's first word in lower
+ * case, and in ASCII text that word, lower-cased, is a substring of the phrase lower-cased (NFC
+ * and trimming change no ASCII text). A plan asks this for every module name and lexicon phrase,
+ * and tokenizing each one cost more than the rest of grounding. Non-ASCII phrases (Hangul stems,
+ * case folds that change length) are always compiled.
+ */
+function cannotMatch(byWord: ReadonlyMap<string, readonly number[]>, phrase: string): boolean {
+  if (!ASCII_ONLY.test(phrase)) return false;
+  const lower = phrase.toLowerCase();
+  for (const word of byWord.keys()) if (lower.includes(word)) return false;
+  return true;
+}
+
 /** Every place the task says `phrase`, as whole tokens (see the file comment), sorted by start. */
 export function findPhrase(task: TaskStage, phrase: string, options: PhraseOptions = {}): TaskSpan[] {
+  if (cannotMatch(taskAtoms(task).byWord, phrase)) return [];
+  return findCompiledPhrase(task, phrase, options);
+}
+
+/** findPhrase without its shortcut: the phrase is always compiled. Exported for the tests that compare the two. */
+export function findCompiledPhrase(task: TaskStage, phrase: string, options: PhraseOptions = {}): TaskSpan[] {
   const pattern = compileCached(phrase, options);
   if (pattern === null) return [];
   const { atoms, byWord, byFirstSyllable } = taskAtoms(task);
