@@ -1,8 +1,9 @@
 // `docket plan "<task>" [--workspace DIR] [--json] [--mode M]`: plans a task against a workspace
 // from a terminal. A plan is a result whatever its verdict (GO, FIX_REQUIRED and BLOCKED all exit
 // 0); a task, mode or workspace that cannot be planned exits 2 with the coded error on stderr.
+// First: it configures zod before any schema below is built.
+import "./planProcessZod";
 import path from "node:path";
-import * as z from "zod";
 import { UsageError, parseArgs, stringFlag } from "../cli/args";
 import { DocketError, toDocketError } from "../errors";
 import { canonicalize } from "../ledger/canonicalJson";
@@ -12,11 +13,6 @@ import { findWorkspaceRoot } from "../workspace/ledgerPaths";
 import { ExecutionMode } from "./planSchema";
 import { renderPlanText } from "./planText";
 import { WorkspacePlanner, type PlannerModules } from "./workspacePlanner";
-
-// A `docket plan` process checks each schema once (the index's header, the catalogue, the plan
-// it prints): compiling zod's fast paths (`new Function`) costs more than it saves there, as in
-// the hook process (hookCli.ts). The checks themselves are the same.
-z.config({ jitless: true });
 
 export interface PlanCliIo {
   readonly stdout: (text: string) => void;
