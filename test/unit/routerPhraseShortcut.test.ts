@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { findCompiledPhrase, findPhrase } from "../../server/router/matching";
+import { findCompiledPhrase, findPhrase, phraseCannotMatch } from "../../server/router/matching";
 import { parseTask } from "../../server/router/task";
 
 const word = fc.constantFrom(
@@ -26,6 +26,27 @@ test("the shortcut answers what the compiled phrase answers (property)", () => {
     }),
     { numRuns: 4000, seed: 16 },
   );
+});
+
+test("a phrase the shortcut rules out never matches when compiled (property)", () => {
+  let ruledOut = 0;
+  fc.assert(
+    fc.property(text, text, fc.boolean(), (taskText, phrase, anyCase) => {
+      if (taskText.length === 0) return;
+      const task = parseTask(taskText);
+      if (!phraseCannotMatch(task, phrase)) return;
+      ruledOut += 1;
+      assert.deepEqual(findCompiledPhrase(task, phrase, { anyCase }), []);
+    }),
+    { numRuns: 4000, seed: 17 },
+  );
+  assert.ok(ruledOut > 500, `the shortcut was exercised (${ruledOut} phrases ruled out)`);
+});
+
+test("a task with many distinct words always compiles its phrases", () => {
+  const words = Array.from({ length: 70 }, (_, index) => `word${index}`).join(" ");
+  assert.equal(phraseCannotMatch(parseTask(words), "billing"), false);
+  assert.equal(phraseCannotMatch(parseTask("fix the bug"), "billing"), true);
 });
 
 test("a phrase whose words all occur in the task is still compiled and matched", () => {
