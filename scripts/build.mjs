@@ -180,8 +180,8 @@ const configs = [
     platform: "node",
     format: "cjs",
     target: "node20",
-    // The hot commands (status, policy, notebook validate) and the hook path are parsed on every call: minified.
-    ...(bundle === "docket-cli-state.js" || bundle === "docket-cli-hook.js" || bundle === "docket-cli-validate.js" ? { minify: true } : {}),
+    // The hot commands (status, policy, notebook validate, plan) and the hook path are parsed on every call: minified.
+    ...(bundle === "docket-cli-state.js" || bundle === "docket-cli-hook.js" || bundle === "docket-cli-validate.js" || bundle === "docket-cli-plan.js" ? { minify: true } : {}),
     // `docket hook` shares the hook bundle's slow path (docket-hook-slow.js); validate loads its rare parts from siblings.
     plugins:
       bundle === "docket-cli-hook.js"

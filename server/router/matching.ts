@@ -44,8 +44,12 @@ function foldApostrophes(text: string): string {
 const MAX_CACHED_PATTERNS = 4096;
 const patternCache = new Map<string, Pattern | null>();
 
+function patternKey(phrase: string, options: PhraseOptions): string {
+  return `${options.anyCase === true ? "1" : "0"}${phrase}`;
+}
+
 function compileCached(phrase: string, options: PhraseOptions): Pattern | null {
-  const key = `${options.anyCase === true ? "1" : "0"}${phrase}`;
+  const key = patternKey(phrase, options);
   if (patternCache.has(key)) return patternCache.get(key) as Pattern | null;
   if (patternCache.size >= MAX_CACHED_PATTERNS) patternCache.clear();
   const pattern = compile(phrase, options);
@@ -168,8 +172,40 @@ function matchAt(task: TaskStage, atoms: readonly Token[], index: number, patter
   return spanOf(task, start, end);
 }
 
+const ASCII_ONLY = /^[\u0000-\u007f]*$/u;
+/** Beyond this many distinct task words the shortcut's substring tests could cost more than compiling. */
+const MAX_SHORTCUT_WORDS = 64;
+
+/**
+ * True when `phrase` certainly matches nowhere in the task, decided without tokenizing it: a match
+ * starts at a task word whose lower case (an index key) equals the phrase's first word in lower
+ * case, and in ASCII text that word, lower-cased, is a substring of the phrase lower-cased (NFC
+ * and trimming change no ASCII text). A plan asks this for every module name and lexicon phrase,
+ * and tokenizing each one cost more than the rest of grounding. Non-ASCII phrases (Hangul stems,
+ * case folds that change length) are always compiled, and so is every phrase of a task with more
+ * than MAX_SHORTCUT_WORDS distinct words.
+ */
+function cannotMatch(byWord: ReadonlyMap<string, readonly number[]>, phrase: string): boolean {
+  if (byWord.size > MAX_SHORTCUT_WORDS || !ASCII_ONLY.test(phrase)) return false;
+  const lower = phrase.toLowerCase();
+  for (const word of byWord.keys()) if (lower.includes(word)) return false;
+  return true;
+}
+
+/** cannotMatch for a task. Exported for its tests, which check that no such phrase ever matches. */
+export function phraseCannotMatch(task: TaskStage, phrase: string): boolean {
+  return cannotMatch(taskAtoms(task).byWord, phrase);
+}
+
 /** Every place the task says `phrase`, as whole tokens (see the file comment), sorted by start. */
 export function findPhrase(task: TaskStage, phrase: string, options: PhraseOptions = {}): TaskSpan[] {
+  // A phrase compiled already (a backend planning task after task) is looked up by its first word.
+  if (!patternCache.has(patternKey(phrase, options)) && cannotMatch(taskAtoms(task).byWord, phrase)) return [];
+  return findCompiledPhrase(task, phrase, options);
+}
+
+/** findPhrase without its shortcut: the phrase is always compiled. Exported for the tests that compare the two. */
+export function findCompiledPhrase(task: TaskStage, phrase: string, options: PhraseOptions = {}): TaskSpan[] {
   const pattern = compileCached(phrase, options);
   if (pattern === null) return [];
   const { atoms, byWord, byFirstSyllable } = taskAtoms(task);

@@ -1,6 +1,8 @@
 // `docket plan "<task>" [--workspace DIR] [--json] [--mode M]`: plans a task against a workspace
 // from a terminal. A plan is a result whatever its verdict (GO, FIX_REQUIRED and BLOCKED all exit
 // 0); a task, mode or workspace that cannot be planned exits 2 with the coded error on stderr.
+// First: it configures zod before any schema below is built.
+import "./planProcessZod";
 import path from "node:path";
 import { UsageError, parseArgs, stringFlag } from "../cli/args";
 import { DocketError, toDocketError } from "../errors";

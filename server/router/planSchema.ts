@@ -177,6 +177,37 @@ export const Citation = z.discriminatedUnion("kind", [
 ]);
 export type Citation = z.infer<typeof Citation>;
 
+/**
+ * A file citation exactly as Docket's own checks write it: a plain object with only `kind: "file"`,
+ * a `path` of 1 to 4,096 code units and a `line` that is null or a positive safe integer. Never
+ * true for a value Citation refuses (a property test compares the two); false for anything less
+ * plain (another prototype, another kind), which Citation then decides.
+ */
+function isPlainFileCitation(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== 3) return false;
+  const { kind, path, line } = value as { kind?: unknown; path?: unknown; line?: unknown };
+  if (kind !== "file" || typeof path !== "string" || path.length < 1 || path.length > 4096) return false;
+  if (line !== null && !(typeof line === "number" && Number.isSafeInteger(line) && line > 0)) return false;
+  return Object.hasOwn(value, "kind") && Object.hasOwn(value, "path") && Object.hasOwn(value, "line");
+}
+
+/** True for a plain array of plain file citations (see isPlainFileCitation). Exported for its tests. */
+export function isPlainFileCitationList(value: unknown): boolean {
+  if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) return false;
+  for (let index = 0; index < value.length; index += 1) if (!isPlainFileCitation(value[index])) return false;
+  return true;
+}
+
+/**
+ * The citations of a seat's deterministic check: what z.array(Citation) accepts. A check may cite
+ * thousands of files (a name that matches 2,000 of them); zod's per-object work over those was
+ * most of checking a whole plan, so a plain list of file citations is recognised first, and
+ * anything else goes through Citation as before (and gets its detailed issues).
+ */
+export const CheckCitations = z.union([z.custom<Citation[]>(isPlainFileCitationList), z.array(Citation)]);
+
 export const Finding = z.strictObject({
   findingId: z.string().min(1).max(200),
   severity: Severity,
@@ -477,7 +508,7 @@ export const Seat = z.strictObject({
   state: z.enum(["awaiting-report", "reported", "failed", "unavailable"]),
   findings: z.array(Finding),
   /** Findings produced by Docket's deterministic checks for this seat (also in `findings`). */
-  checks: z.array(z.strictObject({ check: z.string(), passed: z.boolean(), detail: z.string(), citations: z.array(Citation) })),
+  checks: z.array(z.strictObject({ check: z.string(), passed: z.boolean(), detail: z.string(), citations: CheckCitations })),
   failure: z.string().nullable(),
 });
 export type Seat = z.infer<typeof Seat>;

@@ -126,6 +126,38 @@ test("through every kind of change, plans through the index equal plans without 
   }
 });
 
+test("skip-worktree entries, case and Unicode-normalization variants: plans through the index equal plans without it", async () => {
+  const repo = tempRepo({ files: { ...TREE, "src/caf\u00e9.ts": 'import "./retry";\n', "docs/Guide.md": "# guide\n" } });
+  try {
+    await assertSameAsFresh(repo.root, "cold", ["cold"]);
+    await assertSameAsFresh(repo.root, "settled", ["warm", "listing"]);
+
+    // Git keeps listing a skip-worktree entry that is gone from disk.
+    git(repo, "update-index", "--skip-worktree", "src/app.ts");
+    await assertSameAsFresh(repo.root, "skip-worktree set (Git's index rewritten)", ["listing"]);
+    repo.remove("src/app.ts");
+    await assertSameAsFresh(repo.root, "a skip-worktree file removed from disk", ["listing"]);
+    repo.write("src/app.ts", 'import "./cache";\n');
+    await assertSameAsFresh(repo.root, "a skip-worktree file written again, other bytes", ["listing"]);
+
+    // Another case: a tracked name missing, an untracked one beside it (case-sensitive file systems).
+    fs.renameSync(path.join(repo.root, "src/retry.ts"), path.join(repo.root, "src/Retry.ts"));
+    await assertSameAsFresh(repo.root, "a source renamed to another case", ["listing"]);
+    fs.renameSync(path.join(repo.root, "docs"), path.join(repo.root, "Docs"));
+    await assertSameAsFresh(repo.root, "a folder renamed to another case", ["listing"]);
+
+    // The same name in NFD: Git lists the NFC entry as deleted and the NFD one as untracked.
+    fs.renameSync(path.join(repo.root, "src/caf\u00e9.ts"), path.join(repo.root, "src/cafe\u0301.ts"));
+    await assertSameAsFresh(repo.root, "a source renamed to its NFD spelling", ["listing"]);
+    repo.write("src/cafe\u0301.ts", 'import "./Retry";\n');
+    await assertSameAsFresh(repo.root, "the NFD file edited", ["contents", "listing"]);
+    await assertSameAsFresh(repo.root, "settling", ["warm", "contents", "listing"]);
+    await assertSameAsFresh(repo.root, "settled again: the warm path over all of the above", ["warm"]);
+  } finally {
+    repo.dispose();
+  }
+});
+
 test("outside Git the walk's index follows folder, .gitignore and content changes", async () => {
   const root = tempFolder("docket-index-walk-");
   try {

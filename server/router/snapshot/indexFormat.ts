@@ -62,10 +62,13 @@ export interface RouterIndex {
   readonly details: IndexDetails | null;
 }
 
+/** The longest relative path the index accepts, in UTF-16 code units. */
+const MAX_PATH_LENGTH = 4096;
+
 /** A relative POSIX path that stays inside the workspace (no empty, `.` or `..` segment, no NUL). */
 export function isInsidePath(value: string): boolean {
   const length = value.length;
-  if (length === 0 || length > 4096 || value.charCodeAt(0) === 0x2f || value.includes("\u0000")) return false;
+  if (length === 0 || length > MAX_PATH_LENGTH || value.charCodeAt(0) === 0x2f || value.includes("\u0000")) return false;
   // Checked segment by segment without building strings: this runs for every file of the index.
   let start = 0;
   for (;;) {
@@ -322,25 +325,21 @@ function uint32s(bytes: Buffer, start: number, count: number): Uint32Array {
 }
 
 /**
- * True when every NUL-separated path of `text` passes isInsidePath: scanned as one string, which
- * costs a fraction of checking 100,000 strings one by one.
+ * An empty, `.` or `..` segment somewhere in NUL-separated paths: one that starts the text or
+ * follows a `/` or NUL, and ends at a `/`, a NUL or the end (a leading `/` is an empty first
+ * segment). One regular-expression search over the block costs a fifth of a scan in JavaScript.
  */
-function allInside(text: string): boolean {
-  let pathStart = 0;
-  let segmentStart = 0;
-  for (let at = 0; at <= text.length; at += 1) {
-    const code = at === text.length ? 0 : text.charCodeAt(at);
-    if (code !== 0x2f && code !== 0) continue;
-    const size = at - segmentStart;
-    if (size === 0) return false;
-    if (size <= 2 && text.charCodeAt(segmentStart) === 0x2e && (size === 1 || text.charCodeAt(segmentStart + 1) === 0x2e)) return false;
-    if (code === 0) {
-      if (at - pathStart > 4096) return false;
-      pathStart = at + 1;
-    }
-    segmentStart = at + 1;
-  }
-  return true;
+const OUTSIDE_SEGMENT = /(?:^|[\0/])\.{0,2}(?:[\0/]|$)/u;
+
+/**
+ * The NUL-separated paths of `text` when every one passes isInsidePath, else null. Exported for
+ * its tests, which compare it with isInsidePath path by path.
+ */
+export function insidePaths(text: string): string[] | null {
+  if (OUTSIDE_SEGMENT.test(text)) return null;
+  const values = text.split("\u0000");
+  for (const value of values) if (value.length > MAX_PATH_LENGTH) return null;
+  return values;
 }
 
 /**
@@ -350,9 +349,8 @@ function allInside(text: string): boolean {
 function splitBlock(bytes: Buffer, start: number, end: number, count: number, paths: boolean): string[] | null {
   if (count === 0) return end === start ? [] : null;
   const text = bytes.toString("utf8", start, end);
-  if (paths && !allInside(text)) return null;
-  const values = text.split("\u0000");
-  return values.length === count ? values : null;
+  const values = paths ? insidePaths(text) : text.split("\u0000");
+  return values !== null && values.length === count ? values : null;
 }
 
 /** The index in `bytes` (without its details) and the seal its details file must have, or null. */
