@@ -61,7 +61,7 @@ const hookSecretlintPlugin = {
 };
 
 /**
- * In dist/docket-hook.js and dist/docket-hook-tail.js, the default import of node:fs, node:path or node:os is the module itself:
+ * In dist/docket-hook.js, dist/docket-hook-tail.js and dist/docket-cli-validate.js, the default import of node:fs, node:path or node:os is the module itself:
  * esbuild's interop would copy the module's every property into a fresh object once per importing
  * file (a millisecond or more of each hook's start). A named import of them fails the build
  * ("No matching export"), which is the cue to add it here.
@@ -187,7 +187,7 @@ const configs = [
       bundle === "docket-cli-hook.js"
         ? [cliBundlesPlugin, hookSlowPathPlugin]
         : bundle === "docket-cli-validate.js"
-          ? [cliBundlesPlugin, validateSiblingsPlugin]
+          ? [cliBundlesPlugin, validateSiblingsPlugin, hookBuiltinDefaultsPlugin]
           : bundle === "docket-cli-plan.js"
             ? [cliBundlesPlugin, planYamlPlugin]
             : [cliBundlesPlugin],

@@ -69,12 +69,20 @@ function closingDelimiter(lines: readonly string[]): number {
   return -1;
 }
 
+export interface SectionBounds {
+  /** The record's text with line endings `\n`. */
+  readonly normalized: string;
+  readonly frontmatterText: string;
+  /** Where the lines after the closing delimiter start in `normalized`; past its end when there are none. */
+  readonly bodyStart: number;
+}
+
 /**
- * The frontmatter text and the lines after it. The same as splitting the whole text into lines and
- * joining the frontmatter's back, found with indexOf instead: the frontmatter is the part every
+ * Where the frontmatter and the lines after it are. The same as splitting the whole text into lines
+ * and joining the frontmatter's back, found with indexOf instead: the frontmatter is the part every
  * record has most lines in, and it is read as one text anyway.
  */
-export function splitSections(path: string, text: string): Step<Sections> {
+export function sectionBounds(path: string, text: string): Step<SectionBounds> {
   const normalized = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
   if (!normalized.startsWith("---") || (normalized.length > 3 && normalized.charCodeAt(3) !== 0x0a)) {
     return markdownFailure(path, "markdown.frontmatter.missing", 'A record must start with a "---" frontmatter line.');
@@ -86,11 +94,22 @@ export function splitSections(path: string, text: string): Step<Sections> {
     const end = start + 3;
     if (end === normalized.length || normalized.charCodeAt(end) === 0x0a) {
       const frontmatterText = start === 4 ? "" : normalized.slice(4, start - 1);
-      const markdownLines = end === normalized.length ? [] : normalized.slice(end + 1).split("\n");
-      return { ok: true, value: { frontmatterText, markdownLines } };
+      return { ok: true, value: { normalized, frontmatterText, bodyStart: end + 1 } };
     }
   }
   return markdownFailure(path, "markdown.frontmatter.missing", 'The frontmatter has no closing "---" line.');
+}
+
+/** The lines after the closing delimiter (none when the text ends with it). */
+export function bodyLines(bounds: SectionBounds): string[] {
+  return bounds.bodyStart > bounds.normalized.length ? [] : bounds.normalized.slice(bounds.bodyStart).split("\n");
+}
+
+/** The frontmatter text and the lines after it. */
+export function splitSections(path: string, text: string): Step<Sections> {
+  const bounds = sectionBounds(path, text);
+  if (!bounds.ok) return bounds;
+  return { ok: true, value: { frontmatterText: bounds.value.frontmatterText, markdownLines: bodyLines(bounds.value) } };
 }
 
 /**
@@ -184,21 +203,52 @@ function closesFence(line: string, open: Fence): boolean {
   return marker !== undefined && marker.charAt(0) === open.char && marker.length >= open.size;
 }
 
+/** What afterLine says of a line that is a second level-1 heading outside fenced code. */
+const SECOND_H1 = Symbol("second h1");
+
+/**
+ * One line of the body after the heading: the fence open after it, or SECOND_H1. Only lines whose
+ * first character is a space, a backtick, a tilde or `#` can change anything.
+ */
+function afterLine(line: string, open: Fence | undefined): Fence | undefined | typeof SECOND_H1 {
+  if (open !== undefined) return closesFence(line, open) ? undefined : open;
+  const opening = fenceOpening(line);
+  if (opening !== undefined) return opening;
+  return line.charCodeAt(0) === 0x23 && /^#\s+\S/.test(line) ? SECOND_H1 : undefined;
+}
+
 /** A second `# text` heading outside fenced code (from line `from` on); headings inside ``` or ~~~ fences are content. */
 function hasSecondH1(lines: readonly string[], from: number): boolean {
   let open: Fence | undefined;
   for (let index = from; index < lines.length; index += 1) {
-    const line = lines[index] as string;
-    if (open !== undefined) {
-      if (closesFence(line, open)) open = undefined;
-      continue;
-    }
-    const opening = fenceOpening(line);
-    if (opening !== undefined) open = opening;
-    else if (line.charCodeAt(0) === 0x23 && /^#\s+\S/.test(line)) return true;
+    const state = afterLine(lines[index] as string, open);
+    if (state === SECOND_H1) return true;
+    open = state;
   }
   return false;
 }
+
+/** The line breaks before lines that can change afterLine's state (every other line leaves it as it is). */
+const LINE_THAT_MATTERS = /\n[ `~#]/g;
+
+/** hasSecondH1 over the lines after the line break at `from`, visiting only the lines that can matter. */
+function hasSecondH1InText(text: string, from: number): boolean {
+  let open: Fence | undefined;
+  LINE_THAT_MATTERS.lastIndex = from;
+  for (let found = LINE_THAT_MATTERS.exec(text); found !== null; found = LINE_THAT_MATTERS.exec(text)) {
+    const start = found.index + 1;
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const state = afterLine(text.slice(start, end), open);
+    if (state === SECOND_H1) return true;
+    open = state;
+    LINE_THAT_MATTERS.lastIndex = end;
+  }
+  return false;
+}
+
+const FIRST_HEADING = /^#\s+(.+?)\s*$/;
+const CONTENT = /\S/;
 
 /**
  * The lines after the frontmatter checked: a first non-blank line that is a `# Title` heading, no
@@ -208,7 +258,7 @@ function hasSecondH1(lines: readonly string[], from: number): boolean {
  */
 export function checkBody(path: string, lines: readonly string[]): Step<{ h1: string; bodyStart: number }> {
   const first = lines.findIndex((line) => line.trim() !== "");
-  const heading = first === -1 ? null : /^#\s+(.+?)\s*$/.exec(lines[first] ?? "");
+  const heading = first === -1 ? null : FIRST_HEADING.exec(lines[first] ?? "");
   const h1 = heading?.[1]?.trim() ?? "";
   if (h1 === "") return markdownFailure(path, "markdown.h1.missing", 'The first non-blank line after the frontmatter must be a "# Title" heading.');
   const bodyStart = first + 1;
@@ -217,6 +267,24 @@ export function checkBody(path: string, lines: readonly string[]): Step<{ h1: st
   for (let index = bodyStart; index < lines.length && !content; index += 1) content = (lines[index] as string).trim() !== "";
   if (!content) return markdownFailure(path, "markdown.body.empty", "A record needs content after its heading.");
   return { ok: true, value: { h1, bodyStart } };
+}
+
+/**
+ * checkBody's verdict on the lines after the frontmatter, for the usual body, without splitting it
+ * into lines: when its first line starts with `#`, that line is the first non-blank one, the
+ * second-heading check visits only the lines that can matter (hasSecondH1InText), and there is
+ * content exactly when some character after the heading line is not white space (String#trim and
+ * \s strip the same characters, line breaks included). `undefined` for any other body: then
+ * checkBody decides.
+ */
+export function usualBodyPasses(bounds: SectionBounds): boolean | undefined {
+  const { normalized: text, bodyStart: start } = bounds;
+  if (text.charCodeAt(start) !== 0x23) return undefined;
+  let lineEnd = text.indexOf("\n", start);
+  if (lineEnd === -1) lineEnd = text.length;
+  const heading = FIRST_HEADING.exec(text.slice(start, lineEnd));
+  if ((heading?.[1]?.trim() ?? "") === "") return false;
+  return !hasSecondH1InText(text, lineEnd) && CONTENT.test(text.slice(lineEnd));
 }
 
 function parseBody(path: string, lines: readonly string[]): Step<{ h1: string; body: string }> {

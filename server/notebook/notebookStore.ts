@@ -217,8 +217,12 @@ function eachRecordFile<File>(recordsDir: string, tolerateLeftovers: boolean, re
   const sorted = sortByNotebookText(entries, (entry) => entry.name);
   const leftovers: string[] = [];
   const files: File[] = [];
+  // recordsDir is path.join's output (locate: normalised, no trailing separator) and an entry's name
+  // is never empty, `.` or `..` and holds no separator, so path.join would only append it: done
+  // directly, as it is done for every record of every read.
+  const prefix = `${recordsDir}${path.sep}`;
   for (const entry of sorted) {
-    const absolutePath = path.join(recordsDir, entry.name);
+    const absolutePath = prefix + entry.name;
     // An interrupted publication's temporary is recovery's to remove, not a broken layout to repair.
     if (tolerateLeftovers && entry.isFile() && publicationTemporaryTarget(entry.name) !== null) {
       leftovers.push(entry.name);

@@ -20,54 +20,24 @@
 // test/unit/notebookRecordFacts.test.ts holds it to yaml, ajv and the general path on fixtures,
 // generated records, line edits and hostile texts.
 import type { GraphRecord } from "./graphValidation";
-import { checkBody, decodeUtf8, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS, MAX_RECORD_BYTES, splitSections } from "./markdownProfile";
+import { bodyLines, checkBody, decodeUtf8, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_KEYS, MAX_RECORD_BYTES, sectionBounds, usualBodyPasses } from "./markdownProfile";
 import { recordRuleDiagnostics } from "./recordRules";
 import { isBcp47, OBSERVER_RECORD_SCHEMA, RECORD_TYPES, STATUSES_BY_TYPE, type LineageRef, type ObserverRecord, type RecordType, type SemanticRelation, type SourceRef } from "./recordSchema";
 import { CONTENT_HASH, dateTime, isUri, LINEAGE_TYPES, nonEmpty, RECORD_ID, RELATION_TYPES, SOURCE_ID, SOURCE_ROLES } from "./recordSchemaCheck";
-import { decline, inlineValue, subsetLines, type Line } from "./simpleFrontmatter";
+import { emptyValues, EXTERNAL, isStringList, INQUIRY, OBSERVATION, orderedFrontmatterValues, RECORD_KEYS, REQUIRED_BITS, SOURCE_KIND, type Fields, type FrontmatterValues } from "./orderedFrontmatter";
+import { DECLINE, decline, inlineString, inlineValue, subsetLines, type Line } from "./simpleFrontmatter";
 
 /** What Phase B needs of a record that passed Phase A (the validation cache keeps the same). */
 export type RecordFacts = Omit<GraphRecord, "path" | "sha256">;
 
-/**
- * The top-level keys this reader knows, by their index in the switch of FactsReader.read (numbers,
- * so the switch jumps instead of comparing strings) and their bit (1 << index) in the set of keys seen.
- */
-const KEY_INDEX: ReadonlyMap<string, number> = new Map(
-  [
-    "observer_schema",
-    "observer_type",
-    "observer_status",
-    "id",
-    "title",
-    "lang",
-    "created",
-    "modified",
-    "tags",
-    "aliases",
-    "sources",
-    "lineage",
-    "relations",
-    "source_kind",
-    "external",
-    "observation",
-    "inquiry",
-  ].map((key, index) => [key, index]),
-);
-/** The schema's required keys: the first thirteen. */
-const REQUIRED_BITS = (1 << 13) - 1;
-const SOURCE_KIND = 1 << 13;
-const EXTERNAL = 1 << 14;
-const OBSERVATION = 1 << 15;
-const INQUIRY = 1 << 16;
+/** The index of each top-level key this reader knows (RECORD_KEYS), for the switch of FactsReader.read. */
+const KEY_INDEX: ReadonlyMap<string, number> = new Map(RECORD_KEYS.map((key, index) => [key, index]));
 
 const SOURCE_FIELDS = ["record", "locator", "role"];
 const EDGE_FIELDS = ["type", "target"];
 const EXTERNAL_FIELDS = ["uri", "revision", "content_hash", "retrieval_context"];
 const OBSERVATION_FIELDS = ["observed_at", "observed_by", "fact", "conditions", "interpretation_boundary"];
 const INQUIRY_FIELDS = ["origin", "original", "current", "revision_reason"];
-
-type Fields = Record<string, string>;
 
 /**
  * A mapping key line as simpleFrontmatter's keyEnd and valueAfter read it: the key, then the value
@@ -79,12 +49,6 @@ export const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,255}):(?: +(.*))?$/;
 /** The key and the value after it (undefined: the key alone), or DECLINE when `content` is no key line. */
 function keyLine(content: string): RegExpExecArray {
   return KEY_LINE.exec(content) ?? decline();
-}
-
-/** A value that must be a string written on its key's line. */
-function inlineString(rest: string | undefined): string {
-  const value = rest === undefined ? decline() : inlineValue(rest);
-  return typeof value === "string" ? value : decline();
 }
 
 function certainly(condition: boolean): void {
@@ -145,44 +109,25 @@ class FactsReader {
   }
 
   /** `[]`, or a block sequence of mappings (`- key: value` items) below a top-level key written alone. */
-  private items<Item>(rest: string | undefined, allowed: readonly string[], item: (fields: Fields) => Item): Item[] {
+  private items(rest: string | undefined, allowed: readonly string[]): Fields[] {
     if (rest !== undefined) return rest === "[]" ? [] : decline();
     const first = this.lines[this.position];
     if (first === undefined || !first.content.startsWith("- ")) decline();
     const indent = first.indent;
-    const items: Item[] = [];
+    const items: Fields[] = [];
     for (let line = this.lines[this.position]; line !== undefined && line.indent >= indent; line = this.lines[this.position]) {
       if (line.indent > indent || !line.content.startsWith("- ")) {
         // A sequence at indent 0 ends at the next top-level key, as in simpleFrontmatter.
         if (line.indent === indent && indent === 0 && KEY_LINE.test(line.content)) break;
         decline();
       }
-      items.push(item(this.fields(indent + 2, allowed, line.content.slice(2))));
+      items.push(this.fields(indent + 2, allowed, line.content.slice(2)));
     }
     return items;
   }
 
-  /** A flow list of non-empty strings (`[]` or `[a, b]`) on its key's line. */
-  private static strings(rest: string | undefined): void {
-    const value = rest === undefined ? decline() : inlineValue(rest);
-    certainly(Array.isArray(value) && value.every(nonEmpty));
-  }
-
-  read(): { facts: RecordFacts; rules: ObserverRecord } {
-    let seen = 0;
-    let schema = "";
-    let type = "";
-    let status = "";
-    let id = "";
-    let created = "";
-    let modified = "";
-    let sourceKind = "";
-    let sources: SourceRef[] = [];
-    let lineage: LineageRef[] = [];
-    let relations: SemanticRelation[] = [];
-    let external: Fields = {};
-    let observation: Fields = {};
-    let inquiry: Fields = {};
+  read(): FrontmatterValues {
+    const values = emptyValues();
     while (this.position < this.lines.length) {
       const { indent, content } = this.lines[this.position] as Line;
       if (indent !== 0) decline();
@@ -190,83 +135,98 @@ class FactsReader {
       const key = match[1] as string;
       const rest = match[2];
       const keyIndex = KEY_INDEX.get(key);
-      if (keyIndex === undefined || (seen & (1 << keyIndex)) !== 0) decline();
-      seen |= 1 << keyIndex;
+      if (keyIndex === undefined || (values.seen & (1 << keyIndex)) !== 0) decline();
+      values.seen |= 1 << keyIndex;
       this.countKey();
       this.position += 1;
       switch (keyIndex) {
         case 0: // observer_schema
-          schema = inlineString(rest);
+          values.schema = inlineString(rest);
           break;
         case 1: // observer_type
-          type = inlineString(rest);
+          values.type = inlineString(rest);
           break;
         case 2: // observer_status
-          status = inlineString(rest);
+          values.status = inlineString(rest);
           break;
         case 3: // id
-          id = inlineString(rest);
+          values.id = inlineString(rest);
           break;
         case 4: // title
-          certainly(nonEmpty(inlineString(rest)));
+          values.title = inlineString(rest);
           break;
         case 5: // lang
-          certainly(isBcp47(inlineString(rest)));
+          values.lang = inlineString(rest);
           break;
         case 6: // created
-          created = inlineString(rest);
+          values.created = inlineString(rest);
           break;
         case 7: // modified
-          modified = inlineString(rest);
+          values.modified = inlineString(rest);
           break;
         case 8: // tags
+          values.tagsListed = isStringList(rest === undefined ? decline() : inlineValue(rest));
+          break;
         case 9: // aliases
-          FactsReader.strings(rest);
+          values.aliasesListed = isStringList(rest === undefined ? decline() : inlineValue(rest));
           break;
         case 10: // sources
-          sources = this.items(rest, SOURCE_FIELDS, sourceRef);
+          values.sources = this.items(rest, SOURCE_FIELDS);
           break;
         case 11: // lineage
-          lineage = this.items(rest, EDGE_FIELDS, lineageRef);
+          values.lineage = this.items(rest, EDGE_FIELDS);
           break;
         case 12: // relations
-          relations = this.items(rest, EDGE_FIELDS, semanticRelation);
+          values.relations = this.items(rest, EDGE_FIELDS);
           break;
         case 13: // source_kind
-          sourceKind = inlineString(rest);
+          values.sourceKind = inlineString(rest);
           break;
         case 14: // external
-          external = this.nested(rest, EXTERNAL_FIELDS);
+          values.external = this.nested(rest, EXTERNAL_FIELDS);
           break;
         case 15: // observation
-          observation = this.nested(rest, OBSERVATION_FIELDS);
+          values.observation = this.nested(rest, OBSERVATION_FIELDS);
           break;
         default: // inquiry
-          inquiry = this.nested(rest, INQUIRY_FIELDS);
+          values.inquiry = this.nested(rest, INQUIRY_FIELDS);
       }
     }
-    certainly((seen & REQUIRED_BITS) === REQUIRED_BITS && schema === OBSERVER_RECORD_SCHEMA && (RECORD_TYPES as readonly string[]).includes(type));
-    const recordType = type as RecordType;
-    certainly(STATUSES_BY_TYPE[recordType].includes(status) && RECORD_ID.test(id) && dateTime(created) && dateTime(modified));
-    const hasExternal = (seen & EXTERNAL) !== 0;
-    const hasObservation = (seen & OBSERVATION) !== 0;
-    const hasInquiry = (seen & INQUIRY) !== 0;
-    const hasSourceKind = (seen & SOURCE_KIND) !== 0;
-    if (hasExternal) certainly(externalMaterial(external));
-    if (hasObservation) certainly(directObservation(observation));
-    if (hasInquiry) certainly(inquiryFacts(inquiry));
-    if (hasSourceKind) certainly(sourceKind === "external-material" || sourceKind === "direct-observation");
-    if (recordType === "source") {
-      certainly(!hasInquiry);
-      certainly(sourceKind === "external-material" ? hasExternal && !hasObservation : sourceKind === "direct-observation" && hasObservation && !hasExternal);
-    } else {
-      certainly(!hasSourceKind && !hasExternal && !hasObservation && hasInquiry === (recordType === "inquiry"));
-    }
-    // What the record rules read; they run on it exactly as on the general path's frontmatter.
-    // (`inquiry` is read only for an inquiry, which has the block.)
-    const rules = { id, observer_type: recordType, created, modified, inquiry } as unknown as ObserverRecord;
-    return { facts: { recordId: detached(id), type: detached(recordType) as RecordType, status: detached(status), record: { sources, lineage, relations } }, rules };
+    return values;
   }
+}
+
+/**
+ * The record's facts and what the record rules read, when its frontmatter's values (as either
+ * reader gives them) certainly pass the schema; DECLINE thrown otherwise.
+ */
+function certainFacts(values: FrontmatterValues): { facts: RecordFacts; rules: ObserverRecord } {
+  const { seen, type, status, id, created, modified, sourceKind, external, observation, inquiry } = values;
+  certainly((seen & REQUIRED_BITS) === REQUIRED_BITS && values.schema === OBSERVER_RECORD_SCHEMA && (RECORD_TYPES as readonly string[]).includes(type));
+  const recordType = type as RecordType;
+  certainly(STATUSES_BY_TYPE[recordType].includes(status) && RECORD_ID.test(id) && dateTime(created) && dateTime(modified));
+  certainly(nonEmpty(values.title) && isBcp47(values.lang) && values.tagsListed && values.aliasesListed);
+  const sources = values.sources.map(sourceRef);
+  const lineage = values.lineage.map(lineageRef);
+  const relations = values.relations.map(semanticRelation);
+  const hasExternal = (seen & EXTERNAL) !== 0;
+  const hasObservation = (seen & OBSERVATION) !== 0;
+  const hasInquiry = (seen & INQUIRY) !== 0;
+  const hasSourceKind = (seen & SOURCE_KIND) !== 0;
+  if (hasExternal) certainly(externalMaterial(external));
+  if (hasObservation) certainly(directObservation(observation));
+  if (hasInquiry) certainly(inquiryFacts(inquiry));
+  if (hasSourceKind) certainly(sourceKind === "external-material" || sourceKind === "direct-observation");
+  if (recordType === "source") {
+    certainly(!hasInquiry);
+    certainly(sourceKind === "external-material" ? hasExternal && !hasObservation : sourceKind === "direct-observation" && hasObservation && !hasExternal);
+  } else {
+    certainly(!hasSourceKind && !hasExternal && !hasObservation && hasInquiry === (recordType === "inquiry"));
+  }
+  // What the record rules read; they run on it exactly as on the general path's frontmatter.
+  // (`inquiry` is read only for an inquiry, which has the block.)
+  const rules = { id, observer_type: recordType, created, modified, inquiry } as unknown as ObserverRecord;
+  return { facts: { recordId: detached(id), type: detached(recordType) as RecordType, status: detached(status), record: { sources, lineage, relations } }, rules };
 }
 
 function sourceRef(fields: Fields): SourceRef {
@@ -318,6 +278,21 @@ function inquiryFacts(fields: Fields): boolean {
 }
 
 /**
+ * The values the line reader gives for a frontmatter, or `undefined` when it declines; for the test
+ * that holds orderedFrontmatterValues to it.
+ */
+export function frontmatterValuesByLine(frontmatterText: string): FrontmatterValues | undefined {
+  const lines = subsetLines(frontmatterText);
+  if (lines === undefined) return undefined;
+  try {
+    return new FactsReader(lines).read();
+  } catch (error) {
+    if (error === DECLINE) return undefined;
+    throw error;
+  }
+}
+
+/**
  * The facts of the record in `bytes` when it certainly passes Phase A, else `undefined` (then the
  * general path, parseRecordMarkdown, must answer). Never throws.
  */
@@ -326,15 +301,21 @@ export function plainRecordFacts(bytes: Uint8Array): RecordFacts | undefined {
   try {
     const text = decodeUtf8("", bytes);
     if (!text.ok) return undefined;
-    const sections = splitSections("", text.value);
+    const sections = sectionBounds("", text.value);
     if (!sections.ok) return undefined;
-    const { frontmatterText, markdownLines } = sections.value;
+    const { frontmatterText } = sections.value;
     // UTF-8 takes at most three bytes per UTF-16 unit: count them only when that could exceed the bound.
     if (frontmatterText.length * 3 > MAX_FRONTMATTER_BYTES && Buffer.byteLength(frontmatterText, "utf8") > MAX_FRONTMATTER_BYTES) return undefined;
-    const lines = subsetLines(frontmatterText);
-    if (lines === undefined) return undefined;
-    const { facts, rules } = new FactsReader(lines).read();
-    if (!checkBody("", markdownLines).ok) return undefined;
+    // The schema's order, as Docket's writers and the propose tool's description lay a record out,
+    // in one match (orderedFrontmatter.ts); any other layout line by line, as simpleFrontmatter reads it.
+    let values = orderedFrontmatterValues(frontmatterText);
+    if (values === undefined) {
+      const lines = subsetLines(frontmatterText);
+      if (lines === undefined) return undefined;
+      values = new FactsReader(lines).read();
+    }
+    const { facts, rules } = certainFacts(values);
+    if (!(usualBodyPasses(sections.value) ?? checkBody("", bodyLines(sections.value)).ok)) return undefined;
     if (recordRuleDiagnostics("", rules).length > 0) return undefined;
     return facts;
   } catch {

@@ -12,8 +12,13 @@
 // it declines. test/unit/notebookValidationCache.test.ts compares it with `yaml` on every record
 // fixture, generated notebooks and line-level mutations of them.
 
-/** Characters that might read differently in some YAML corner: control and format characters, exotic spaces, line separators. */
-const UNUSUAL_CHARACTER = /[^\n\x20-\x7e\u00a1-\u167f\u1681-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff\u3001-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]/u;
+/**
+ * The characters the subset reads besides the line break and the space, as the ranges of a `u`
+ * character class; every other one (control and format characters, exotic spaces, line
+ * separators) might read differently in some YAML corner.
+ */
+export const USUAL_VISIBLE_CHARACTERS = "\\x21-\\x7e\\u00a1-\\u167f\\u1681-\\u1fff\\u2010-\\u2027\\u2030-\\u205e\\u2070-\\u2fff\\u3001-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\u{10000}-\\u{10ffff}";
+const UNUSUAL_CHARACTER = new RegExp(`[^\\n ${USUAL_VISIBLE_CHARACTERS}]`, "u");
 /** The longest key the subset reads, far below YAML's 1,024-character bound on implicit keys. */
 const MAX_KEY_LENGTH = 256;
 /** Keys the core schema would turn into something other than that string. */
@@ -130,6 +135,12 @@ export function inlineValue(text: string): unknown {
     return words;
   }
   return plainScalar(text);
+}
+
+/** A value that must be a string written on its key's line (`rest`: after the colon and its spaces), or DECLINE thrown. */
+export function inlineString(rest: string | undefined): string {
+  const value = rest === undefined ? decline() : inlineValue(rest);
+  return typeof value === "string" ? value : decline();
 }
 
 class Reader {

@@ -4,6 +4,7 @@
 // after edits, when garbled, and whatever a stranger put in it for bytes the records no longer have.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +22,7 @@ import { compareNotebookText } from "../../server/notebook/referenceOrder";
 import { schemaDiagnostics } from "../../server/notebook/recordSchema";
 import { certainlyMatchesRecordSchema, dateTime } from "../../server/notebook/recordSchemaCheck";
 import { readSimpleFrontmatter } from "../../server/notebook/simpleFrontmatter";
-import { validationCacheLocation } from "../../server/notebook/validationCache";
+import { recordSetDigest, validationCacheLocation } from "../../server/notebook/validationCache";
 import { parseStrictYaml } from "../../server/yaml/strictDocument";
 import { generateNotebookRecords, RECORD_FAULTS, writeNotebookRecords, type GeneratedRecord } from "../support/notebookGenerator";
 import { repoRoot } from "../support/repoRoot";
@@ -371,4 +372,16 @@ test("docket notebook validate prints the same report and exit code cold, warm, 
       scratch.done();
     }
   }
+});
+
+test("the record-set digest is the SHA-256 of every file's path and hash lines, as one update per file gave it", () => {
+  const file = fc.record({ path: fc.string({ unit: "binary", maxLength: 40 }).map((name) => `records/${name}.md`), sha256: fc.stringMatching(/^[0-9a-f]{64}$/) });
+  fc.assert(
+    fc.property(fc.array(file, { maxLength: 30 }), (files) => {
+      const perFile = createHash("sha256");
+      for (const entry of files) perFile.update(`${entry.path}\n${entry.sha256}\n`);
+      assert.equal(recordSetDigest(files), perFile.digest("hex"));
+    }),
+    { numRuns: 500, seed: 16 },
+  );
 });
