@@ -101,7 +101,8 @@ function payloadTextWithin(envelopeText: string, value: unknown): string | undef
 function payloadAt(value: unknown, path: string, parsedText?: string): { json: JsonValue; text: string } {
   const text = parsedText === undefined ? undefined : payloadTextWithin(parsedText, value);
   if (text !== undefined) {
-    if (utf8Length(text) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes, so a short text needs no byte count.
+    if (text.length * 3 > MAX_PAYLOAD_BYTES && utf8Length(text) > MAX_PAYLOAD_BYTES) fail(path, "JSON value exceeds its byte limit");
     return { json: value as JsonValue, text };
   }
   let json: JsonValue;
@@ -132,6 +133,24 @@ function envelopeSha256WithPayloadText(draft: EnvelopeDraft, payloadText: string
   );
 }
 
+const ENVELOPE_HASH_OPENING = `{"domain":${JSON.stringify(ENVELOPE_DOMAIN)},"value":`;
+
+/**
+ * The text envelopeSha256 hashes, cut out of the whole envelope's canonical text (`parsedText`,
+ * see parseEnvelope) instead of written again: the hashed draft is the envelope without its
+ * eventSha256 member, with every other member the very value the text holds, so its canonical
+ * text is the envelope's with that member removed. Undefined when the member is not found (the
+ * caller then writes the text out). Every member before it is validated (refs and ids hold no
+ * quote), and a ref's own eventSha256 is followed by its workScopeId, never by `kind`, so the first
+ * match is the envelope's member.
+ */
+function hashedTextWithin(parsedText: string, eventSha256: string): string | undefined {
+  const member = `,"eventSha256":"${eventSha256}"`;
+  const at = parsedText.indexOf(`${member},"kind":`);
+  if (at < 0) return undefined;
+  return `${ENVELOPE_HASH_OPENING}${parsedText.slice(0, at)}${parsedText.slice(at + member.length)}}`;
+}
+
 /** Whether the refs' keys strictly ascend by code units (which implies they are unique). */
 function isStrictlyAscending(refs: readonly EventRef[]): boolean {
   let previous: string | null = null;
@@ -146,7 +165,9 @@ function isStrictlyAscending(refs: readonly EventRef[]): boolean {
 /**
  * Strictly parses a stored envelope. Throws ValueError describing the first violation.
  * `parsedText`: only for a value that is JSON.parse output handed over for good, its canonical
- * JSON text (a ledger line's entry); the envelope then keeps that value's payload as is.
+ * JSON text (a ledger line's entry, proven canonical by decodeLedgerLine); the envelope then keeps
+ * that value's payload as is, and the texts the payload's byte limit and the event hash read are
+ * cut out of it.
  */
 export function parseEnvelope(value: unknown, path = "developerEventEnvelope", parsedText?: string): Envelope {
   const data = objectAt(value, path);
@@ -196,7 +217,9 @@ export function parseEnvelope(value: unknown, path = "developerEventEnvelope", p
     payload: payload.json,
   };
   const eventSha256 = shaAt(data.eventSha256, `${path}.eventSha256`);
-  if (envelopeSha256WithPayloadText(parsed, payload.text) !== eventSha256) {
+  const hashedText = parsedText === undefined ? undefined : hashedTextWithin(parsedText, eventSha256);
+  const computed = hashedText === undefined ? envelopeSha256WithPayloadText(parsed, payload.text) : sha256Hex(hashedText);
+  if (computed !== eventSha256) {
     fail(`${path}.eventSha256`, "does not match the canonical event body");
   }
   // Written out, not spread: V8 gives every object built by `{ ...parsed, eventSha256 }` a map of

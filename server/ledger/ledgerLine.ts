@@ -1,6 +1,7 @@
 // Docket's ledger line wrapper (docs/ledger-format.md). Every line of `.docket/ledger.jsonl` is
 // one canonical JSON object that wraps one entry of a typed stream and links to the previous
 // line by hash, so deleting, reordering or editing any committed line is detectable.
+import { isCanonicalTextOf } from "./canonicalText";
 import { canonicalJson, hashValue, sha256Hex, toJsonValue, type JsonValue } from "./canonicalJson";
 import { ValueError, exactKeys, fail, integerAt, isRecord, objectAt, shaAt } from "./values";
 import { GUARD_STREAM, guardEntryProblem } from "../guard/guardEntry";
@@ -74,6 +75,21 @@ export class LineFault extends Error {
   }
 }
 
+const AFTER_ENTRY = `,"ledger":${JSON.stringify(LEDGER_LINE_FORMAT)},"line":`;
+
+/**
+ * The entry's canonical text cut out of the line, when the line is proven to be the canonical JSON
+ * of `parsed` (its JSON.parse result, which has passed the wrapper's checks); undefined when that
+ * cannot be proven (the caller then takes the general path, which finds the exact fault). The
+ * wrapper's keys ascend with `entry` first, so the entry's text starts at 9 and ends where the
+ * wrapper's own `ledger` member starts (no member after it can contain that text).
+ */
+function provenEntryText(text: string, parsed: unknown): string | undefined {
+  if (!isCanonicalTextOf(text, parsed)) return undefined;
+  const end = text.lastIndexOf(AFTER_ENTRY);
+  return end > 9 ? text.slice(9, end) : undefined;
+}
+
 /**
  * Decodes one line's text (without newline) and checks its link to the previous line.
  * Throws LineFault. The wrapper must be byte-identical to its canonical form.
@@ -110,20 +126,24 @@ export function decodeLedgerLine(text: string, expectedLine: number, expectedPre
       `line ${expectedLine + 1} does not follow the previous line (a line was removed, reordered or edited)`,
     );
   }
-  let entryText: string;
-  try {
-    entryText = canonicalJson(line.entry);
-  } catch {
-    // Only an engine limit can fail here (a JSON.parse result is always JSON): nesting so deep
-    // that the canonical walk runs out of stack. Such a line was never written by Docket.
-    throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is nested too deeply to be a ledger line`);
-  }
-  const expectedSha = hashFromEntryText(line.line, line.previousLineSha256, line.stream, entryText);
-  if (expectedSha !== line.lineSha256) {
+  let entryText = provenEntryText(text, parsed);
+  if (entryText === undefined) {
+    try {
+      entryText = canonicalJson(line.entry);
+    } catch {
+      // Only an engine limit can fail here (a JSON.parse result is always JSON): nesting so deep
+      // that the canonical walk runs out of stack. Such a line was never written by Docket.
+      throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is nested too deeply to be a ledger line`);
+    }
+    const expectedSha = hashFromEntryText(line.line, line.previousLineSha256, line.stream, entryText);
+    if (expectedSha !== line.lineSha256) {
+      throw new LineFault("ledger-line-hash-mismatch", `line ${expectedLine + 1} does not match its hash`);
+    }
+    if (wrapperText(line.line, line.previousLineSha256, line.stream, entryText, expectedSha) !== text) {
+      throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is not in canonical form`);
+    }
+  } else if (hashFromEntryText(line.line, line.previousLineSha256, line.stream, entryText) !== line.lineSha256) {
     throw new LineFault("ledger-line-hash-mismatch", `line ${expectedLine + 1} does not match its hash`);
-  }
-  if (wrapperText(line.line, line.previousLineSha256, line.stream, entryText, expectedSha) !== text) {
-    throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is not in canonical form`);
   }
   // Guard entries have no replay of their own to reject them: their shape is part of the line.
   if (line.stream === GUARD_STREAM) {
