@@ -2,7 +2,7 @@
 // bears on and how; admission records that the frame accepted it. Neither discharges anything.
 import { arrayAt, exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
 import { integerJson, objectListJson, textJson, textListJson, unwritable, writtenHash } from "./canonicalText";
-import { assertCanonicalOrder, assertUnique, domainHash, expectHash, literalAt, textListAt } from "./common";
+import { assertUniqueInCanonicalOrder, domainHash, expectHash, literalAt, textListAt } from "./common";
 
 export const CONTRIBUTION_SOURCE_KINDS = [
   "skill-return",
@@ -88,11 +88,14 @@ export function parseTargetUse(value: unknown, path = "targetUse"): Contribution
   });
 }
 
+function obligationOfUse(use: ContributionTargetUse): string {
+  return use.obligationId;
+}
+
 /** Proposal target uses: non-empty, one use per obligation, strictly ascending by obligationId. */
 export function parseProposalTargetUses(value: unknown, path = "targetUses"): readonly ContributionTargetUse[] {
   const uses = arrayAt(value, path, parseTargetUse, { nonEmpty: true });
-  assertUnique(uses, path, (use) => use.obligationId);
-  assertCanonicalOrder(uses, path, (use) => use.obligationId);
+  assertUniqueInCanonicalOrder(uses, path, obligationOfUse);
   return Object.freeze(uses);
 }
 
