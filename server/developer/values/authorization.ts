@@ -2,6 +2,7 @@
 // by its conclusionSha256. The optional boundary records a known representation or trust gap
 // the change must respect; it is part of the hashed fields.
 import { exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
+import { integerJson, textJson, unwritable, writtenHash } from "./canonicalText";
 import { domainHash, expectHash, literalAt } from "./common";
 
 export const AUTHORIZATION_DOMAIN = "developer/v8/change-authorization";
@@ -113,6 +114,34 @@ function boundaryValue(boundary: ImplementationBoundary | null): Record<string, 
 
 /** H({domain, fields:<the eight fields>}); rebuilt field by field so the hash never sees extras. */
 export function authorizationSha256(fields: AuthorizationFields): string {
+  return writtenHash(fields, authorizationHashJson, authorizationHashGeneral);
+}
+
+function boundaryJson(boundary: ImplementationBoundary | null): string {
+  if (boundary === null) return "null";
+  if (typeof boundary !== "object") return unwritable();
+  if (boundary.kind === "refinement-boundary") {
+    return (
+      `{"failure":${textJson(boundary.failure)},"firstEffect":${textJson(boundary.firstEffect)},"kind":${textJson(boundary.kind)},` +
+      `"producer":${textJson(boundary.producer)},"rawRepresentation":${textJson(boundary.rawRepresentation)},` +
+      `"refinedRepresentation":${textJson(boundary.refinedRepresentation)}}`
+    );
+  }
+  return (
+    `{"assertion":${textJson(boundary.assertion)},"containment":${textJson(boundary.containment)},"establishedBy":${textJson(boundary.establishedBy)},` +
+    `"kind":${textJson(boundary.kind)},"limitation":${textJson(boundary.limitation)},"verification":${textJson(boundary.verification)}}`
+  );
+}
+
+function authorizationHashJson(fields: AuthorizationFields): string {
+  return (
+    `{"domain":${JSON.stringify(AUTHORIZATION_DOMAIN)},"fields":{"authorizationId":${textJson(fields.authorizationId)},"boundary":${boundaryJson(fields.boundary)},` +
+    `"conclusionSha256":${textJson(fields.conclusionSha256)},"frameId":${textJson(fields.frameId)},"frameRevision":${integerJson(fields.frameRevision)},` +
+    `"movement":${textJson(fields.movement)},"stableLanding":${textJson(fields.stableLanding)},"verificationTarget":${textJson(fields.verificationTarget)}}}`
+  );
+}
+
+function authorizationHashGeneral(fields: AuthorizationFields): string {
   return domainHash(AUTHORIZATION_DOMAIN, {
     fields: {
       authorizationId: fields.authorizationId,

@@ -45,11 +45,27 @@ export interface ListOptions {
   readonly max?: number;
 }
 
+/**
+ * assertUnique then assertCanonicalOrder, with the common case first: identities that strictly
+ * ascend are unique as well, so both checks pass and neither needs its own walk (nor the
+ * duplicate check its Set). Anything else runs both, so a duplicate is still named as such.
+ */
+export function assertUniqueInCanonicalOrder<T>(values: readonly T[], path: string, identity: (value: T) => string): void {
+  let index = 1;
+  while (index < values.length && identity(values[index - 1] as T) < identity(values[index] as T)) index += 1;
+  if (index >= values.length) return;
+  assertUnique(values, path, identity);
+  assertCanonicalOrder(values, path, identity);
+}
+
+function ownText(text: string): string {
+  return text;
+}
+
 /** A "canonical id list" (§1.1): DeveloperIds, unique, strictly ascending by code units. */
 export function canonicalIdListAt(value: unknown, path: string, options: ListOptions = {}): readonly string[] {
   const ids = arrayAt(value, path, idAt, options);
-  assertUnique(ids, path, (id) => id);
-  assertCanonicalOrder(ids, path, (id) => id);
+  assertUniqueInCanonicalOrder(ids, path, ownText);
   return Object.freeze(ids);
 }
 

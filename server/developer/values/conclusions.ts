@@ -2,6 +2,7 @@
 // its sorted discharge ids and the (empty) blocker-set hash. Authorization later binds to
 // conclusionSha256, which is why this hash carries weight.
 import { exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
+import { integerJson, textJson, textListJson, writtenHash } from "./canonicalText";
 import { canonicalIdListAt, domainHash, expectHash, rememberedForFrozen, uniqueTextListAt } from "./common";
 
 export const CONCLUSION_DOMAIN = "developer/v8/route-frame-conclusion";
@@ -56,8 +57,16 @@ export function createConclusionProposal(proposal: ConclusionProposal): Conclusi
   });
 }
 
-export const conclusionSha256: (proposal: ConclusionProposal) => string = rememberedForFrozen((proposal) =>
-  domainHash(CONCLUSION_DOMAIN, {
+function conclusionHashJson(proposal: ConclusionProposal): string {
+  return (
+    `{"domain":${JSON.stringify(CONCLUSION_DOMAIN)},"proposal":{"conclusion":${textJson(proposal.conclusion)},"dischargeIds":${textListJson(proposal.dischargeIds)},` +
+    `"expectedBlockerSetSha256":${textJson(proposal.expectedBlockerSetSha256)},"expectedFrameRevision":${integerJson(proposal.expectedFrameRevision)},` +
+    `"frameId":${textJson(proposal.frameId)},"stopEvidence":${textListJson(proposal.stopEvidence)}}}`
+  );
+}
+
+function conclusionHashGeneral(proposal: ConclusionProposal): string {
+  return domainHash(CONCLUSION_DOMAIN, {
     proposal: {
       frameId: proposal.frameId,
       expectedFrameRevision: proposal.expectedFrameRevision,
@@ -66,7 +75,11 @@ export const conclusionSha256: (proposal: ConclusionProposal) => string = rememb
       expectedBlockerSetSha256: proposal.expectedBlockerSetSha256,
       conclusion: proposal.conclusion,
     },
-  }),
+  });
+}
+
+export const conclusionSha256: (proposal: ConclusionProposal) => string = rememberedForFrozen((proposal) =>
+  writtenHash(proposal, conclusionHashJson, conclusionHashGeneral),
 );
 
 export function parseFrameConclusion(value: unknown, path = "conclusion"): FrameConclusion {

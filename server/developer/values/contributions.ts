@@ -1,7 +1,8 @@
 // Frame contributions (§1.2, §3.2 event 15): a proposal says which obligations some source
 // bears on and how; admission records that the frame accepted it. Neither discharges anything.
 import { arrayAt, exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
-import { assertCanonicalOrder, assertUnique, domainHash, expectHash, literalAt, textListAt } from "./common";
+import { integerJson, objectListJson, textJson, textListJson, unwritable, writtenHash } from "./canonicalText";
+import { assertUniqueInCanonicalOrder, domainHash, expectHash, literalAt, textListAt } from "./common";
 
 export const CONTRIBUTION_SOURCE_KINDS = [
   "skill-return",
@@ -87,11 +88,14 @@ export function parseTargetUse(value: unknown, path = "targetUse"): Contribution
   });
 }
 
+function obligationOfUse(use: ContributionTargetUse): string {
+  return use.obligationId;
+}
+
 /** Proposal target uses: non-empty, one use per obligation, strictly ascending by obligationId. */
 export function parseProposalTargetUses(value: unknown, path = "targetUses"): readonly ContributionTargetUse[] {
   const uses = arrayAt(value, path, parseTargetUse, { nonEmpty: true });
-  assertUnique(uses, path, (use) => use.obligationId);
-  assertCanonicalOrder(uses, path, (use) => use.obligationId);
+  assertUniqueInCanonicalOrder(uses, path, obligationOfUse);
   return Object.freeze(uses);
 }
 
@@ -118,8 +122,28 @@ export function parseProposalBody(value: unknown, path = "proposal"): ProposalBo
   return parseProposalFields(data, path);
 }
 
-/** H({domain, contribution: body}); the body is rebuilt from its nine fields so nothing else is hashed. */
-export function proposalSha256(body: ProposalBody): string {
+function targetUseJson(use: ContributionTargetUse): string {
+  return `{"obligationId":${textJson(use.obligationId)},"useAs":${textJson(use.useAs)}}`;
+}
+
+/** The proposal's members in code-unit order, with `proposalSha256` among them when given. */
+function proposalJson(body: ProposalBody, proposalHash: string | null): string {
+  const source = body.source;
+  if (typeof source !== "object" || source === null) return unwritable();
+  return (
+    `{"applicability":${textJson(body.applicability)},"claim":${textJson(body.claim)},"frameId":${textJson(body.frameId)},` +
+    `"frameRevision":${integerJson(body.frameRevision)},"limitations":${textListJson(body.limitations)},"proposalId":${textJson(body.proposalId)},` +
+    (proposalHash === null ? "" : `"proposalSha256":${textJson(proposalHash)},`) +
+    `"source":{"kind":${textJson(source.kind)},"sourceId":${textJson(source.sourceId)},"sourceRevisionSha256":${textJson(source.sourceRevisionSha256)}},` +
+    `"supportSha256":${textJson(body.supportSha256)},"targetUses":${objectListJson(body.targetUses, targetUseJson)}}`
+  );
+}
+
+function proposalHashJson(body: ProposalBody): string {
+  return `{"contribution":${proposalJson(body, null)},"domain":${JSON.stringify(PROPOSAL_DOMAIN)}}`;
+}
+
+function proposalHashGeneral(body: ProposalBody): string {
   return domainHash(PROPOSAL_DOMAIN, {
     contribution: {
       proposalId: body.proposalId,
@@ -133,6 +157,11 @@ export function proposalSha256(body: ProposalBody): string {
       supportSha256: body.supportSha256,
     },
   });
+}
+
+/** H({domain, contribution: body}); the body is rebuilt from its nine fields so nothing else is hashed. */
+export function proposalSha256(body: ProposalBody): string {
+  return writtenHash(body, proposalHashJson, proposalHashGeneral);
 }
 
 export function parseProposal(value: unknown, path = "proposal"): Proposal {
@@ -166,6 +195,24 @@ function stripProposal(body: ProposalBody): Record<string, unknown> {
  * includes its proposalSha256 — the admission binds the exact hashed proposal.
  */
 export function admissionSha256(contributionId: string, proposal: Proposal, admissionBasisSha256: string): string {
+  return writtenHash({ contributionId, proposal, admissionBasisSha256 }, admissionHashJson, admissionHashGeneral);
+}
+
+interface AdmissionMembers {
+  readonly contributionId: string;
+  readonly proposal: Proposal;
+  readonly admissionBasisSha256: string;
+}
+
+function admissionHashJson({ contributionId, proposal, admissionBasisSha256 }: AdmissionMembers): string {
+  if (typeof proposal !== "object" || proposal === null || typeof proposal.proposalSha256 !== "string") return unwritable();
+  return (
+    `{"admission":{"admissionBasisSha256":${textJson(admissionBasisSha256)},"contributionId":${textJson(contributionId)},` +
+    `"proposal":${proposalJson(proposal, proposal.proposalSha256)}},"domain":${JSON.stringify(ADMISSION_DOMAIN)}}`
+  );
+}
+
+function admissionHashGeneral({ contributionId, proposal, admissionBasisSha256 }: AdmissionMembers): string {
   return domainHash(ADMISSION_DOMAIN, {
     admission: {
       contributionId,

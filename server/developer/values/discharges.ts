@@ -2,6 +2,7 @@
 // obligation is settled by admitted contributions. The event payload carries the seven body
 // fields; the reducer stores the body with its dischargeSha256.
 import { exactKeys, idAt, integerAt, objectAt, textAt } from "../../ledger/values";
+import { integerJson, textJson, textListJson, writtenHash } from "./canonicalText";
 import { canonicalIdListAt, domainHash, expectHash, textListAt } from "./common";
 
 export const DISCHARGE_DOMAIN = "developer/v8/obligation-discharge";
@@ -52,6 +53,18 @@ export function parseDischargeBody(value: unknown, path = "discharge"): Discharg
 }
 
 export function dischargeSha256(body: DischargeBody): string {
+  return writtenHash(body, dischargeHashJson, dischargeHashGeneral);
+}
+
+function dischargeHashJson(body: DischargeBody): string {
+  return (
+    `{"discharge":{"conclusion":${textJson(body.conclusion)},"contributionIds":${textListJson(body.contributionIds)},"dischargeId":${textJson(body.dischargeId)},` +
+    `"expectedFrameRevision":${integerJson(body.expectedFrameRevision)},"frameId":${textJson(body.frameId)},"obligationId":${textJson(body.obligationId)},` +
+    `"stopEvidence":${textListJson(body.stopEvidence)}},"domain":${JSON.stringify(DISCHARGE_DOMAIN)}}`
+  );
+}
+
+function dischargeHashGeneral(body: DischargeBody): string {
   return domainHash(DISCHARGE_DOMAIN, {
     discharge: {
       dischargeId: body.dischargeId,

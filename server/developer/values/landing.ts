@@ -3,6 +3,7 @@
 // questions (reroute, verification) identified by two distinct future frame ids.
 import { parseEventRef, type EventRef } from "../../ledger/envelope";
 import { exactKeys, fail, idAt, objectAt, textAt } from "../../ledger/values";
+import { textJson, textListJson, writtenHash } from "./canonicalText";
 import { booleanAt, domainHash, expectHash, sortedTextListAt } from "./common";
 
 export const LANDING_CHANGED_PATHS_DOMAIN = "developer/v8/landing-changed-paths";
@@ -75,24 +76,57 @@ export function parseLandingFields(value: unknown, path = "landing"): LandingFie
 }
 
 export function landingHashes(fields: LandingFields): LandingHashes {
-  const changedPaths = [...fields.changedPaths];
-  const verification = [...fields.verification];
-  const changedPathsSha256 = domainHash(LANDING_CHANGED_PATHS_DOMAIN, { changedPaths });
-  const verificationSha256 = domainHash(LANDING_VERIFICATION_DOMAIN, { verification });
-  const landingSha256 = domainHash(LANDING_DOMAIN, {
+  const changedPathsSha256 = writtenHash(fields, changedPathsHashJson, changedPathsHashGeneral);
+  const verificationSha256 = writtenHash(fields, verificationHashJson, verificationHashGeneral);
+  const landingSha256 = writtenHash({ fields, changedPathsSha256, verificationSha256 }, landingHashJson, landingHashGeneral);
+  return { changedPathsSha256, verificationSha256, landingSha256 };
+}
+
+interface LandingMembers {
+  readonly fields: LandingFields;
+  readonly changedPathsSha256: string;
+  readonly verificationSha256: string;
+}
+
+function changedPathsHashJson(fields: LandingFields): string {
+  return `{"changedPaths":${textListJson(fields.changedPaths)},"domain":${JSON.stringify(LANDING_CHANGED_PATHS_DOMAIN)}}`;
+}
+
+function changedPathsHashGeneral(fields: LandingFields): string {
+  return domainHash(LANDING_CHANGED_PATHS_DOMAIN, { changedPaths: [...fields.changedPaths] });
+}
+
+function verificationHashJson(fields: LandingFields): string {
+  return `{"domain":${JSON.stringify(LANDING_VERIFICATION_DOMAIN)},"verification":${textListJson(fields.verification)}}`;
+}
+
+function verificationHashGeneral(fields: LandingFields): string {
+  return domainHash(LANDING_VERIFICATION_DOMAIN, { verification: [...fields.verification] });
+}
+
+function landingHashJson({ fields, changedPathsSha256, verificationSha256 }: LandingMembers): string {
+  return (
+    `{"changedPathsSha256":${textJson(changedPathsSha256)},"domain":${JSON.stringify(LANDING_DOMAIN)},` +
+    `"fields":{"authorizationId":${textJson(fields.authorizationId)},"changedPaths":${textListJson(fields.changedPaths)},"landingId":${textJson(fields.landingId)},` +
+    `"rerouteFrameId":${textJson(fields.rerouteFrameId)},"result":${textJson(fields.result)},"verification":${textListJson(fields.verification)},` +
+    `"verificationFrameId":${textJson(fields.verificationFrameId)}},"verificationSha256":${textJson(verificationSha256)}}`
+  );
+}
+
+function landingHashGeneral({ fields, changedPathsSha256, verificationSha256 }: LandingMembers): string {
+  return domainHash(LANDING_DOMAIN, {
     fields: {
       landingId: fields.landingId,
       authorizationId: fields.authorizationId,
-      changedPaths,
+      changedPaths: [...fields.changedPaths],
       result: fields.result,
-      verification,
+      verification: [...fields.verification],
       rerouteFrameId: fields.rerouteFrameId,
       verificationFrameId: fields.verificationFrameId,
     },
     changedPathsSha256,
     verificationSha256,
   });
-  return { changedPathsSha256, verificationSha256, landingSha256 };
 }
 
 /** The `implementation-landing-recorded` payload's `landing` (ten fields, three hashes verified). */

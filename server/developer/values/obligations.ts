@@ -4,6 +4,7 @@
 import { hashValue } from "../../ledger/canonicalJson";
 import { exactKeys, idAt, objectAt, textAt } from "../../ledger/values";
 import { compareCodeUnits } from "../../ledger/canonicalJson";
+import { objectListJson, textJson, writtenHash } from "./canonicalText";
 import { assertUnique } from "./common";
 
 export interface Obligation {
@@ -39,5 +40,13 @@ export function obligationSetSha256(obligations: readonly Obligation[], path = "
     .map((entry) => ({ obligationId: entry.obligationId, frameId: entry.frameId, statement: entry.statement }))
     .sort((left, right) => compareCodeUnits(left.obligationId, right.obligationId));
   assertUnique(ordered, path, (entry) => entry.obligationId);
-  return hashValue(ordered);
+  return writtenHash(ordered, obligationListJson, hashValue);
+}
+
+function obligationListJson(ordered: readonly Obligation[]): string {
+  return objectListJson(ordered, obligationJson);
+}
+
+function obligationJson(obligation: Obligation): string {
+  return `{"frameId":${textJson(obligation.frameId)},"obligationId":${textJson(obligation.obligationId)},"statement":${textJson(obligation.statement)}}`;
 }

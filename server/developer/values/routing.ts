@@ -3,6 +3,7 @@
 // the can-serve basis that lets one selected capability be assigned. Coverage proves what was
 // considered; nothing here discharges or concludes anything.
 import { arrayAt, exactKeys, fail, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
+import { integerJson, objectListJson, textJson, textListJson, unwritable, writtenHash } from "./canonicalText";
 import { assertCanonicalOrder, assertUnique, canonicalIdListAt, domainHash, expectHash, literalAt } from "./common";
 
 export const CANDIDATE_DOMAIN = "developer/v8/routing-candidate";
@@ -117,8 +118,49 @@ function descriptorBodyValue(body: CandidateDescriptorBody): Record<string, unkn
   }
 }
 
-export function descriptorSha256(body: CandidateDescriptorBody): string {
+/** The descriptor's members in code-unit order, with `descriptorSha256` among them when given. */
+function descriptorJson(body: CandidateDescriptorBody, descriptorHash: string | null): string {
+  const source = body.source;
+  if (typeof source !== "object" || source === null) return unwritable();
+  let extra: string;
+  let extraBeforeKind = "";
+  switch (body.kind) {
+    case "capability":
+      extra = `"registryRevisionSha256":${textJson(body.registryRevisionSha256)},`;
+      break;
+    case "tool":
+      extra = `"schemaSha256":${textJson(body.schemaSha256)},`;
+      break;
+    case "material":
+      extra = "";
+      extraBeforeKind = `"contentDescriptorSha256":${textJson(body.contentDescriptorSha256)},`;
+      break;
+    default: {
+      const refinement = body.refinement;
+      if (typeof refinement !== "object" || refinement === null) return unwritable();
+      extra =
+        `"refinement":{"basisSha256":${textJson(refinement.basisSha256)},"producerId":${textJson(refinement.producerId)},` +
+        `"producerRevisionSha256":${textJson(refinement.producerRevisionSha256)}},`;
+    }
+  }
+  return (
+    `{"candidateId":${textJson(body.candidateId)},${extraBeforeKind}` +
+    (descriptorHash === null ? "" : `"descriptorSha256":${textJson(descriptorHash)},`) +
+    `"kind":${textJson(body.kind)},${extra}"source":{"revision":${textJson(source.revision)},"sourceId":${textJson(source.sourceId)}},` +
+    `"subjectId":${textJson(body.subjectId)},"subjectRevisionSha256":${textJson(body.subjectRevisionSha256)}}`
+  );
+}
+
+function descriptorHashJson(body: CandidateDescriptorBody): string {
+  return `{"candidate":${descriptorJson(body, null)},"domain":${JSON.stringify(CANDIDATE_DOMAIN)}}`;
+}
+
+function descriptorHashGeneral(body: CandidateDescriptorBody): string {
   return domainHash(CANDIDATE_DOMAIN, { candidate: descriptorBodyValue(body) });
+}
+
+export function descriptorSha256(body: CandidateDescriptorBody): string {
+  return writtenHash(body, descriptorHashJson, descriptorHashGeneral);
 }
 
 export function parseCandidateDescriptorBody(value: unknown, path = "candidate"): CandidateDescriptorBody {
@@ -184,6 +226,22 @@ function snapshotBasisValue(basis: SnapshotBasis): Record<string, unknown> {
 
 /** H({domain:"developer.snapshot-basis/v1", value: basis}) — the `value` wrapper style. */
 export function snapshotBasisSha256(basis: SnapshotBasis): string {
+  return writtenHash(basis, snapshotBasisHashJson, snapshotBasisHashGeneral);
+}
+
+function sourceRevisionJson(entry: SourceRevisionRef): string {
+  return `{"revision":${textJson(entry.revision)},"sourceId":${textJson(entry.sourceId)}}`;
+}
+
+function snapshotBasisHashJson(basis: SnapshotBasis): string {
+  return (
+    `{"domain":${JSON.stringify(SNAPSHOT_BASIS_DOMAIN)},"value":{"admittedUniverseSha256":${textJson(basis.admittedUniverseSha256)},` +
+    `"frameId":${textJson(basis.frameId)},"frameRevision":${integerJson(basis.frameRevision)},"obligationSetSha256":${textJson(basis.obligationSetSha256)},` +
+    `"priorityStrategySha256":${textJson(basis.priorityStrategySha256)},"providerSourceRevisions":${objectListJson(basis.providerSourceRevisions, sourceRevisionJson)}}}`
+  );
+}
+
+function snapshotBasisHashGeneral(basis: SnapshotBasis): string {
   return domainHash(SNAPSHOT_BASIS_DOMAIN, { value: snapshotBasisValue(basis) });
 }
 
@@ -214,8 +272,30 @@ export interface CandidatePage {
   readonly pageSha256: string;
 }
 
-export function pageSha256(snapshotId: string, pageIndex: number, candidates: readonly CandidateDescriptor[]): string {
+interface PageMembers {
+  readonly snapshotId: string;
+  readonly pageIndex: number;
+  readonly candidates: readonly CandidateDescriptor[];
+}
+
+function pagedDescriptorJson(descriptor: CandidateDescriptor): string {
+  if (typeof descriptor.descriptorSha256 !== "string") return unwritable();
+  return descriptorJson(descriptor, descriptor.descriptorSha256);
+}
+
+function pageHashJson({ snapshotId, pageIndex, candidates }: PageMembers): string {
+  return (
+    `{"candidates":${objectListJson(candidates, pagedDescriptorJson)},"domain":${JSON.stringify(PAGE_DOMAIN)},` +
+    `"pageIndex":${integerJson(pageIndex)},"snapshotId":${textJson(snapshotId)}}`
+  );
+}
+
+function pageHashGeneral({ snapshotId, pageIndex, candidates }: PageMembers): string {
   return domainHash(PAGE_DOMAIN, { snapshotId, pageIndex, candidates: candidates.map(descriptorValue) });
+}
+
+export function pageSha256(snapshotId: string, pageIndex: number, candidates: readonly CandidateDescriptor[]): string {
+  return writtenHash({ snapshotId, pageIndex, candidates }, pageHashJson, pageHashGeneral);
 }
 
 /** A page holds 1..100 hash-valid descriptors with distinct ids; its hash binds snapshot and index. */
@@ -249,12 +329,42 @@ export function createCandidatePages(snapshotId: string, candidates: readonly Ca
   return Object.freeze(pages);
 }
 
-export function pageChainSeed(snapshotId: string, basisSha256: string): string {
+interface SeedMembers {
+  readonly snapshotId: string;
+  readonly basisSha256: string;
+}
+
+function seedHashJson({ snapshotId, basisSha256 }: SeedMembers): string {
+  return `{"basisSha256":${textJson(basisSha256)},"domain":${JSON.stringify(PAGE_CHAIN_SEED_DOMAIN)},"snapshotId":${textJson(snapshotId)}}`;
+}
+
+function seedHashGeneral({ snapshotId, basisSha256 }: SeedMembers): string {
   return domainHash(PAGE_CHAIN_SEED_DOMAIN, { snapshotId, basisSha256 });
 }
 
-export function pageChainLink(previousSha256: string, pageIndex: number, pageHash: string): string {
+export function pageChainSeed(snapshotId: string, basisSha256: string): string {
+  return writtenHash({ snapshotId, basisSha256 }, seedHashJson, seedHashGeneral);
+}
+
+interface LinkMembers {
+  readonly previousSha256: string;
+  readonly pageIndex: number;
+  readonly pageSha256: string;
+}
+
+function linkHashJson({ previousSha256, pageIndex, pageSha256: pageHash }: LinkMembers): string {
+  return (
+    `{"domain":${JSON.stringify(PAGE_CHAIN_LINK_DOMAIN)},"pageIndex":${integerJson(pageIndex)},"pageSha256":${textJson(pageHash)},` +
+    `"previousSha256":${textJson(previousSha256)}}`
+  );
+}
+
+function linkHashGeneral({ previousSha256, pageIndex, pageSha256: pageHash }: LinkMembers): string {
   return domainHash(PAGE_CHAIN_LINK_DOMAIN, { previousSha256, pageIndex, pageSha256: pageHash });
+}
+
+export function pageChainLink(previousSha256: string, pageIndex: number, pageHash: string): string {
+  return writtenHash({ previousSha256, pageIndex, pageSha256: pageHash }, linkHashJson, linkHashGeneral);
 }
 
 /** The order-sensitive chain over pages; with no pages it is the seed itself. */
@@ -363,6 +473,37 @@ export interface SelectedCandidateRef {
  * targetSummaries}). Selected candidates keep accounting order; summaries keep obligation order.
  */
 export function coverageSha256(manifest: SnapshotManifest, selectedCandidates: readonly SelectedCandidateRef[], targetSummaries: readonly TargetSummary[]): string {
+  return writtenHash({ manifest, selectedCandidates, targetSummaries }, coverageHashJson, coverageHashGeneral);
+}
+
+interface CoverageMembers {
+  readonly manifest: SnapshotManifest;
+  readonly selectedCandidates: readonly SelectedCandidateRef[];
+  readonly targetSummaries: readonly TargetSummary[];
+}
+
+function selectedCandidateJson(entry: SelectedCandidateRef): string {
+  return `{"candidateId":${textJson(entry.candidateId)},"descriptorSha256":${textJson(entry.descriptorSha256)}}`;
+}
+
+function targetSummaryJson(entry: TargetSummary): string {
+  return (
+    `{"blockedCount":${integerJson(entry.blockedCount)},"clearedCount":${integerJson(entry.clearedCount)},"obligationId":${textJson(entry.obligationId)},` +
+    `"optionalLimitationCount":${integerJson(entry.optionalLimitationCount)},"selectedCount":${integerJson(entry.selectedCount)}}`
+  );
+}
+
+function coverageHashJson({ manifest, selectedCandidates, targetSummaries }: CoverageMembers): string {
+  if (typeof manifest !== "object" || manifest === null) return unwritable();
+  return (
+    `{"basisSha256":${textJson(manifest.snapshotBasisSha256)},"domain":${JSON.stringify(COVERAGE_DOMAIN)},` +
+    `"manifest":{"candidateCount":${integerJson(manifest.candidateCount)},"orderedPageRootSha256":${textJson(manifest.orderedPageRootSha256)},` +
+    `"pageCount":${integerJson(manifest.pageCount)},"snapshotBasisSha256":${textJson(manifest.snapshotBasisSha256)},"snapshotId":${textJson(manifest.snapshotId)}},` +
+    `"selectedCandidates":${objectListJson(selectedCandidates, selectedCandidateJson)},"targetSummaries":${objectListJson(targetSummaries, targetSummaryJson)}}`
+  );
+}
+
+function coverageHashGeneral({ manifest, selectedCandidates, targetSummaries }: CoverageMembers): string {
   return domainHash(COVERAGE_DOMAIN, {
     basisSha256: manifest.snapshotBasisSha256,
     manifest: {
@@ -463,6 +604,24 @@ function canServeValue(basis: CanServeBasisBody & CanServeDerivation): Record<st
 
 /** H({domain, basis: every field but basisSha256}). */
 export function canServeBasisSha256(basis: CanServeBasisBody & CanServeDerivation): string {
+  return writtenHash(basis, canServeHashJson, canServeHashGeneral);
+}
+
+function canServeHashJson(basis: CanServeBasisBody & CanServeDerivation): string {
+  const policy = basis.policy;
+  if (typeof policy !== "object" || policy === null) return unwritable();
+  const policyJson = policy.kind === "absent" ? `{"kind":"absent"}` : `{"kind":"complete","revisionSha256":${textJson(policy.revisionSha256)}}`;
+  return (
+    `{"basis":{"basisId":${textJson(basis.basisId)},"candidateId":${textJson(basis.candidateId)},"capabilityId":${textJson(basis.capabilityId)},` +
+    `"capabilityRevisionSha256":${textJson(basis.capabilityRevisionSha256)},"contextBasisSha256":${textJson(basis.contextBasisSha256)},` +
+    `"descriptorSha256":${textJson(basis.descriptorSha256)},"frameId":${textJson(basis.frameId)},"frameRevision":${integerJson(basis.frameRevision)},` +
+    `"kind":"can-serve","methodRevisionSha256":${textJson(basis.methodRevisionSha256)},"policy":${policyJson},` +
+    `"rootApplicability":${textJson(basis.rootApplicability)},"snapshotId":${textJson(basis.snapshotId)},` +
+    `"targetObligationIds":${textListJson(basis.targetObligationIds)}},"domain":${JSON.stringify(CAN_SERVE_DOMAIN)}}`
+  );
+}
+
+function canServeHashGeneral(basis: CanServeBasisBody & CanServeDerivation): string {
   return domainHash(CAN_SERVE_DOMAIN, { basis: canServeValue(basis) });
 }
 

@@ -2,6 +2,7 @@
 // closed union of what a Skill may return, and the three distinct ways an invocation settles
 // (a returned value — possibly `abort` —, a provider failure, or a lifecycle end).
 import { arrayAt, exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
+import { integerJson, textJson, textListJson, writtenHash } from "./canonicalText";
 import { assertUnique, booleanAt, canonicalIdListAt, domainHash, expectHash, literalAt, rememberedForFrozen, uniqueTextListAt } from "./common";
 import { MAX_LIMITATIONS, parseTargetUse, type ContributionTargetUse } from "./contributions";
 
@@ -66,6 +67,21 @@ function assignmentBody(body: ReadySkillAssignmentBody): Record<string, unknown>
 
 /** H({domain:"developer.ready-skill-assignment/v1", value: body}) — the `value` wrapper style. */
 export function assignmentRevisionSha256(body: ReadySkillAssignmentBody): string {
+  return writtenHash(body, assignmentHashJson, assignmentHashGeneral);
+}
+
+function assignmentHashJson(body: ReadySkillAssignmentBody): string {
+  return (
+    `{"domain":${JSON.stringify(ASSIGNMENT_DOMAIN)},"value":{"applicabilityBasisSha256":${textJson(body.applicabilityBasisSha256)},` +
+    `"assignmentId":${textJson(body.assignmentId)},"authority":${textJson(body.authority)},"contextBasisSha256":${textJson(body.contextBasisSha256)},` +
+    `"expectedContribution":${textJson(body.expectedContribution)},"limitations":${textListJson(body.limitations)},"parentFrameId":${textJson(body.parentFrameId)},` +
+    `"parentFrameRevision":${integerJson(body.parentFrameRevision)},"returnContract":${textJson(body.returnContract)},` +
+    `"skillCapabilityId":${textJson(body.skillCapabilityId)},"skillRevisionSha256":${textJson(body.skillRevisionSha256)},` +
+    `"subquestion":${textJson(body.subquestion)},"targetObligationIds":${textListJson(body.targetObligationIds)}}}`
+  );
+}
+
+function assignmentHashGeneral(body: ReadySkillAssignmentBody): string {
   return domainHash(ASSIGNMENT_DOMAIN, { value: assignmentBody(body) });
 }
 
