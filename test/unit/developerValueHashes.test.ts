@@ -79,11 +79,32 @@ function stripProposal(body: ProposalBody): Record<string, unknown> {
   };
 }
 
-function referenceAdmission(members: { contributionId: string; proposal: Proposal; admissionBasisSha256: string }): string {
+/** The admission's general form before its `source` and target uses were rebuilt member by member. */
+function passThroughAdmission(members: { contributionId: string; proposal: Proposal; admissionBasisSha256: string }): string {
   const contributionId = members.contributionId;
   const proposal = members.proposal;
   const admissionBasisSha256 = members.admissionBasisSha256;
   return domainHash(ADMISSION_DOMAIN, { admission: { contributionId, proposal: { ...stripProposal(proposal), proposalSha256: proposal.proposalSha256 }, admissionBasisSha256 } });
+}
+
+function rebuiltMembers(proposal: Proposal): Proposal {
+  const source: unknown = proposal.source;
+  const targetUses: unknown = proposal.targetUses;
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+  return {
+    ...proposal,
+    source: isObject(source) ? { kind: source.kind, sourceId: source.sourceId, sourceRevisionSha256: source.sourceRevisionSha256 } : source,
+    targetUses: Array.isArray(targetUses) ? targetUses.map((use: unknown) => (isObject(use) ? { obligationId: use.obligationId, useAs: use.useAs } : use)) : targetUses,
+  } as Proposal;
+}
+
+/** The general form: the pass-through form over a proposal whose source and target uses carry only their known members. */
+function referenceAdmission(members: { contributionId: string; proposal: Proposal; admissionBasisSha256: string }): string {
+  // Read in the order the written path reads them, so a missing `members` fails with the same message.
+  const contributionId = members.contributionId;
+  const proposal = members.proposal;
+  const admissionBasisSha256 = members.admissionBasisSha256;
+  return passThroughAdmission({ contributionId, proposal: typeof proposal === "object" && proposal !== null ? rebuiltMembers(proposal) : proposal, admissionBasisSha256 });
 }
 
 function referenceDischarge(body: DischargeBody): string {
@@ -558,5 +579,25 @@ test("values of any text and integers hash as the general form does", () => {
       });
     }),
     { numRuns: 1_500 },
+  );
+});
+
+test("an admission's general form hashes only the known members of its source and target uses, as the writer does", () => {
+  const admissions = GENERATED.filter(([kind]) => kind === "admission").map(([, input]) => input as { contributionId: string; proposal: Proposal; admissionBasisSha256: string });
+  assert.ok(admissions.length > 0);
+  // Rebuilding changes no hash of a generated (valid) ledger.
+  for (const members of admissions) assert.equal(referenceAdmission(members), passThroughAdmission(members));
+  fc.assert(
+    fc.property(fc.nat(), fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(anyText, fc.integer()), { minKeys: 1, maxKeys: 3 }), fc.boolean(), (which, extra, inSource) => {
+      const members = admissions[which % admissions.length] as { contributionId: string; proposal: Proposal; admissionBasisSha256: string };
+      const proposal = members.proposal;
+      const widened = inSource
+        ? { ...proposal, source: { ...extra, ...proposal.source } }
+        : { ...proposal, targetUses: proposal.targetUses.map((use) => ({ ...extra, ...use })) };
+      const input = { ...members, proposal: widened as Proposal };
+      assert.equal(admissionSha256(input.contributionId, input.proposal, input.admissionBasisSha256), admissionSha256(members.contributionId, proposal, members.admissionBasisSha256));
+      assert.equal(referenceAdmission(input), referenceAdmission(members));
+    }),
+    { numRuns: 500 },
   );
 });

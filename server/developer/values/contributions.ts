@@ -1,6 +1,6 @@
 // Frame contributions (§1.2, §3.2 event 15): a proposal says which obligations some source
 // bears on and how; admission records that the frame accepted it. Neither discharges anything.
-import { arrayAt, exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
+import { arrayAt, exactKeys, idAt, integerAt, isRecord, objectAt, shaAt, textAt } from "../../ledger/values";
 import { integerJson, objectListJson, textJson, textListJson, unwritable, writtenHash } from "./canonicalText";
 import { assertUniqueInCanonicalOrder, domainHash, expectHash, literalAt, textListAt } from "./common";
 
@@ -212,11 +212,30 @@ function admissionHashJson({ contributionId, proposal, admissionBasisSha256 }: A
   );
 }
 
+/**
+ * The proposal's members as proposalJson writes them: `source` and each target use are rebuilt
+ * from their known members, so the general path hashes exactly what the hand-written writer would
+ * whenever the writer can write the proposal (a parsed proposal has no other members, so no hash
+ * of a valid ledger changes). Values the writer refuses are passed through unchanged.
+ */
+function hashedProposalMembers(proposal: ProposalBody): Record<string, unknown> {
+  const members = stripProposal(proposal);
+  const source = members.source;
+  const targetUses = members.targetUses;
+  return {
+    ...members,
+    source: isRecord(source) ? { kind: source.kind, sourceId: source.sourceId, sourceRevisionSha256: source.sourceRevisionSha256 } : source,
+    targetUses: Array.isArray(targetUses)
+      ? targetUses.map((use: unknown) => (isRecord(use) ? { obligationId: use.obligationId, useAs: use.useAs } : use))
+      : targetUses,
+  };
+}
+
 function admissionHashGeneral({ contributionId, proposal, admissionBasisSha256 }: AdmissionMembers): string {
   return domainHash(ADMISSION_DOMAIN, {
     admission: {
       contributionId,
-      proposal: { ...stripProposal(proposal), proposalSha256: proposal.proposalSha256 },
+      proposal: { ...hashedProposalMembers(proposal), proposalSha256: proposal.proposalSha256 },
       admissionBasisSha256,
     },
   });
