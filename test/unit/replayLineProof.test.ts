@@ -191,7 +191,7 @@ test("a line with any entry decodes exactly as the reference decoder, in each st
 });
 
 test("deeply nested entries decode exactly as the reference decoder", () => {
-  for (const depth of [998, 999, 1_000, 1_001, 1_500, 5_000]) {
+  for (const depth of [998, 999, 1_000]) {
     const value = JSON.parse(`${"[".repeat(depth)}1${"]".repeat(depth)}`) as unknown;
     const entryText = `${"[".repeat(depth)}1${"]".repeat(depth)}`;
     const objects = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
@@ -206,6 +206,24 @@ test("deeply nested entries decode exactly as the reference decoder", () => {
         sha = "c".repeat(64);
       }
       assertSameDecode(lineAround(0, null, DEVELOPER_STREAM, candidateText, sha), 0, null);
+    }
+  }
+});
+
+test("entries nested deeper than Docket writes are refused as such, whatever the stack holds", () => {
+  // The reference decoder's answer here depended on the stack left for its recursive walk (a
+  // stack overflow read as "nested too deeply", otherwise a hash or form fault); the decoder now
+  // decides it without recursion, so the same line gets the same fault at any call depth.
+  const nestedTooDeeply = /nested too deeply/u;
+  for (const depth of [1_001, 1_500, 5_000, 50_000]) {
+    for (const text of [`${"[".repeat(depth)}1${"]".repeat(depth)}`, `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`]) {
+      const line = lineAround(0, null, DEVELOPER_STREAM, text, "c".repeat(64));
+      const atDepth = (frames: number): unknown => (frames === 0 ? outcome(() => decodeLedgerLine(line, 0, null)) : atDepth(frames - 1));
+      for (const frames of [0, 2_000, 5_000]) {
+        const result = atDepth(frames) as { error?: string };
+        assert.match(String(result.error), /^LineFault: ledger-line-invalid: /u, `depth ${depth}, ${frames} frames`);
+        assert.match(String(result.error), nestedTooDeeply, `depth ${depth}, ${frames} frames`);
+      }
     }
   }
 });
