@@ -207,9 +207,18 @@ function fastCanonicalJson(value: unknown): string | undefined {
   return sorted === undefined ? plainCanonicalJson(value, 0) : JSON.stringify(sorted);
 }
 
-/** Serializes an already-validated JSON value canonically. */
+/**
+ * Serializes an already-validated JSON value canonically. A value nested deeper than
+ * MAX_JSON_DEPTH (which toJsonValue never returns, but JSON.parse does) is refused, found without
+ * recursion, so the answer never depends on the stack the recursive walk would have left.
+ */
 export function canonicalJson(value: JsonValue): string {
-  return fastCanonicalJson(value) ?? canonicalJsonOf(value);
+  const fast = fastCanonicalJson(value);
+  if (fast !== undefined) return fast;
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw new CanonicalJsonError(`The value is nested more than ${MAX_JSON_DEPTH} levels deep.`, "/");
+  }
+  return canonicalJsonOf(value);
 }
 
 /** Validates and serializes any value; throws CanonicalJsonError for non-JSON input. */

@@ -2,7 +2,7 @@
 // one canonical JSON object that wraps one entry of a typed stream and links to the previous
 // line by hash, so deleting, reordering or editing any committed line is detectable.
 import { isCanonicalTextOf } from "./canonicalText";
-import { MAX_JSON_DEPTH, canonicalJson, hashValue, nestsDeeperThan, sha256Hex, toJsonValue, type JsonValue } from "./canonicalJson";
+import { canonicalJson, hashValue, sha256Hex, toJsonValue, type JsonValue } from "./canonicalJson";
 import { ValueError, exactKeys, fail, integerAt, isRecord, objectAt, shaAt } from "./values";
 import { GUARD_STREAM, guardEntryProblem } from "../guard/guardEntry";
 import { OBSERVER_STREAM, observerEntryProblem } from "../observer/observerEntry";
@@ -128,16 +128,11 @@ export function decodeLedgerLine(text: string, expectedLine: number, expectedPre
   }
   let entryText = provenEntryText(text, parsed);
   if (entryText === undefined) {
-    // Deeper than Docket writes (toJsonValue refuses it): refused here, found without recursion,
-    // so the answer does not depend on how much stack the recursive canonical walk has left.
-    if (nestsDeeperThan(line.entry, MAX_JSON_DEPTH)) {
-      throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is nested too deeply to be a ledger line`);
-    }
     try {
       entryText = canonicalJson(line.entry);
     } catch {
-      // Only an engine limit can fail here (a JSON.parse result is always JSON): nesting so deep
-      // that the canonical walk runs out of stack. Such a line was never written by Docket.
+      // Only nesting can fail here (a JSON.parse result is always JSON): deeper than Docket writes,
+      // which canonicalJson refuses without recursing. Such a line was never written by Docket.
       throw new LineFault("ledger-line-invalid", `line ${expectedLine + 1} is nested too deeply to be a ledger line`);
     }
     const expectedSha = hashFromEntryText(line.line, line.previousLineSha256, line.stream, entryText);
