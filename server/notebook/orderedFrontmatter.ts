@@ -22,37 +22,19 @@
 // reader, value for value.
 import { MAX_FRONTMATTER_KEYS } from "./markdownProfile";
 import { STATUSES_BY_TYPE } from "./recordSchema";
-import { LINEAGE_TYPES, nonEmpty, RELATION_TYPES, SOURCE_ROLES } from "./recordSchemaCheck";
+import { LINEAGE_TYPES, nonEmpty, RELATION_TYPES, REQUIRED_TOP_LEVEL_KEYS, SOURCE_ROLES } from "./recordSchemaCheck";
 import { inlineString, inlineValue, USUAL_VISIBLE_CHARACTERS } from "./simpleFrontmatter";
 
 export type Fields = Record<string, string>;
 
 /** The top-level keys the record facts readers know; a key's bit in FrontmatterValues.seen is 1 << its index. */
-export const RECORD_KEYS = [
-  "observer_schema",
-  "observer_type",
-  "observer_status",
-  "id",
-  "title",
-  "lang",
-  "created",
-  "modified",
-  "tags",
-  "aliases",
-  "sources",
-  "lineage",
-  "relations",
-  "source_kind",
-  "external",
-  "observation",
-  "inquiry",
-] as const;
-/** The schema's required keys: the first thirteen. */
-export const REQUIRED_BITS = (1 << 13) - 1;
-export const SOURCE_KIND = 1 << 13;
-export const EXTERNAL = 1 << 14;
-export const OBSERVATION = 1 << 15;
-export const INQUIRY = 1 << 16;
+export const RECORD_KEYS = [...REQUIRED_TOP_LEVEL_KEYS, "source_kind", "external", "observation", "inquiry"] as const;
+/** The schema's required keys: the first ones of RECORD_KEYS. */
+export const REQUIRED_BITS = (1 << REQUIRED_TOP_LEVEL_KEYS.length) - 1;
+export const SOURCE_KIND = 1 << RECORD_KEYS.indexOf("source_kind");
+export const EXTERNAL = 1 << RECORD_KEYS.indexOf("external");
+export const OBSERVATION = 1 << RECORD_KEYS.indexOf("observation");
+export const INQUIRY = 1 << RECORD_KEYS.indexOf("inquiry");
 
 /**
  * A frontmatter's values as yaml reads them, for the keys the record facts readers know: strings,

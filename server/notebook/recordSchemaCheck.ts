@@ -21,7 +21,8 @@ export const SOURCE_ROLES: ReadonlySet<unknown> = new Set(["supports", "challeng
 export const LINEAGE_TYPES: ReadonlySet<unknown> = new Set(["derived_from", "promoted_from", "merged_from", "split_from", "supersedes"]);
 export const RELATION_TYPES: ReadonlySet<unknown> = new Set(["supports", "contradicts", "refines", "extends", "applies_to", "distinguishes", "alternative_to", "related"]);
 const DEFINED_OBSERVER_KEYS: ReadonlySet<string> = new Set(["observer_schema", "observer_type", "observer_status"]);
-const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
+/** The keys every record's frontmatter has, in the order the schema lists them. */
+export const REQUIRED_TOP_LEVEL_KEYS = [
   "observer_schema",
   "observer_type",
   "observer_status",
@@ -35,7 +36,8 @@ const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   "sources",
   "lineage",
   "relations",
-]);
+] as const;
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(REQUIRED_TOP_LEVEL_KEYS);
 
 type StringCheck = (value: string) => boolean;
 
