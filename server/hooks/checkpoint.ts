@@ -77,6 +77,66 @@ export type Checkpoint = z.infer<typeof Checkpoint>;
 const factsMatch: RuntimeFacts extends z.infer<typeof Facts> ? (z.infer<typeof Facts> extends RuntimeFacts ? true : never) : never = true;
 void factsMatch;
 
+const PHASES: readonly string[] = CheckpointState.shape.phase.options;
+const PURPOSES: readonly string[] = CheckpointState.shape.purpose.def.innerType.options;
+const FACT_KEYS = ["blocked", "scopeActive", "authorizationActive", "openFrame", "concludedFrameExists", "reroutePending", "verificationPending"] as const;
+const SHA256 = /^[0-9a-f]{64}$/u;
+const INODE = /^[0-9]{1,24}$/u;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Exactly these own keys (a strict object's rule: none missing, none extra). */
+function hasKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isNullableString(value: unknown): value is string | null {
+  return value === null || typeof value === "string";
+}
+
+/**
+ * The checkpoint as `Checkpoint.safeParse` returns it (keys in the schema's order), when the
+ * schema certainly accepts `value`; null when unsure, and the schema decides. A hook reads a
+ * checkpoint on every call: checking it directly spares running the schema cold.
+ * `test/unit/checkpointShape.test.ts` holds the two to the same answers.
+ */
+export function checkpointOf(value: unknown): Checkpoint | null {
+  if (!isRecord(value) || !hasKeys(value, ["format", "ledger", "state", "seal"]) || value.format !== CHECKPOINT_FORMAT) return null;
+  const { ledger, state, seal } = value;
+  if (typeof seal !== "string" || !SHA256.test(seal) || !isRecord(ledger) || !isRecord(state)) return null;
+  if (!hasKeys(ledger, ["ino", "bytes", "lines", "headLine"]) || typeof ledger.ino !== "string" || !INODE.test(ledger.ino) || !isCount(ledger.bytes) || !isCount(ledger.lines)) return null;
+  let headLine: Checkpoint["ledger"]["headLine"] = null;
+  if (ledger.headLine !== null) {
+    const head = ledger.headLine;
+    if (!isRecord(head) || !hasKeys(head, ["offset", "length", "text", "lineSha256"]) || !isCount(head.offset) || !isCount(head.length) || head.length === 0) return null;
+    if (typeof head.text !== "string" || typeof head.lineSha256 !== "string" || !SHA256.test(head.lineSha256)) return null;
+    headLine = { offset: head.offset, length: head.length, text: head.text, lineSha256: head.lineSha256 };
+  }
+  if (!hasKeys(state, ["blockedReason", "phase", "workScopeId", "purpose", "facts"]) || !isNullableString(state.blockedReason) || !isNullableString(state.workScopeId)) return null;
+  if (typeof state.phase !== "string" || !PHASES.includes(state.phase) || (state.purpose !== null && (typeof state.purpose !== "string" || !PURPOSES.includes(state.purpose)))) return null;
+  const facts = state.facts;
+  if (!isRecord(facts) || !hasKeys(facts, FACT_KEYS) || !FACT_KEYS.every((key) => typeof facts[key] === "boolean")) return null;
+  return {
+    format: CHECKPOINT_FORMAT,
+    ledger: { ino: ledger.ino, bytes: ledger.bytes, lines: ledger.lines, headLine },
+    state: {
+      blockedReason: state.blockedReason,
+      phase: state.phase as CheckpointState["phase"],
+      workScopeId: state.workScopeId,
+      purpose: state.purpose as CheckpointState["purpose"],
+      facts: Object.fromEntries(FACT_KEYS.map((key) => [key, facts[key]])) as CheckpointState["facts"],
+    },
+    seal,
+  };
+}
+
 export type CheckpointLookup =
   | { readonly kind: "current"; readonly checkpoint: Checkpoint }
   /** Missing, unreadable, of another format, or not matching the ledger's bytes. */
@@ -93,9 +153,14 @@ export function lookupCheckpoint(ledger: OpenLedger): CheckpointLookup {
   try {
     const bytes = readContained(ledger.root, checkpointPathFor(ledger.ledgerPath), MAX_CHECKPOINT_BYTES);
     if (bytes === null) return { kind: "unusable", why: "no checkpoint" };
-    const parsed = Checkpoint.safeParse(JSON.parse(bytes.toString("utf8")));
-    if (!parsed.success) return { kind: "unusable", why: "the checkpoint has an unknown shape" };
-    checkpoint = parsed.data;
+    const value: unknown = JSON.parse(bytes.toString("utf8"));
+    const known = checkpointOf(value);
+    if (known !== null) checkpoint = known;
+    else {
+      const parsed = Checkpoint.safeParse(value);
+      if (!parsed.success) return { kind: "unusable", why: "the checkpoint has an unknown shape" };
+      checkpoint = parsed.data;
+    }
   } catch (error) {
     return { kind: "unusable", why: `no readable checkpoint (${(error as NodeJS.ErrnoException).code ?? "invalid JSON"})` };
   }

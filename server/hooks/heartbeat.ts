@@ -11,22 +11,74 @@ export const HEARTBEAT_FORMAT = "docket/hook-heartbeat/v1";
 
 /** Also the order readHeartbeats returns (code-unit order of the names). */
 const HOSTS = ["claude", "codex", "vscode"] as const;
-const Host = z.enum(HOSTS);
 
-export const HookHeartbeat = z.strictObject({
-  host: Host,
-  event: z.string().check(z.maxLength(100)),
-  sessionId: z.nullable(z.string().check(z.maxLength(500))),
-  /** ISO time of the call; for people, never used for ordering anything hashed. */
-  at: z.string().check(z.maxLength(40)),
-});
-export type HookHeartbeat = z.infer<typeof HookHeartbeat>;
+/**
+ * The file's zod schemas, built on first use: a heartbeat file Docket wrote, and a beat a hook
+ * records, pass `heartbeatOf`/`heartbeatFileOf` below without them; anything else goes through
+ * them, and they decide. Exported for the differential test.
+ */
+export function heartbeatSchemas() {
+  cachedSchemas ??= buildSchemas();
+  return cachedSchemas;
+}
 
-const HeartbeatFile = z.strictObject({
-  format: z.literal(HEARTBEAT_FORMAT),
-  hosts: z.strictObject({ claude: z.optional(HookHeartbeat), codex: z.optional(HookHeartbeat), vscode: z.optional(HookHeartbeat) }),
-});
-type HeartbeatFile = z.infer<typeof HeartbeatFile>;
+function buildSchemas() {
+  const HookHeartbeat = z.strictObject({
+    host: z.enum(HOSTS),
+    event: z.string().check(z.maxLength(100)),
+    sessionId: z.nullable(z.string().check(z.maxLength(500))),
+    /** ISO time of the call; for people, never used for ordering anything hashed. */
+    at: z.string().check(z.maxLength(40)),
+  });
+  const HeartbeatFile = z.strictObject({
+    format: z.literal(HEARTBEAT_FORMAT),
+    hosts: z.strictObject({ claude: z.optional(HookHeartbeat), codex: z.optional(HookHeartbeat), vscode: z.optional(HookHeartbeat) }),
+  });
+  return { HookHeartbeat, HeartbeatFile };
+}
+
+let cachedSchemas: ReturnType<typeof buildSchemas> | null = null;
+
+export type HookHeartbeat = z.infer<ReturnType<typeof buildSchemas>["HookHeartbeat"]>;
+type HeartbeatFile = z.infer<ReturnType<typeof buildSchemas>["HeartbeatFile"]>;
+
+function hasOnlyKeys(value: object, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length <= keys.length && own.every((key) => keys.includes(key));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const BEAT_KEYS = ["host", "event", "sessionId", "at"] as const;
+
+/**
+ * The beat as the schema's parse returns it (its keys in the schema's order), when the schema
+ * certainly accepts `value`; null when unsure (the schema then decides).
+ */
+export function heartbeatOf(value: unknown): HookHeartbeat | null {
+  if (!isRecord(value) || !hasOnlyKeys(value, BEAT_KEYS)) return null;
+  const { host, event, sessionId, at } = value;
+  if (host !== "claude" && host !== "codex" && host !== "vscode") return null;
+  if (typeof event !== "string" || event.length > 100) return null;
+  if (sessionId !== null && (typeof sessionId !== "string" || sessionId.length > 500)) return null;
+  if (typeof at !== "string" || at.length > 40) return null;
+  return { host, event, sessionId, at };
+}
+
+/** The file as the schema's parse returns it, when the schema certainly accepts `value`; null when unsure. */
+export function heartbeatFileOf(value: unknown): HeartbeatFile | null {
+  if (!isRecord(value) || !hasOnlyKeys(value, ["format", "hosts"]) || value.format !== HEARTBEAT_FORMAT || !isRecord(value.hosts) || !hasOnlyKeys(value.hosts, HOSTS)) return null;
+  const hosts: { claude?: HookHeartbeat; codex?: HookHeartbeat; vscode?: HookHeartbeat } = {};
+  for (const host of HOSTS) {
+    if (!(host in value.hosts)) continue;
+    const beat = heartbeatOf(value.hosts[host]);
+    if (beat === null) return null;
+    hosts[host] = beat;
+  }
+  return { format: HEARTBEAT_FORMAT, hosts };
+}
 
 export function heartbeatPath(workspaceFolder: string): string {
   return path.join(workspaceFolder, ".docket", "hooks", "heartbeat.json");
@@ -39,7 +91,10 @@ function readFile(workspaceFolder: string): HeartbeatFile | null {
   try {
     const bytes = readContained(workspaceFolder, heartbeatPath(workspaceFolder), MAX_HEARTBEAT_BYTES);
     if (bytes === null) return null;
-    const parsed = HeartbeatFile.safeParse(JSON.parse(bytes.toString("utf8")));
+    const value: unknown = JSON.parse(bytes.toString("utf8"));
+    const known = heartbeatFileOf(value);
+    if (known !== null) return known;
+    const parsed = heartbeatSchemas().HeartbeatFile.safeParse(value);
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -66,10 +121,15 @@ export function storableSessionId(sessionId: string | null): string | null {
 /** Records `beat` as its host's latest entry (temp file + rename); never throws. */
 export function recordHeartbeat(workspaceFolder: string, beat: HookHeartbeat): void {
   try {
-    const parsed = HookHeartbeat.safeParse({ ...beat, sessionId: storableSessionId(beat.sessionId) });
-    if (!parsed.success) return;
+    const candidate = { ...beat, sessionId: storableSessionId(beat.sessionId) };
+    let checked = heartbeatOf(candidate);
+    if (checked === null) {
+      const parsed = heartbeatSchemas().HookHeartbeat.safeParse(candidate);
+      if (!parsed.success) return;
+      checked = parsed.data;
+    }
     const file = readFile(workspaceFolder) ?? { format: HEARTBEAT_FORMAT, hosts: {} };
-    const next: HeartbeatFile = { format: HEARTBEAT_FORMAT, hosts: { ...file.hosts, [parsed.data.host]: parsed.data } };
+    const next: HeartbeatFile = { format: HEARTBEAT_FORMAT, hosts: { ...file.hosts, [checked.host]: checked } };
     const target = heartbeatPath(workspaceFolder);
     // Never through a link: a repository's `.docket/hooks` link must not receive heartbeats.
     ensureDocketFolder(workspaceFolder);

@@ -46,34 +46,71 @@ export interface HookInput {
   readonly turnId: string | null;
 }
 
-const optionalString = z.optional(z.string());
+/**
+ * The zod schemas of the fields Docket reads, built on first use: a call whose fields are all of
+ * the accepted types never needs them (`acceptedFields` below proves it), and building them is a
+ * noticeable part of the hook's start. They stay the rule: anything the direct check does not
+ * accept is parsed by them, and their issues are the refusal's text.
+ */
+function buildHostSchemas() {
+  const optionalString = z.optional(z.string());
+  /** Claude Code and Codex: snake_case common fields. */
+  const SnakeCommon = z.looseObject({
+    session_id: optionalString,
+    cwd: optionalString,
+    hook_event_name: optionalString,
+  });
+  /** VS Code agent hooks: camelCase common fields, snake_case tool fields. */
+  const CamelCommon = z.looseObject({
+    sessionId: optionalString,
+    cwd: optionalString,
+    hookEventName: optionalString,
+  });
+  const ToolFields = z.looseObject({
+    tool_name: z.string().check(z.minLength(1)),
+    tool_use_id: optionalString,
+    tool_input: z.optional(z.unknown()),
+    tool_response: z.optional(z.unknown()),
+  });
+  const PostToolFields = z.extend(ToolFields, { tool_use_id: z.string().check(z.minLength(1)) });
+  // VS Code documents the same `prompt` field as Claude Code and Codex (hooks-reference.md,
+  // "UserPromptSubmit input"); nothing else is read.
+  const PromptFields = z.looseObject({ prompt: z.string() });
+  return { SnakeCommon, CamelCommon, ToolFields, PostToolFields, PromptFields };
+}
 
-/** Claude Code and Codex: snake_case common fields. */
-const SnakeCommon = z.looseObject({
-  session_id: optionalString,
-  cwd: optionalString,
-  hook_event_name: optionalString,
-});
+let hostSchemas: ReturnType<typeof buildHostSchemas> | null = null;
 
-/** VS Code agent hooks: camelCase common fields, snake_case tool fields. */
-const CamelCommon = z.looseObject({
-  sessionId: optionalString,
-  cwd: optionalString,
-  hookEventName: optionalString,
-});
+/** The schemas (exported for the differential test, which compares them with `acceptedFields`). */
+export function hookInputSchemas(): ReturnType<typeof buildHostSchemas> {
+  hostSchemas ??= buildHostSchemas();
+  return hostSchemas;
+}
 
-const ToolFields = z.looseObject({
-  tool_name: z.string().check(z.minLength(1)),
-  tool_use_id: optionalString,
-  tool_input: z.optional(z.unknown()),
-  tool_response: z.optional(z.unknown()),
-});
+function optionalString(value: unknown): boolean {
+  return value === undefined || typeof value === "string";
+}
 
-const PostToolFields = z.extend(ToolFields, { tool_use_id: z.string().check(z.minLength(1)) });
+function nonEmptyString(value: unknown): boolean {
+  return typeof value === "string" && value.length >= 1;
+}
 
-// VS Code documents the same `prompt` field as Claude Code and Codex (hooks-reference.md,
-// "UserPromptSubmit input"); nothing else is read.
-const PromptFields = z.looseObject({ prompt: z.string() });
+/**
+ * True only when the schemas above would accept `record` for `event` in `dialect` (same field
+ * reads, same types, same lengths); false sends the record through the schemas, which then decide.
+ * `test/unit/hookInputFastPath.test.ts` holds the two to the same answers and the same fields.
+ */
+export function acceptedFields(dialect: HookDialect, event: HookEvent, record: Record<string, unknown>): boolean {
+  const common =
+    dialect === "vscode"
+      ? optionalString(record.sessionId) && optionalString(record.cwd) && optionalString(record.hookEventName)
+      : optionalString(record.session_id) && optionalString(record.cwd) && optionalString(record.hook_event_name);
+  if (!common) return false;
+  if (event === "PreToolUse") return nonEmptyString(record.tool_name) && optionalString(record.tool_use_id);
+  if (event === "PostToolUse") return nonEmptyString(record.tool_name) && nonEmptyString(record.tool_use_id);
+  if (event === "UserPromptSubmit") return typeof record.prompt === "string";
+  return true;
+}
 
 /**
  * Stop fields, all optional and nullable: a host that omits one (older Claude Code has no
@@ -127,6 +164,24 @@ function describeIssues(error: z.core.$ZodError): string {
     .join("; ");
 }
 
+/**
+ * A record `acceptedFields` did not accept, parsed by the schemas: throws their refusal. Should
+ * they accept it after all (the direct check is stricter than they are), nothing is lost but
+ * time: the record is then read as accepted, field by field as they read it.
+ */
+function refuseFields(dialect: HookDialect, event: HookEvent, record: Record<string, unknown>): void {
+  const schemas = hookInputSchemas();
+  const common = (dialect === "vscode" ? schemas.CamelCommon : schemas.SnakeCommon).safeParse(record);
+  if (!common.success) throw new HookInputError("wrong-shape", describeIssues(common.error));
+  if (event === "PreToolUse" || event === "PostToolUse") {
+    const tool = (event === "PostToolUse" ? schemas.PostToolFields : schemas.ToolFields).safeParse(record);
+    if (!tool.success) throw new HookInputError("wrong-shape", describeIssues(tool.error));
+  } else if (event === "UserPromptSubmit") {
+    const fields = schemas.PromptFields.safeParse(record);
+    if (!fields.success) throw new HookInputError("wrong-shape", describeIssues(fields.error));
+  }
+}
+
 /** Parses the stdin text of one hook call; throws HookInputError for anything unusable. */
 export function parseHookInput(host: HookHost, event: HookEvent, text: string): HookInput {
   let raw: unknown;
@@ -138,8 +193,7 @@ export function parseHookInput(host: HookHost, event: HookEvent, text: string): 
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new HookInputError("wrong-shape", "the hook input is not a JSON object");
   const record = raw as Record<string, unknown>;
   const dialect = detectDialect(host, record);
-  const common = (dialect === "vscode" ? CamelCommon : SnakeCommon).safeParse(record);
-  if (!common.success) throw new HookInputError("wrong-shape", describeIssues(common.error));
+  if (!acceptedFields(dialect, event, record)) refuseFields(dialect, event, record);
   const sessionId = dialect === "vscode" ? (record.sessionId as string | undefined) : (record.session_id as string | undefined);
   let toolName: string | null = null;
   let toolUseId: string | null = null;
@@ -147,17 +201,13 @@ export function parseHookInput(host: HookHost, event: HookEvent, text: string): 
   let toolResponse: unknown = undefined;
   let prompt: string | null = null;
   if (event === "PreToolUse" || event === "PostToolUse") {
-    const tool = (event === "PostToolUse" ? PostToolFields : ToolFields).safeParse(record);
-    if (!tool.success) throw new HookInputError("wrong-shape", describeIssues(tool.error));
-    toolName = tool.data.tool_name;
-    toolUseId = tool.data.tool_use_id ?? null;
-    toolInput = tool.data.tool_input;
-    toolResponse = tool.data.tool_response;
+    toolName = record.tool_name as string;
+    toolUseId = (record.tool_use_id as string | undefined) ?? null;
+    toolInput = record.tool_input;
+    toolResponse = record.tool_response;
   } else if (event === "UserPromptSubmit") {
-    const fields = PromptFields.safeParse(record);
-    if (!fields.success) throw new HookInputError("wrong-shape", describeIssues(fields.error));
-    prompt = fields.data.prompt;
+    prompt = record.prompt as string;
   }
   const stop = event === "Stop" ? stopFields(record) : NO_STOP_FIELDS;
-  return { dialect, sessionId: sessionId ?? null, cwd: common.data.cwd ?? null, toolName, toolUseId, toolInput, toolResponse, prompt, ...stop };
+  return { dialect, sessionId: sessionId ?? null, cwd: (record.cwd as string | undefined) ?? null, toolName, toolUseId, toolInput, toolResponse, prompt, ...stop };
 }

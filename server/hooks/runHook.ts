@@ -23,7 +23,7 @@ import { renderDecision, type HookDecision } from "./hostOutput";
 import { stopDecision } from "./stopHook";
 import { classifyTool, type HookDialect } from "./toolClassification";
 import { scanToolPaths } from "./toolPaths";
-import { endRun, stageToolResult, stageUserPrompt, startRun } from "../observer/captureWindow";
+import { endRun, observerFolderMayExist, stageToolResult, stageUserPrompt, startRun } from "../observer/captureWindow";
 import { readCaptureMode } from "../observer/observerFiles";
 import { readProcessingPolicy } from "../observer/processingPolicy";
 
@@ -187,7 +187,7 @@ async function postToolUse(input: HookInput, state: HookState, run: HookRun, not
   if (state.kind !== "ready") return { kind: "none" };
   const scopeActive = state.state.facts.scopeActive;
   // Observer's capture window is open while its mode is on, with or without a Developer scope.
-  const observing = input.sessionId !== null && readCaptureMode(state.workspaceFolder).on;
+  const observing = input.sessionId !== null && captureOn(state.workspaceFolder);
   if (!scopeActive && !observing) return { kind: "none" };
   // Tool activity after the latest human input binds to that intake (the completion guard).
   if (scopeActive && !recordHookToolActivity(state, input.dialect, input.sessionId)) notes.push("the tool call could not be bound to the session's intake");
@@ -251,7 +251,7 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
   if (state.kind === "blocked") return { kind: "context", text: blockedContext(state.ledgerPath, state.reason) };
   const scopeActive = state.state.facts.scopeActive;
   // Observer captures the prompt too while its capture window is open, with or without a Developer scope.
-  const observing = input.sessionId !== null && readCaptureMode(state.workspaceFolder).on;
+  const observing = input.sessionId !== null && captureOn(state.workspaceFolder);
   if (!scopeActive && !observing) return { kind: "none" };
   // Every prompt (a new question inside a running turn too) and every session start is a new intake.
   if (scopeActive && !recordHookIntake(state, input.dialect, input.sessionId, event, input.prompt, run.now())) notes.push("the session's intake could not be recorded");
@@ -283,15 +283,22 @@ async function promptContext(input: HookInput, state: HookState, run: HookRun, n
  */
 function observerRunBoundary(state: HookState, event: Exclude<HookEvent, "PreToolUse">, input: HookInput, run: HookRun, notes: string[]): void {
   if (state.kind !== "ready" || input.sessionId === null) return;
+  // A workspace where Observer was never set up has no run, policy or capture mode to read.
+  if (!observerFolderMayExist(state.workspaceFolder)) return;
   try {
     // In local processing the run's results wait for the local model until the next prompt (the
     // reference enqueues the run's routine job at its end); otherwise they expire at Stop.
     if (event === "Stop") {
       if (readProcessingPolicy(state.workspaceFolder).policy.mode !== "local") endRun(state.workspaceFolder, input.dialect, input.sessionId);
-    } else if (event === "UserPromptSubmit" && readCaptureMode(state.workspaceFolder).on) startRun(state.workspaceFolder, input.dialect, input.sessionId, run.now());
+    } else if (event === "UserPromptSubmit" && captureOn(state.workspaceFolder)) startRun(state.workspaceFolder, input.dialect, input.sessionId, run.now());
   } catch (error) {
     notes.push(`Observer's capture window could not be ${event === "Stop" ? "closed" : "opened"}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** Observer's capture mode, without reading its file where Observer was never set up. */
+function captureOn(workspaceFolder: string): boolean {
+  return observerFolderMayExist(workspaceFolder) && readCaptureMode(workspaceFolder).on;
 }
 
 /** Events other than PreToolUse: context and capture from the first governing workspace; Stop asks stopHook.ts. */

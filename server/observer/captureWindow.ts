@@ -100,6 +100,21 @@ export function startRun(workspaceFolder: string, host: string, sessionId: strin
   return run;
 }
 
+/**
+ * False only when the workspace has no Observer folder at all (lstat answers ENOENT): then no run
+ * is open, capture is off and the processing policy is the default, since each lives in a file
+ * under that folder, so a hook has nothing to end, start or read there. Anything else (the folder,
+ * a file or link in its place, an error) is true, and the caller reads those files as usual.
+ */
+export function observerFolderMayExist(workspaceFolder: string): boolean {
+  try {
+    fs.lstatSync(observerFolder(workspaceFolder));
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
+}
+
 /** The run ended (Stop): nothing it staged can be nominated any more. */
 export function endRun(workspaceFolder: string, host: string, sessionId: string): void {
   const root = path.resolve(workspaceFolder);

@@ -13,16 +13,30 @@ export { OBSERVER_CUSTOM_TYPES };
 export const OBSERVER_STREAM = "observer/v1";
 
 
-export const ObserverLedgerEntry = z.strictObject({
-  customType: z.enum(OBSERVER_CUSTOM_TYPES),
-  // Required (a missing key is not `undefined` data): any JSON value.
-  data: z.unknown().check(z.refine((value) => value !== undefined, "data is required")),
-});
-export type ObserverLedgerEntry = z.infer<typeof ObserverLedgerEntry>;
+function buildEntrySchema() {
+  return z.strictObject({
+    customType: z.enum(OBSERVER_CUSTOM_TYPES),
+    // Required (a missing key is not `undefined` data): any JSON value.
+    data: z.unknown().check(z.refine((value) => value !== undefined, "data is required")),
+  });
+}
+
+let entrySchema: ReturnType<typeof buildEntrySchema> | null = null;
+
+/**
+ * The entry's schema, built on first use: every hook bundles this module (ledger line decoding),
+ * and most hook calls decode no Observer line.
+ */
+export function observerLedgerEntrySchema(): ReturnType<typeof buildEntrySchema> {
+  entrySchema ??= buildEntrySchema();
+  return entrySchema;
+}
+
+export type ObserverLedgerEntry = z.infer<ReturnType<typeof buildEntrySchema>>;
 
 /** Null when the entry is a valid `observer/v1` entry, else a short reason. */
 export function observerEntryProblem(entry: unknown): string | null {
-  const parsed = ObserverLedgerEntry.safeParse(entry);
+  const parsed = observerLedgerEntrySchema().safeParse(entry);
   if (parsed.success) return null;
   const first = parsed.error.issues[0];
   return `observer entry ${first === undefined ? "is invalid" : `${first.path.join(".") || "(root)"}: ${first.message}`}`;
