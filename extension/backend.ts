@@ -3,7 +3,6 @@
 // default policy: up to 4 restarts within 3 minutes), the validated request helper, and the
 // latest `Status` from `docket/status` and `docket/stateChanged`.
 import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -28,6 +27,7 @@ import {
 } from "../server/protocol/messages";
 import type { BackendState } from "../server/protocol/webviewMessages";
 import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
+import { versionedCacheFolder } from "./versionedCache";
 
 /** languageclient's default; restated so the policy is explicit here. */
 const MAX_RESTARTS = 4;
@@ -80,6 +80,9 @@ export class Backend implements vscode.Disposable {
   private options: BackendInitOptions | undefined;
   /** Settles once the status asked for right after the latest start has been answered (or failed). */
   private firstStatus: Promise<void> = Promise.resolve();
+  /** Settles once the status asked for after the first start has been answered (or failed). */
+  private settleFirstStart: () => void = () => undefined;
+  private readonly firstStart = new Promise<void>((resolve) => (this.settleFirstStart = resolve));
   /** Serializes start/stop so settings changes in quick succession cannot interleave. */
   private lifecycle: Promise<void> = Promise.resolve();
 
@@ -112,6 +115,11 @@ export class Backend implements vscode.Disposable {
    */
   get statusAfterStart(): Promise<void> {
     return this.firstStatus;
+  }
+
+  /** Settles once the status asked for after the backend's first start has its answer (or failed). */
+  get firstStartSettled(): Promise<void> {
+    return this.firstStart;
   }
 
   get initOptions(): BackendInitOptions | undefined {
@@ -316,11 +324,19 @@ export class Backend implements vscode.Disposable {
           let answered: () => void = () => undefined;
           this.firstStatus = new Promise((resolve) => (answered = resolve));
           this.setState("ready");
+          const readyAt = performance.now();
           this.refreshStatus()
+            .then(() => {
+              // One line per start: how long the first view waited on the backend after it was ready.
+              this.log.info(`status answered ${Math.round(performance.now() - readyAt)} ms after the backend was ready`);
+            })
             .catch((error: unknown) => {
               this.log.warn("docket/status after start failed", error);
             })
-            .finally(answered);
+            .finally(() => {
+              answered();
+              this.settleFirstStart();
+            });
           break;
         }
         case State.Stopped:
@@ -363,20 +379,9 @@ export class Backend implements vscode.Disposable {
     }
   }
 
-  /**
-   * The compile cache of this version of the extension. Node names its entries after each file's
-   * path, and every version is installed in a folder of its own, so the folders of other versions
-   * would only accumulate: they are removed, in the background (a failure leaves them, harmlessly).
-   */
+  /** The backend's compile cache: this version's folder in the extension's storage (extension/versionedCache.ts). */
   private compileCacheFolder(): string {
-    const root = path.join(this.context.globalStorageUri.fsPath, "node-compile-cache");
-    const version = (this.context.extension.packageJSON as { version?: unknown }).version;
-    const current = typeof version === "string" && /^[0-9A-Za-z.+-]{1,64}$/u.test(version) ? version : "unknown";
-    void fs.promises
-      .readdir(root)
-      .then((names) => Promise.all(names.filter((name) => name !== current).map((name) => fs.promises.rm(path.join(root, name), { recursive: true, force: true }))))
-      .catch(() => undefined);
-    return path.join(root, current);
+    return versionedCacheFolder(this.context, "node-compile-cache");
   }
 
   private async announceStopped(): Promise<void> {

@@ -24,8 +24,15 @@ export const VIEW_IDS = { work: "docket.work", receipts: RECEIPTS_VIEW_ID, obser
 
 let backend: Backend | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/** How dist/extension.js loaded this bundle (extension/entry.ts); absent when activated directly. */
+export interface BundleLoading {
+  readonly ms: number;
+  readonly cache: string;
+}
+
+export function activate(context: vscode.ExtensionContext, loading?: BundleLoading): void {
   const log = vscode.window.createOutputChannel("Docket", { log: true });
+  log.info(loading === undefined ? "activating" : `activating (bundle loaded in ${loading.ms} ms, code cache ${loading.cache})`);
   const current = new Backend(context, log);
   backend = current;
   const workTree = new WorkTreeProvider(
@@ -142,6 +149,11 @@ function afterWorkViewAnswer(backend: Backend, workTree: WorkTreeProvider): Prom
   const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, WORK_VIEW_FIRST_MS)));
   const answered = backend.statusAfterStart.then(() => workTree.settled());
   return Promise.race([answered, bound]).finally(() => clearTimeout(timer));
+}
+
+/** Settles once the backend's first start has its first status answer (extension/entry.ts then writes the code cache). */
+export function startSettled(): Promise<void> {
+  return backend?.firstStartSettled ?? Promise.resolve();
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -152,12 +152,16 @@ const cliBundlesPlugin = {
 
 const configs = [
   {
+    // dist/extension.js is only the entry (extension/entry.ts): it loads dist/extension-main.js
+    // (everything else) with V8's code cache. Always minified (its source map kept in development
+    // builds): the extension host parses it on every start.
     ...common,
-    entryPoints: ["extension/main.ts"],
-    outfile: "dist/extension.js",
+    entryPoints: { extension: "extension/entry.ts", "extension-main": "extension/main.ts" },
+    outdir: "dist",
     platform: "node",
     format: "cjs",
     target: "node20",
+    minify: true,
     external: ["vscode"],
   },
   {

@@ -45,6 +45,7 @@ export interface ConsoleMessage {
 
 export interface Page {
   goto(url: string, options?: { timeout?: number; waitUntil?: "load" | "domcontentloaded" | "commit" }): Promise<unknown>;
+  reload(options?: { timeout?: number; waitUntil?: "load" | "domcontentloaded" | "commit" }): Promise<unknown>;
   waitForSelector(selector: string, options?: WaitOptions): Promise<unknown>;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   frameLocator(selector: string): FrameLocator;

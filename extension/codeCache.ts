@@ -1,0 +1,109 @@
+// Loads the extension's bundle (dist/extension-main.js) as a CommonJS module through vm.Script
+// with V8's code cache, kept in the extension's global storage per version (versionedCache.ts):
+// from the second activation on, V8 skips parsing and compiling the bundle and the functions the
+// start ran. Scoped to this one file — unlike module.enableCompileCache(), which would cache every
+// module the shared extension host loads afterwards, other extensions' included, in our storage.
+//
+// Trust: the same rule as the backend's NODE_COMPILE_CACHE. An entry is used only when its header
+// names the SHA-256 of the bundle's exact bytes (V8's own check looks at the source's length, not
+// its content), this V8's version, and the SHA-256 of the data that follows (V8 does not checksum
+// the data in release builds; a damaged entry must never reach it). Anything else compiles the
+// bundle from source, and V8 may still reject the data (then, too, the source is compiled). Any
+// failure to read or write the cache costs only the compile.
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import Module from "node:module";
+import * as path from "node:path";
+import * as vm from "node:vm";
+
+const FORMAT = "docket/extension-code-cache/v1";
+const DIGEST_BYTES = 64;
+
+/** Read and accepted; rejected by V8; not for these bytes, this V8 or damaged; none there; no folder. */
+export type CodeCacheUse = "used" | "rejected" | "stale" | "absent" | "off";
+
+export interface LoadedBundle {
+  readonly exports: unknown;
+  /** What the load did with the cache. */
+  readonly cache: CodeCacheUse;
+  /** Writes the cache (once, unless it was used) with every function compiled so far. */
+  save(): void;
+}
+
+function sha256(bytes: Buffer): string {
+  return crypto.createHash("sha256").update(bytes).digest("hex");
+}
+
+/** The header an entry for `source` starts with, before the data's own digest. */
+function headerOf(source: Buffer): Buffer {
+  return Buffer.from(`${FORMAT}\n${sha256(source)}\n${process.versions.v8}\n`, "utf8");
+}
+
+/** The entry's data when it is whole and for `header`'s bundle and V8; "stale" otherwise. */
+function readEntry(file: string, header: Buffer): Buffer | "stale" | "absent" {
+  let entry: Buffer;
+  try {
+    entry = fs.readFileSync(file);
+  } catch {
+    return "absent";
+  }
+  const dataAt = header.length + DIGEST_BYTES + 1;
+  if (entry.length <= dataAt || !entry.subarray(0, header.length).equals(header)) return "stale";
+  const data = entry.subarray(dataAt);
+  return entry.toString("latin1", header.length, dataAt) === `${sha256(data)}\n` ? data : "stale";
+}
+
+/**
+ * Runs `file` as the CommonJS module Node's loader would make of it (its own `module`, `require`
+ * resolving from it — so `require("vscode")` is answered for this extension — and `__filename`),
+ * with the code cache of `cacheFolder` (undefined: no cache).
+ */
+export function loadWithCodeCache(file: string, cacheFolder: string | undefined, parent: NodeModule): LoadedBundle {
+  const bytes = fs.readFileSync(file);
+  const header = headerOf(bytes);
+  const entryFile = cacheFolder === undefined ? undefined : path.join(cacheFolder, `${path.basename(file)}.v8cache`);
+  const read = entryFile === undefined ? "absent" : readEntry(entryFile, header);
+  const cachedData = typeof read === "string" ? undefined : read;
+  // The source starts on its own line (lineOffset -1), so its lines and columns are the file's.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${bytes.toString("utf8")}\n})`, {
+    filename: file,
+    lineOffset: -1,
+    cachedData,
+  });
+  const cache: CodeCacheUse = entryFile === undefined ? "off" : typeof read === "string" ? read : script.cachedDataRejected === true ? "rejected" : "used";
+
+  const loaded = new Module(file, parent);
+  loaded.filename = file;
+  loaded.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(file));
+  const requireFromBundle = ((id: string) => loaded.require(id)) as NodeJS.Require;
+  Object.assign(requireFromBundle, { resolve: Module.createRequire(file).resolve, cache: require.cache, main: require.main });
+  require.cache[file] = loaded;
+  const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void;
+  try {
+    wrapper.call(loaded.exports, loaded.exports, requireFromBundle, loaded, file, path.dirname(file));
+  } catch (error) {
+    delete require.cache[file];
+    throw error;
+  }
+  loaded.loaded = true;
+
+  let saved = cache === "used";
+  return {
+    exports: loaded.exports,
+    cache,
+    save(): void {
+      if (saved || entryFile === undefined) return;
+      saved = true;
+      try {
+        const data = script.createCachedData();
+        fs.mkdirSync(path.dirname(entryFile), { recursive: true });
+        // Written whole under a temporary name, then renamed: a reader never sees half an entry.
+        const temporary = `${entryFile}.${process.pid}.tmp`;
+        fs.writeFileSync(temporary, Buffer.concat([header, Buffer.from(`${sha256(data)}\n`, "latin1"), data]));
+        fs.renameSync(temporary, entryFile);
+      } catch {
+        // a full disk or a read-only profile: the next activation compiles the bundle again
+      }
+    },
+  };
+}
