@@ -1,4 +1,4 @@
-// Where the V8 code caches live, and whether that folder may be trusted (docs/security.md "The
+// Where the V8 code caches live, and whether that folder may be trusted (docs/performance.md "A safe V8
 // code cache"). The cache decides what code a hook runs, so it lives in a per-user folder outside
 // every workspace (a repository could ship one) and outside the shared temp folder (any process of
 // any user could replace one there), and is used only while nobody else can write to it.
@@ -19,9 +19,10 @@ export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env, platform: 
     if (platform === "darwin") base = home === "" ? undefined : path.join(home, "Library", "Caches");
     else base = env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : home === "" ? undefined : path.join(home, ".cache");
   }
-  if (base === undefined || !path.isAbsolute(base)) return null;
-  const parent = path.join(base, "docket");
-  return { parent, folder: path.join(parent, "code-cache") };
+  const paths = platform === "win32" ? path.win32 : path;
+  if (base === undefined || !paths.isAbsolute(base)) return null;
+  const parent = paths.join(base, "docket");
+  return { parent, folder: paths.join(parent, "code-cache") };
 }
 
 /**

@@ -2,7 +2,7 @@
 // and the other entries scripts/build.mjs lists), compiled with V8's code cache when a trusted
 // one exists for exactly these bytes, and leaves one behind when it did not. Every failure of the
 // cache falls back to compiling without it: the cache can make a call cheaper, never change or
-// stop its answer (docs/security.md "The code cache").
+// stop its answer (docs/performance.md "A safe V8 code cache").
 import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
@@ -41,6 +41,14 @@ function debug(env: NodeJS.ProcessEnv, bundle: CachedBundle, text: string): void
 }
 
 export function runCachedBundle(bundle: CachedBundle, target: NodeJS.Module, targetRequire: NodeJS.Require, env: NodeJS.ProcessEnv = process.env): void {
+  // The plan bundle's dynamic import() needs the main context's loader, as it had under require();
+  // a Node 20 older than 20.12 has no way to give a vm.Script one: there the bundle is required.
+  const mainLoader = (vm.constants as unknown as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (mainLoader === undefined) {
+    debug(env, bundle, "off");
+    target.exports = targetRequire(bundle.file) as unknown;
+    return;
+  }
   const bytes = fs.readFileSync(bundle.file);
   const source = WRAPPER_HEAD + bytes.toString("utf8") + WRAPPER_TAIL;
   let cachedData: Buffer | undefined;
@@ -56,11 +64,8 @@ export function runCachedBundle(bundle: CachedBundle, target: NodeJS.Module, tar
       outcome = "unusable";
     }
   }
-  const options: vm.ScriptOptions = { filename: bundle.file };
+  const options: vm.ScriptOptions = { filename: bundle.file, importModuleDynamically: mainLoader as unknown as vm.ScriptOptions["importModuleDynamically"] };
   if (cachedData !== undefined) options.cachedData = cachedData;
-  // The plan bundle's dynamic import() needs the main context's loader, as it had under require().
-  const mainLoader = (vm.constants as unknown as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (mainLoader !== undefined) (options as { importModuleDynamically?: unknown }).importModuleDynamically = mainLoader;
   let script: vm.Script;
   try {
     script = new vm.Script(source, options);

@@ -1,4 +1,4 @@
-// The V8 code cache of the short-lived entries (server/codeCache/, docs/security.md "The code
+// The V8 code cache of the short-lived entries (server/codeCache/, docs/performance.md "A safe V8 code
 // cache"): real `node dist/docket-hook.js` children with a temporary XDG_CACHE_HOME and real files.
 // A cache is written by a first run and used by the second; answers are byte-identical with, without
 // and while writing a cache; and every hostile or damaged cache, file or folder falls back to a
@@ -376,4 +376,35 @@ test("a secret in a hook's input never reaches the cache file (V8's code cache h
     // The search itself finds what the cache does hold: string constants of the bundle's source.
     assert.ok(fs.readFileSync(cacheFileOf(home)).includes(Buffer.from("permissionDecision", "latin1")), "a source constant is found by the same search");
   }
+});
+
+test("the other cached entries (the tail and evidence bundles through the hook, `docket plan`) answer the same with, without and while writing a cache", () => {
+  const cli = path.join(DIST, "docket.js");
+  for (const bundle of ["docket-hook-tail", "docket-hook-evidence", "docket-cli-plan"]) {
+    assert.ok(fs.existsSync(path.join(DIST, `${bundle}.bundle.js`)), `${bundle}.js is a loader`);
+  }
+  const plan = (home: string, extra: Readonly<Record<string, string>> = {}): { stdout: string; status: number | null; cache: string[] } => {
+    const result = spawnSync(process.execPath, [cli, "plan", "add a cache to the parser and test it", "--json"], { cwd: repo.root, env: envOf(home, extra), encoding: "utf8" });
+    const prefix = "docket code cache: docket-cli-plan.bundle.js: ";
+    return { stdout: result.stdout, status: result.status, cache: result.stderr.split("\n").filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)) };
+  };
+  const home = freshCacheHome();
+  const off = plan(home, { DOCKET_CODE_CACHE: "0" });
+  assert.equal(off.status, 0);
+  assert.deepEqual(off.cache, ["off"]);
+  const first = plan(home);
+  assert.deepEqual(first.cache, ["missing", "written"]);
+  const second = plan(home);
+  assert.deepEqual(second.cache, ["hit"]);
+  for (const run of [first, second]) {
+    assert.equal(run.stdout, off.stdout);
+    assert.equal(run.status, off.status);
+  }
+  // PostToolUse loads the evidence bundle through its loader: its cache is written and then used.
+  const post = freshCacheHome();
+  assertSameAnswer(runHook("PostToolUse", post), "PostToolUse");
+  resetWorkspace();
+  const again = spawnSync(process.execPath, [HOOK, "hook", "--host", "claude", "PostToolUse"], { cwd: repo.root, input: inputOf("PostToolUse"), env: envOf(post), encoding: "utf8" });
+  assert.match(again.stderr, /^docket code cache: docket-hook-evidence\.bundle\.js: hit$/mu);
+  assert.equal(again.stdout, expected("PostToolUse").stdout);
 });
