@@ -81,8 +81,8 @@ export function runCachedBundle(bundle: CachedBundle, target: NodeJS.Module, tar
   if (store !== undefined && outcome !== "hit") {
     const write = store;
     const made = script;
-    // After the process's work (and its answer, written synchronously to a pipe or file): the
-    // cache then holds the functions this call compiled lazily, and the answer never waits for it.
+    // After the process's work: "exit" comes once the event loop is empty, so the answer has been
+    // handed to the host, and the cache holds the functions this call compiled lazily.
     process.once("exit", () => write(made));
   }
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: NodeJS.Module, filename: string, dirname: string) => void;
@@ -112,7 +112,7 @@ function lookUp(bundle: CachedBundle, bytes: Buffer, env: NodeJS.ProcessEnv): { 
   if (!trustedFolder(location)) {
     // Missing: this run creates it on exit. Present but someone else's, a link, or writable by
     // others: never read, and the writer's own check refuses it too.
-    return { cachedData: undefined, store, outcome: lstatExists(location.folder) || lstatExists(location.parent) ? "untrusted-folder" : "missing" };
+    return { cachedData: undefined, store, outcome: lstatExists(location.folder) ? "untrusted-folder" : "missing" };
   }
   const read = readCacheFile(file);
   if (read.kind !== "bytes") return { cachedData: undefined, store, outcome: read.kind };

@@ -378,27 +378,31 @@ test("a secret in a hook's input never reaches the cache file (V8's code cache h
   }
 });
 
-test("the other cached entries (the tail and evidence bundles through the hook, `docket plan`) answer the same with, without and while writing a cache", () => {
+test("the other cached entries (the tail and evidence bundles through the hook, `docket plan` and `docket status`) answer the same with, without and while writing a cache", () => {
   const cli = path.join(DIST, "docket.js");
-  for (const bundle of ["docket-hook-tail", "docket-hook-evidence", "docket-cli-plan"]) {
+  for (const bundle of ["docket-hook-tail", "docket-hook-evidence", "docket-cli-plan", "docket-cli-state"]) {
     assert.ok(fs.existsSync(path.join(DIST, `${bundle}.bundle.js`)), `${bundle}.js is a loader`);
   }
-  const plan = (home: string, extra: Readonly<Record<string, string>> = {}): { stdout: string; status: number | null; cache: string[] } => {
-    const result = spawnSync(process.execPath, [cli, "plan", "add a cache to the parser and test it", "--json"], { cwd: repo.root, env: envOf(home, extra), encoding: "utf8" });
-    const prefix = "docket code cache: docket-cli-plan.bundle.js: ";
-    return { stdout: result.stdout, status: result.status, cache: result.stderr.split("\n").filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)) };
-  };
-  const home = freshCacheHome();
-  const off = plan(home, { DOCKET_CODE_CACHE: "0" });
-  assert.equal(off.status, 0);
-  assert.deepEqual(off.cache, ["off"]);
-  const first = plan(home);
-  assert.deepEqual(first.cache, ["missing", "written"]);
-  const second = plan(home);
-  assert.deepEqual(second.cache, ["hit"]);
-  for (const run of [first, second]) {
-    assert.equal(run.stdout, off.stdout);
-    assert.equal(run.status, off.status);
+  const commands: Record<string, readonly string[]> = { "docket-cli-plan": ["plan", "add a cache to the parser and test it", "--json"], "docket-cli-state": ["status", "--json"] };
+  for (const [bundle, args] of Object.entries(commands)) {
+    const cliRun = (home: string, extra: Readonly<Record<string, string>> = {}): { stdout: string; status: number | null; cache: string[] } => {
+      resetWorkspace();
+      const result = spawnSync(process.execPath, [cli, ...args], { cwd: repo.root, env: envOf(home, extra), encoding: "utf8" });
+      const prefix = `docket code cache: ${bundle}.bundle.js: `;
+      return { stdout: result.stdout, status: result.status, cache: result.stderr.split("\n").filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)) };
+    };
+    const home = freshCacheHome();
+    const off = cliRun(home, { DOCKET_CODE_CACHE: "0" });
+    assert.equal(off.status, 0, bundle);
+    assert.deepEqual(off.cache, ["off"]);
+    const first = cliRun(home);
+    assert.deepEqual(first.cache, ["missing", "written"], bundle);
+    const second = cliRun(home);
+    assert.deepEqual(second.cache, ["hit"], bundle);
+    for (const run of [first, second]) {
+      assert.equal(run.stdout, off.stdout, bundle);
+      assert.equal(run.status, off.status, bundle);
+    }
   }
   // PostToolUse loads the evidence bundle through its loader: its cache is written and then used.
   const post = freshCacheHome();
