@@ -19,7 +19,7 @@ function packagedFiles(): string[] {
 
 test("the packaged file list has no sources, tests, maps or node_modules", () => {
   const files = packagedFiles();
-  const allowed = /^(dist\/(extension|extension-main|docket|docket-cli-[a-z]+|docket-hook|docket-hook-slow|docket-hook-tail|docket-hook-evidence|docket-hook-secretlint|docket-mcp-worker)\.js|dist\/webview\/[\w.-]+\.(js|css|ttf)|media\/(walkthrough\/([a-z-]+\/)?)?[\w.-]+|skills\/[\w-]+\/(SKILL\.md|judgment\.json|routing\.yaml|references\/[\w.-]+\.md)|l10n\/[\w.-]+\.json|package(\.nls(\.[a-z-]+)?)?\.json|README\.md|CHANGELOG\.md|LICENSE)$/u;
+  const allowed = /^(dist\/(extension|extension-main|docket|docket-cli-[a-z]+|docket-hook|docket-hook-slow|docket-hook-tail|docket-hook-evidence|docket-hook-secretlint|docket-mcp-worker)(\.bundle)?\.js|dist\/webview\/[\w.-]+\.(js|css|ttf)|media\/(walkthrough\/([a-z-]+\/)?)?[\w.-]+|skills\/[\w-]+\/(SKILL\.md|judgment\.json|routing\.yaml|references\/[\w.-]+\.md)|l10n\/[\w.-]+\.json|package(\.nls(\.[a-z-]+)?)?\.json|README\.md|CHANGELOG\.md|LICENSE)$/u;
   const unexpected = files.filter((file) => !allowed.test(file));
   assert.deepEqual(unexpected, []);
   for (const required of ["dist/extension.js", "dist/extension-main.js", "dist/docket.js", "dist/docket-hook.js", "dist/docket-hook-slow.js", "dist/docket-hook-tail.js", "dist/docket-hook-evidence.js", "dist/docket-hook-secretlint.js", "dist/docket-mcp-worker.js", "dist/docket-cli-state.js", "dist/docket-cli-workspace.js", "dist/docket-cli-servers.js", "dist/docket-cli-hook.js", "dist/webview/receipts.js", "package.json", "LICENSE", "media/docket.svg", "l10n/bundle.l10n.ko.json", "skills/verify/SKILL.md"]) {
