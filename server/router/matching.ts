@@ -16,6 +16,7 @@
 // - A trailing possessive "'s" is not part of the name ("Go's runtime" names Go).
 import { compareCodeUnits } from "../ledger/canonicalJson";
 import type { TaskSpan, TaskStage, Token, WorkspaceSnapshot } from "./planSchema";
+import { asciiBlockOf, pathsNamedInBlock } from "./pathBlock";
 import { atomsOf, isAtom, isHangulWord, isWordChar, tokenize } from "./tokens";
 
 /** How many characters (code points) a name may have and still be matched only case-exactly. */
@@ -288,7 +289,12 @@ class PathList {
   private readonly scanned = new Map<string, readonly string[]>();
   private readonly present = new Map<string, boolean>();
 
-  constructor(private readonly paths: readonly string[]) {}
+  /** The ASCII text the list was split from, when known (pathBlock.ts): names are searched in it. */
+  private readonly block: string | undefined;
+
+  constructor(private readonly paths: readonly string[]) {
+    this.block = asciiBlockOf(paths);
+  }
 
   has(path: string): boolean {
     if (this.set !== null) return this.set.has(path);
@@ -304,10 +310,21 @@ class PathList {
     if (this.byBase !== null) return this.byBase.get(lowerName) ?? [];
     let found = this.scanned.get(lowerName);
     if (found === undefined) {
-      found = this.paths.filter((path) => basenameIs(path, lowerName));
+      found = (this.block === undefined ? undefined : pathsNamedInBlock(this.block, lowerName)) ?? this.scan(lowerName);
       this.remember(this.scanned, lowerName, found);
     }
     return found;
+  }
+
+  /** A plain loop, not filter's callback: it runs over every path, mostly before the JIT has optimized it. */
+  private scan(lowerName: string): string[] {
+    const paths = this.paths;
+    const hits: string[] = [];
+    for (let at = 0; at < paths.length; at += 1) {
+      const path = paths[at] as string;
+      if (basenameIs(path, lowerName)) hits.push(path);
+    }
+    return hits;
   }
 
   private remember<T>(memo: Map<string, T>, key: string, value: T): void {
