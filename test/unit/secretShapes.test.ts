@@ -351,24 +351,29 @@ function timeOf(text: string): number {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
+/** The fastest of three runs: a loaded machine stalls single runs (a full suite failed once on one); a quadratic step stays hundreds of times slower at this size. */
+function bestTimeOf(text: string): number {
+  return Math.min(timeOf(text), timeOf(text), timeOf(text));
+}
+
 test("redaction stays linear on input hostile to the new rules and on text full of secrets", () => {
   // redaction.test.ts holds the 1 MiB comparison for the original units; these use 512 KiB to keep the suite quick.
   const size = 1 << 19;
   const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
   const ordinary = fill("The quick brown fox jumps over the lazy dog 0123 abc.\n");
   timeOf(ordinary);
-  const baseline = Math.max(1, Math.min(timeOf(ordinary), timeOf(ordinary)));
+  const baseline = Math.max(1, bestTimeOf(ordinary));
   const hostile = [
     "\\n", "\\\\n", "\\\"", "glpat-", "sig=", "AccountKey=", "LS0tLS1CRUdJTi", "- name: a\n  value: ", "password: |\n  ", "login a password ",
     "--token ", "-u a:", "SESSION_KEY=Ab1", '"name": "password", "value": "', "a:bbbbbbbbbbbbbbbbbbbb", "hvs.", "password '", "aws_secret_access_key ",
   ];
   for (const unit of hostile) {
-    const ratio = timeOf(fill(unit)) / baseline;
+    const ratio = bestTimeOf(fill(unit)) / baseline;
     assert.ok(ratio < 60, `${JSON.stringify(unit)} took ${ratio.toFixed(1)}× the time of ordinary text`);
   }
   // Many secrets: every one of them is reported, merged and replaced without a quadratic step.
   const tokens = fill(`${j("ghp_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8")} `);
-  const ratio = timeOf(tokens) / baseline;
+  const ratio = bestTimeOf(tokens) / baseline;
   assert.ok(ratio < 60, `text full of tokens took ${ratio.toFixed(1)}× the time of ordinary text`);
 });
 
