@@ -497,24 +497,35 @@ export class LedgerStore {
     const previousTorn = this.tornTailBytes;
     const startOffset = this.offsetBytes;
     const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, readable - startOffset));
-    /** Bytes of a line begun in an earlier chunk (copied out of it: the chunk buffer is reused). */
-    let carry: Buffer | null = null;
+    // The first bytes of a line begun in an earlier read: moved to the chunk's start and the next
+    // read placed after them (no new buffer per read), or, when they fill the chunk (a line longer
+    // than a chunk), kept apart and joined with the next read.
+    let carried = 0;
+    let long: Buffer | null = null;
     let position = startOffset;
     let consumedTotal = 0;
     while (position < readable && this.faultValue === null) {
-      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, readable - position), position);
+      const into = long === null ? carried : 0;
+      const read = fs.readSync(fd, chunk, into, Math.min(chunk.length - into, readable - position), position);
       if (read === 0) break;
       position += read;
-      const data: Buffer = carry === null ? chunk.subarray(0, read) : Buffer.concat([carry, chunk.subarray(0, read)]);
+      const data: Buffer = long === null ? chunk.subarray(0, carried + read) : Buffer.concat([long, chunk.subarray(0, read)]);
       const consumed = this.consumeLines(data, startOffset + consumedTotal, deadline);
       consumedTotal += consumed;
-      carry = consumed === data.length ? null : Buffer.from(data.subarray(consumed));
+      const left = data.length - consumed;
+      carried = 0;
+      long = null;
+      if (left >= chunk.length) long = Buffer.from(data.subarray(consumed));
+      else if (left > 0) {
+        data.copy(chunk, 0, consumed);
+        carried = left;
+      }
     }
     if (this.faultValue !== null) {
       this.tornTailBytes = 0;
     } else {
       this.offsetBytes = startOffset + consumedTotal;
-      this.tornTailBytes = carry?.length ?? 0;
+      this.tornTailBytes = long === null ? carried : long.length;
     }
     const entryEnd = replayer.entryCount;
     const changed = restarted || entryEnd > entryStart || consumedTotal > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
