@@ -15,6 +15,7 @@ import type { ScopeState } from "../developer/scopeState";
 import { LineIndex, type LineRecord } from "./lineIndex";
 import { appendAnnounced, encodeBatch, setAsideTornTail } from "./batchAppend";
 import { StoreError } from "./storeError";
+import { readInChunks } from "./chunkedRead";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
   UnsafePathError,
@@ -496,39 +497,22 @@ export class LedgerStore {
     const entryStart = replayer.entryCount;
     const previousTorn = this.tornTailBytes;
     const startOffset = this.offsetBytes;
-    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, readable - startOffset));
-    // The first bytes of a line begun in an earlier read: moved to the chunk's start and the next
-    // read placed after them (no new buffer per read), or, when they fill the chunk (a line longer
-    // than a chunk), kept apart and joined with the next read.
-    let carried = 0;
-    let long: Buffer | null = null;
-    let position = startOffset;
-    let consumedTotal = 0;
-    while (position < readable && this.faultValue === null) {
-      const into = long === null ? carried : 0;
-      const read = fs.readSync(fd, chunk, into, Math.min(chunk.length - into, readable - position), position);
-      if (read === 0) break;
-      position += read;
-      const data: Buffer = long === null ? chunk.subarray(0, carried + read) : Buffer.concat([long, chunk.subarray(0, read)]);
-      const consumed = this.consumeLines(data, startOffset + consumedTotal, deadline);
-      consumedTotal += consumed;
-      const left = data.length - consumed;
-      carried = 0;
-      long = null;
-      if (left >= chunk.length) long = Buffer.from(data.subarray(consumed));
-      else if (left > 0) {
-        data.copy(chunk, 0, consumed);
-        carried = left;
-      }
-    }
+    const read = readInChunks(
+      fd,
+      startOffset,
+      readable,
+      READ_CHUNK_BYTES,
+      (data, base) => this.consumeLines(data, base, deadline),
+      () => this.faultValue !== null,
+    );
     if (this.faultValue !== null) {
       this.tornTailBytes = 0;
     } else {
-      this.offsetBytes = startOffset + consumedTotal;
-      this.tornTailBytes = long === null ? carried : long.length;
+      this.offsetBytes = startOffset + read.consumed;
+      this.tornTailBytes = read.left;
     }
     const entryEnd = replayer.entryCount;
-    const changed = restarted || entryEnd > entryStart || consumedTotal > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
+    const changed = restarted || entryEnd > entryStart || read.consumed > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
     return refreshResult(changed, { get dispositions() { return replayer.dispositionsFrom(entryStart, entryEnd); } });
   }
 
