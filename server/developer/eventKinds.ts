@@ -1,5 +1,5 @@
 // The eighteen developer/v8 event kinds (§3.2) and their semantic payload parsing.
-import { hashValue } from "../ledger/canonicalJson";
+import { sha256Hex } from "../ledger/canonicalJson";
 import { EVENT_KINDS } from "../protocol/eventKindNames";
 import type { Envelope } from "../ledger/envelope";
 import { stop } from "../ledger/faults";
@@ -48,7 +48,9 @@ export interface ScopeClosure {
 
 export function createScopeClosure(reason: string): ScopeClosure {
   const exact = textAt(reason, "closure.reason");
-  return { reason: exact, reasonSha256: hashValue({ domain: SCOPE_CLOSURE_DOMAIN, reason: exact }) };
+  // H({domain, reason}) written as its canonical text: the members are already in code-unit order and
+  // `exact` is a string, whose canonical text is JSON.stringify's.
+  return { reason: exact, reasonSha256: sha256Hex(`{"domain":${JSON.stringify(SCOPE_CLOSURE_DOMAIN)},"reason":${JSON.stringify(exact)}}`) };
 }
 
 export function parseScopeClosure(value: unknown): ScopeClosure {

@@ -15,6 +15,7 @@ import type { ScopeState } from "../developer/scopeState";
 import { LineIndex, type LineRecord } from "./lineIndex";
 import { appendAnnounced, encodeBatch, setAsideTornTail } from "./batchAppend";
 import { StoreError } from "./storeError";
+import { readInChunks } from "./chunkedRead";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
   UnsafePathError,
@@ -496,28 +497,22 @@ export class LedgerStore {
     const entryStart = replayer.entryCount;
     const previousTorn = this.tornTailBytes;
     const startOffset = this.offsetBytes;
-    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, readable - startOffset));
-    /** Bytes of a line begun in an earlier chunk (copied out of it: the chunk buffer is reused). */
-    let carry: Buffer | null = null;
-    let position = startOffset;
-    let consumedTotal = 0;
-    while (position < readable && this.faultValue === null) {
-      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, readable - position), position);
-      if (read === 0) break;
-      position += read;
-      const data: Buffer = carry === null ? chunk.subarray(0, read) : Buffer.concat([carry, chunk.subarray(0, read)]);
-      const consumed = this.consumeLines(data, startOffset + consumedTotal, deadline);
-      consumedTotal += consumed;
-      carry = consumed === data.length ? null : Buffer.from(data.subarray(consumed));
-    }
+    const read = readInChunks(
+      fd,
+      startOffset,
+      readable,
+      READ_CHUNK_BYTES,
+      (data, base) => this.consumeLines(data, base, deadline),
+      () => this.faultValue !== null,
+    );
     if (this.faultValue !== null) {
       this.tornTailBytes = 0;
     } else {
-      this.offsetBytes = startOffset + consumedTotal;
-      this.tornTailBytes = carry?.length ?? 0;
+      this.offsetBytes = startOffset + read.consumed;
+      this.tornTailBytes = read.left;
     }
     const entryEnd = replayer.entryCount;
-    const changed = restarted || entryEnd > entryStart || consumedTotal > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
+    const changed = restarted || entryEnd > entryStart || read.consumed > 0 || previousTorn !== this.tornTailBytes || this.faultValue !== null;
     return refreshResult(changed, { get dispositions() { return replayer.dispositionsFrom(entryStart, entryEnd); } });
   }
 

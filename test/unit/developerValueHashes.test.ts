@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { compareCodeUnits, hashValue } from "../../server/ledger/canonicalJson";
 import type { Envelope } from "../../server/ledger/envelope";
-import { fail } from "../../server/ledger/values";
+import { fail, textAt } from "../../server/ledger/values";
 import { parseSemanticEvent, type SemanticEvent } from "../../server/developer/eventKinds";
 import { domainHash } from "../../server/developer/values/common";
 import { ADMISSION_DOMAIN, PROPOSAL_DOMAIN, admissionSha256, proposalSha256, type Proposal, type ProposalBody } from "../../server/developer/values/contributions";
@@ -42,7 +42,19 @@ import {
   type SnapshotManifest,
   type TargetSummary,
 } from "../../server/developer/values/routing";
-import { ASSIGNMENT_DOMAIN, assignmentRevisionSha256, type ReadySkillAssignment } from "../../server/developer/values/skills";
+import {
+  ASSIGNMENT_DOMAIN,
+  SKILL_RETURN_SUPPORT_DOMAIN,
+  assignmentRevisionSha256,
+  createInvocationSettlement,
+  parseInvocationSettlement,
+  skillReturnSupportSha256,
+  type InvocationSettlement,
+  type ReadySkillAssignment,
+} from "../../server/developer/values/skills";
+import { BLOCKER_SET_DOMAIN, EMPTY_BLOCKER_SET_SHA256, blockerSetSha256, type Blocker } from "../../server/developer/values/blockers";
+import { SCOPE_CLOSURE_DOMAIN, createScopeClosure } from "../../server/developer/eventKinds";
+import { assertUnique } from "../../server/developer/values/common";
 import { AUTHORIZATION_DOMAIN, authorizationSha256, type AuthorizationFields, type ImplementationBoundary } from "../../server/developer/values/authorization";
 import { LANDING_CHANGED_PATHS_DOMAIN, LANDING_DOMAIN, LANDING_VERIFICATION_DOMAIN, landingHashes, type LandingFields } from "../../server/developer/values/landing";
 import { cycleScopesEntries, longScopeEntries } from "../support/generatedCycles";
@@ -311,6 +323,31 @@ function referenceLanding(fields: LandingFields): readonly string[] {
   return [changedPathsSha256, verificationSha256, landingSha256];
 }
 
+/** The support hash of a skill return before its writer: the settlement re-parsed, then the general form. */
+function referenceSettlement(settlement: InvocationSettlement): string {
+  return domainHash(SKILL_RETURN_SUPPORT_DOMAIN, { settlement: createInvocationSettlement(settlement) });
+}
+
+function referenceBlockerSet(blockers: readonly Blocker[], path = "blockers"): string {
+  const ordered = blockers
+    .map((entry) => ({
+      blockerId: entry.blockerId,
+      frameId: entry.frameId,
+      kind: entry.kind,
+      sourceId: entry.sourceId,
+      targetObligationIds: [...entry.targetObligationIds],
+      detailsSha256: entry.detailsSha256,
+    }))
+    .sort((left, right) => compareCodeUnits(left.blockerId, right.blockerId));
+  assertUnique(ordered, path, (entry) => entry.blockerId);
+  return domainHash(BLOCKER_SET_DOMAIN, { blockers: ordered });
+}
+
+function referenceClosure(members: { reason: string }): string {
+  const exact = textAt(members.reason, "closure.reason");
+  return hashValue({ domain: SCOPE_CLOSURE_DOMAIN, reason: exact });
+}
+
 // ---- Each hash under test, next to its reference, over one input value (the arguments of a
 // hash that takes several are members of the input, read by both sides in the same order). ----
 
@@ -352,6 +389,12 @@ const CASES: Record<string, HashCase> = {
   canServe: { name: "canServeBasisSha256", written: (basis: CanServeInput) => canServeBasisSha256(basis), reference: referenceCanServe },
   assignment: { name: "assignmentRevisionSha256", written: (body: ReadySkillAssignment) => assignmentRevisionSha256(body), reference: referenceAssignment },
   authorization: { name: "authorizationSha256", written: (fields: AuthorizationFields) => authorizationSha256(fields), reference: referenceAuthorization },
+  // A parsed settlement (createInvocationSettlement parses) takes the written form; the same errors either way.
+  settlement: { name: "skillReturnSupportSha256", written: (value: InvocationSettlement) => skillReturnSupportSha256(createInvocationSettlement(value)), reference: referenceSettlement },
+  // Any other value keeps the general form.
+  settlementUnparsed: { name: "skillReturnSupportSha256 (unparsed)", written: (value: InvocationSettlement) => skillReturnSupportSha256(value), reference: referenceSettlement },
+  blockerSet: { name: "blockerSetSha256", written: (list: readonly Blocker[]) => blockerSetSha256(list), reference: referenceBlockerSet },
+  closure: { name: "createScopeClosure", written: (m: { reason: string }) => createScopeClosure(m.reason).reasonSha256, reference: referenceClosure },
   landing: {
     name: "landingHashes",
     written: (fields: LandingFields) => {
@@ -403,9 +446,20 @@ function ledgerInputs(entries: readonly Envelope[]): Array<readonly [string, unk
       case "obligation-discharged":
         inputs.push(["discharge", copy(event.discharge)]);
         break;
-      case "route-frame-concluded":
+      case "route-frame-concluded": {
         inputs.push(["conclusion", copy(event.proposal)]);
+        inputs.push(["blockerSet", []]);
+        const blocker = (id: string, kind: string): Record<string, unknown> => ({
+          blockerId: id,
+          frameId: event.proposal.frameId,
+          kind,
+          sourceId: `invocation:${index}`,
+          targetObligationIds: [`obligation:${index}-a`, `obligation:${index}-b`],
+          detailsSha256: sha(index + id.length),
+        });
+        inputs.push(["blockerSet", [blocker(`blocker:${index}-z`, "dependency"), blocker(`blocker:${index}-a`, "needs-context")]]);
         break;
+      }
       case "routing-snapshot-opened":
         inputs.push(["basis", copy(event.basis)]);
         inputs.push(["seed", { snapshotId: event.manifest.snapshotId, basisSha256: event.manifest.snapshotBasisSha256 }]);
@@ -446,6 +500,13 @@ function ledgerInputs(entries: readonly Envelope[]): Array<readonly [string, unk
         break;
       case "implementation-landing-recorded":
         inputs.push(["landing", copy(event.landing)]);
+        break;
+      case "invocation-settled":
+        inputs.push(["settlement", copy(event.settlement)]);
+        inputs.push(["settlementUnparsed", copy(event.settlement)]);
+        break;
+      case "work-scope-closed":
+        inputs.push(["closure", { reason: event.closure.reason }]);
         break;
       default:
         break;
@@ -600,4 +661,71 @@ test("an admission's general form hashes only the known members of its source an
     }),
     { numRuns: 500 },
   );
+});
+
+// ---- The skill-return support hash (settlements), the blocker set and the scope closure. ----
+
+const SETTLEMENT_VARIANTS: readonly unknown[] = (() => {
+  const ids = { invocationId: "invocation:v", assignmentId: "assignment:v" };
+  const targets = ["obligation:a", "obligation:b"];
+  return [
+    { ...ids, kind: "returned", value: { kind: "contribution", claim: "c", applicability: "a", targetUses: [{ obligationId: "obligation:b", useAs: "method" }, { obligationId: "obligation:a", useAs: "evidence" }], limitations: [] } },
+    { ...ids, kind: "returned", value: { kind: "dependency", dependencyId: "dependency:x", targetObligationIds: targets, question: "q?", reason: "r" } },
+    { ...ids, kind: "returned", value: { kind: "not-applicable", targetObligationIds: targets, reason: "r \"quoted\"" } },
+    { ...ids, kind: "returned", value: { kind: "needs-context", targetObligationIds: targets, missingContext: ["m2", "m1"] } },
+    { ...ids, kind: "returned", value: { kind: "abort", reason: "é𝒳" } },
+    { ...ids, kind: "returned", value: { kind: "surrender", reason: "r" } },
+    { ...ids, kind: "capability-failed", failure: { kind: "resolver-error", message: "m" } },
+    { ...ids, kind: "capability-failed", failure: { kind: "invalid-or-silent-return", reason: "r" } },
+    { ...ids, kind: "capability-failed", failure: { kind: "timeout", timeoutMs: 30_000 } },
+    { ...ids, kind: "capability-failed", failure: { kind: "timeout", timeoutMs: 0 } },
+    { ...ids, kind: "lifecycle", lifecycle: { kind: "cancelled", reason: "r", executionUncertain: true } },
+    { ...ids, kind: "lifecycle", lifecycle: { kind: "stale", reason: "r", executionUncertain: false } },
+    { ...ids, kind: "lifecycle", lifecycle: { kind: "stale", reason: "r", executionUncertain: "no" } },
+    { ...ids, kind: "vanished" },
+  ];
+})();
+
+function isDeepFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
+}
+
+test("settlements of every kind hash as the general form does, parsed or not", () => {
+  const generated = GENERATED.filter(([kind]) => kind === "settlement").map(([, input]) => input);
+  assert.ok(generated.length > 0);
+  for (const settlement of [...generated, ...SETTLEMENT_VARIANTS]) {
+    assertSameOutcome("settlement", settlement);
+    assertSameOutcome("settlementUnparsed", settlement);
+    // The written form is taken only for what the parser built, which is frozen all the way down.
+    const parsed = outcomeOf(() => parseInvocationSettlement(settlement));
+    if ("value" in parsed) assert.ok(isDeepFrozen(parsed.value), JSON.stringify(settlement));
+  }
+  // A frozen parsed settlement's hash is remembered; an unfrozen copy of it hashes the same.
+  const parsed = parseInvocationSettlement(generated[0]);
+  assert.equal(skillReturnSupportSha256(parsed), skillReturnSupportSha256(parsed));
+  assert.equal(skillReturnSupportSha256(parsed), skillReturnSupportSha256({ ...parsed } as InvocationSettlement));
+});
+
+test("settlement variants with any member replaced by anything hash (or fail) as the general form does", () => {
+  fc.assert(
+    fc.property(fc.nat(), fc.nat(), anyLeaf, fc.boolean(), (which, where, leaf, unparsed) => {
+      const input = SETTLEMENT_VARIANTS[which % SETTLEMENT_VARIANTS.length];
+      const paths = pathsOf(input);
+      assertSameOutcome(unparsed ? "settlementUnparsed" : "settlement", replaced(input, paths[where % paths.length] as readonly (string | number)[], leaf));
+    }),
+    { numRuns: 3_000 },
+  );
+});
+
+test("the empty blocker set is the constant a frame concludes against; closures of any text hash as the general form does", () => {
+  assert.equal(blockerSetSha256([]), EMPTY_BLOCKER_SET_SHA256);
+  fc.assert(
+    fc.property(anyText, (reason) => {
+      assertSameOutcome("closure", { reason });
+    }),
+    { numRuns: 1_000 },
+  );
+  const duplicate = GENERATED.find(([kind, input]) => kind === "blockerSet" && (input as unknown[]).length === 2)?.[1] as Blocker[];
+  assertSameOutcome("blockerSet", [duplicate[0], duplicate[0]]);
 });

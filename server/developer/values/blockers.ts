@@ -4,6 +4,7 @@
 import type { JsonValue } from "../../ledger/canonicalJson";
 import { exactKeys, idAt, objectAt, shaAt } from "../../ledger/values";
 import { compareCodeUnits } from "../../ledger/canonicalJson";
+import { objectListJson, textJson, textListJson, writtenHash } from "./canonicalText";
 import { assertUnique, canonicalIdListAt, domainHash, expectHash, literalAt } from "./common";
 
 export const BLOCKER_KINDS = ["child-frame", "dependency", "needs-context", "capability-failure"] as const;
@@ -80,7 +81,22 @@ export function blockerSetSha256(blockers: readonly Blocker[], path = "blockers"
     }))
     .sort((left, right) => compareCodeUnits(left.blockerId, right.blockerId));
   assertUnique(ordered, path, (entry) => entry.blockerId);
+  return writtenHash(ordered, blockerSetHashJson, blockerSetHashGeneral);
+}
+
+function blockerSetHashGeneral(ordered: readonly Blocker[]): string {
   return domainHash(BLOCKER_SET_DOMAIN, { blockers: ordered });
+}
+
+function blockerJson(blocker: Blocker): string {
+  return (
+    `{"blockerId":${textJson(blocker.blockerId)},"detailsSha256":${textJson(blocker.detailsSha256)},"frameId":${textJson(blocker.frameId)},` +
+    `"kind":${textJson(blocker.kind)},"sourceId":${textJson(blocker.sourceId)},"targetObligationIds":${textListJson(blocker.targetObligationIds)}}`
+  );
+}
+
+function blockerSetHashJson(ordered: readonly Blocker[]): string {
+  return `{"blockers":${objectListJson(ordered, blockerJson)},"domain":${JSON.stringify(BLOCKER_SET_DOMAIN)}}`;
 }
 
 /** `blocker:` + first 40 hex of H({domain, invocationId, kind}) — one blocker per settlement and kind. */

@@ -23,6 +23,12 @@ export function integerJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A boolean member's canonical text. */
+export function booleanJson(value: unknown): string {
+  if (typeof value !== "boolean") throw UNWRITABLE;
+  return value ? "true" : "false";
+}
+
 /** A list of strings, in its own order. */
 export function textListJson(values: unknown): string {
   if (!Array.isArray(values)) throw UNWRITABLE;

@@ -2,7 +2,7 @@
 // closed union of what a Skill may return, and the three distinct ways an invocation settles
 // (a returned value — possibly `abort` —, a provider failure, or a lifecycle end).
 import { arrayAt, exactKeys, idAt, integerAt, objectAt, shaAt, textAt } from "../../ledger/values";
-import { integerJson, textJson, textListJson, writtenHash } from "./canonicalText";
+import { booleanJson, integerJson, objectListJson, textJson, textListJson, unwritable, writtenHash } from "./canonicalText";
 import { assertUnique, booleanAt, canonicalIdListAt, domainHash, expectHash, literalAt, rememberedForFrozen, uniqueTextListAt } from "./common";
 import { MAX_LIMITATIONS, parseTargetUse, type ContributionTargetUse } from "./contributions";
 
@@ -242,8 +242,21 @@ export function parseLifecycleSettlement(value: unknown, path = "lifecycle"): Li
   });
 }
 
+/**
+ * Settlements built by parseInvocationSettlement: deep-frozen and valid, so the re-parse inside the
+ * support hash's general form would give each back unchanged and cannot fail. Only these take the
+ * written form of that hash; any other value still takes the general form (and its errors).
+ */
+const PARSED_SETTLEMENTS = new WeakSet<InvocationSettlement>();
+
 /** Kind and both ids are read before the variant's keys, matching the reference's first error. */
 export function parseInvocationSettlement(value: unknown, path = "settlement"): InvocationSettlement {
+  const settlement = parseSettlementMembers(value, path);
+  PARSED_SETTLEMENTS.add(settlement);
+  return settlement;
+}
+
+function parseSettlementMembers(value: unknown, path: string): InvocationSettlement {
   const data = objectAt(value, path);
   const kind = literalAt(data.kind, `${path}.kind`, ["returned", "capability-failed", "lifecycle"]);
   const invocationId = idAt(data.invocationId, `${path}.invocationId`);
@@ -270,5 +283,78 @@ export function createInvocationSettlement(settlement: InvocationSettlement): In
  * and its support hash. The settlement is re-parsed so only its exact wire keys are hashed.
  */
 export const skillReturnSupportSha256: (settlement: InvocationSettlement) => string = rememberedForFrozen((settlement) =>
-  domainHash(SKILL_RETURN_SUPPORT_DOMAIN, { settlement: createInvocationSettlement(settlement) }),
+  PARSED_SETTLEMENTS.has(settlement) ? writtenHash(settlement, supportHashJson, supportHashGeneral) : supportHashGeneral(settlement),
 );
+
+function supportHashGeneral(settlement: InvocationSettlement): string {
+  return domainHash(SKILL_RETURN_SUPPORT_DOMAIN, { settlement: createInvocationSettlement(settlement) });
+}
+
+function supportHashJson(settlement: InvocationSettlement): string {
+  return `{"domain":${JSON.stringify(SKILL_RETURN_SUPPORT_DOMAIN)},"settlement":${settlementJson(settlement)}}`;
+}
+
+/** A settlement's members in code-unit order (`failure` sorts between the two ids). */
+function settlementJson(settlement: InvocationSettlement): string {
+  switch (settlement.kind) {
+    case "returned":
+      return (
+        `{"assignmentId":${textJson(settlement.assignmentId)},"invocationId":${textJson(settlement.invocationId)},` +
+        `"kind":"returned","value":${skillReturnJson(settlement.value)}}`
+      );
+    case "capability-failed":
+      return (
+        `{"assignmentId":${textJson(settlement.assignmentId)},"failure":${failureJson(settlement.failure)},` +
+        `"invocationId":${textJson(settlement.invocationId)},"kind":"capability-failed"}`
+      );
+    case "lifecycle": {
+      const lifecycle = settlement.lifecycle;
+      return (
+        `{"assignmentId":${textJson(settlement.assignmentId)},"invocationId":${textJson(settlement.invocationId)},"kind":"lifecycle",` +
+        `"lifecycle":{"executionUncertain":${booleanJson(lifecycle.executionUncertain)},"kind":${textJson(lifecycle.kind)},"reason":${textJson(lifecycle.reason)}}}`
+      );
+    }
+    default:
+      return unwritable();
+  }
+}
+
+function failureJson(failure: CapabilityFailure): string {
+  switch (failure.kind) {
+    case "resolver-error":
+      return `{"kind":"resolver-error","message":${textJson(failure.message)}}`;
+    case "invalid-or-silent-return":
+      return `{"kind":"invalid-or-silent-return","reason":${textJson(failure.reason)}}`;
+    case "timeout":
+      return `{"kind":"timeout","timeoutMs":${integerJson(failure.timeoutMs)}}`;
+    default:
+      return unwritable();
+  }
+}
+
+function returnedUseJson(use: ContributionTargetUse): string {
+  return `{"obligationId":${textJson(use.obligationId)},"useAs":${textJson(use.useAs)}}`;
+}
+
+function skillReturnJson(value: SkillReturn): string {
+  switch (value.kind) {
+    case "contribution":
+      return (
+        `{"applicability":${textJson(value.applicability)},"claim":${textJson(value.claim)},"kind":"contribution",` +
+        `"limitations":${textListJson(value.limitations)},"targetUses":${objectListJson(value.targetUses, returnedUseJson)}}`
+      );
+    case "dependency":
+      return (
+        `{"dependencyId":${textJson(value.dependencyId)},"kind":"dependency","question":${textJson(value.question)},` +
+        `"reason":${textJson(value.reason)},"targetObligationIds":${textListJson(value.targetObligationIds)}}`
+      );
+    case "not-applicable":
+      return `{"kind":"not-applicable","reason":${textJson(value.reason)},"targetObligationIds":${textListJson(value.targetObligationIds)}}`;
+    case "needs-context":
+      return `{"kind":"needs-context","missingContext":${textListJson(value.missingContext)},"targetObligationIds":${textListJson(value.targetObligationIds)}}`;
+    case "abort":
+      return `{"kind":"abort","reason":${textJson(value.reason)}}`;
+    default:
+      return unwritable();
+  }
+}
