@@ -4,22 +4,24 @@
 // start ran. Scoped to this one file — unlike module.enableCompileCache(), which would cache every
 // module the shared extension host loads afterwards, other extensions' included, in our storage.
 //
-// Trust: the same rule as the backend's NODE_COMPILE_CACHE. An entry is used only when its header
-// names the SHA-256 of the bundle's exact bytes (V8's own check looks at the source's length, not
-// its content), this V8's version, and the SHA-256 of the data that follows (V8 does not checksum
-// the data in release builds; a damaged entry must never reach it). Anything else compiles the
-// bundle from source, and V8 may still reject the data (then, too, the source is compiled). Any
-// failure to read or write the cache costs only the compile.
+// Trust: the same rule as the backend's NODE_COMPILE_CACHE, and the same file format and reads as
+// the hooks' code cache (server/codeCache/: cacheFormat.ts, cacheFileIo.ts). An entry is used only
+// when its header names the SHA-256 of the bundle's exact bytes (V8's own check looks at the
+// source's length, not its content) and the SHA-256 of the data that follows (V8 does not checksum
+// the data in release builds; a damaged entry must never reach it); it is read without following a
+// link, and only as a regular file of this user that nobody else can write. Anything else compiles
+// the bundle from source, and V8 may still reject the data (another V8 or flags; then, too, the
+// source is compiled and the entry rewritten). Any failure to read or write the cache costs only
+// the compile.
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import Module from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
+import { decodeCacheFile, encodeCacheFile, sha256With } from "../server/codeCache/cacheFormat";
+import { readCacheFile, writeCacheFile } from "../server/codeCache/cacheFileIo";
 
-const FORMAT = "docket/extension-code-cache/v1";
-const DIGEST_BYTES = 64;
-
-/** Read and accepted; rejected by V8; not for these bytes, this V8 or damaged; none there; no folder. */
+/** Read and accepted; rejected by V8; not for these bytes, damaged or not this user's; none there; no folder. */
 export type CodeCacheUse = "used" | "rejected" | "stale" | "absent" | "off";
 
 export interface LoadedBundle {
@@ -30,27 +32,14 @@ export interface LoadedBundle {
   save(): void;
 }
 
-function sha256(bytes: Buffer): string {
-  return crypto.createHash("sha256").update(bytes).digest("hex");
-}
+const sha256 = sha256With(crypto.createHash);
 
-/** The header an entry for `source` starts with, before the data's own digest. */
-function headerOf(source: Buffer): Buffer {
-  return Buffer.from(`${FORMAT}\n${sha256(source)}\n${process.versions.v8}\n`, "utf8");
-}
-
-/** The entry's data when it is whole and for `header`'s bundle and V8; "stale" otherwise. */
-function readEntry(file: string, header: Buffer): Buffer | "stale" | "absent" {
-  let entry: Buffer;
-  try {
-    entry = fs.readFileSync(file);
-  } catch {
-    return "absent";
-  }
-  const dataAt = header.length + DIGEST_BYTES + 1;
-  if (entry.length <= dataAt || !entry.subarray(0, header.length).equals(header)) return "stale";
-  const data = entry.subarray(dataAt);
-  return entry.toString("latin1", header.length, dataAt) === `${sha256(data)}\n` ? data : "stale";
+/** The entry's data when it is whole, this user's and for `bundleSha256`'s bytes; "stale" or "absent" otherwise. */
+function readEntry(file: string, bundleSha256: string): Buffer | "stale" | "absent" {
+  const read = readCacheFile(file);
+  if (read.kind === "missing") return "absent";
+  if (read.kind === "unusable") return "stale";
+  return decodeCacheFile(read.bytes, bundleSha256, sha256) ?? "stale";
 }
 
 /**
@@ -60,9 +49,9 @@ function readEntry(file: string, header: Buffer): Buffer | "stale" | "absent" {
  */
 export function loadWithCodeCache(file: string, cacheFolder: string | undefined, parent: NodeModule): LoadedBundle {
   const bytes = fs.readFileSync(file);
-  const header = headerOf(bytes);
+  const bundleSha256 = sha256(bytes).toString("hex");
   const entryFile = cacheFolder === undefined ? undefined : path.join(cacheFolder, `${path.basename(file)}.v8cache`);
-  const read = entryFile === undefined ? "absent" : readEntry(entryFile, header);
+  const read = entryFile === undefined ? "absent" : readEntry(entryFile, bundleSha256);
   const cachedData = typeof read === "string" ? undefined : read;
   // The source starts on its own line (lineOffset -1), so its lines and columns are the file's.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${bytes.toString("utf8")}\n})`, {
@@ -96,11 +85,11 @@ export function loadWithCodeCache(file: string, cacheFolder: string | undefined,
       saved = true;
       try {
         const data = script.createCachedData();
-        fs.mkdirSync(path.dirname(entryFile), { recursive: true });
-        // Written whole under a temporary name, then renamed: a reader never sees half an entry.
-        const temporary = `${entryFile}.${process.pid}.tmp`;
-        fs.writeFileSync(temporary, Buffer.concat([header, Buffer.from(`${sha256(data)}\n`, "latin1"), data]));
-        fs.renameSync(temporary, entryFile);
+        if (data.length === 0) return;
+        fs.mkdirSync(path.dirname(entryFile), { recursive: true, mode: 0o700 });
+        // A fresh temporary file (O_EXCL, 0600, never through a link) renamed over the entry: a
+        // reader never sees half an entry.
+        writeCacheFile(entryFile, encodeCacheFile(bundleSha256, data, sha256), crypto.randomBytes(6).toString("hex"));
       } catch {
         // a full disk or a read-only profile: the next activation compiles the bundle again
       }

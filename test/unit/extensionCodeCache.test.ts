@@ -92,7 +92,7 @@ test("an entry written for other bytes of the same length is not used: the new b
   delete require.cache[file];
 });
 
-test("a damaged entry, one of another V8 or a cut one never reaches V8: the source is compiled", () => {
+test("a damaged entry, one for other bytes or a cut one never reaches V8: the source is compiled", () => {
   const dir = tempDir();
   const file = path.join(dir, "bundle.js");
   const folder = path.join(dir, "cache");
@@ -103,7 +103,8 @@ test("a damaged entry, one of another V8 or a cut one never reaches V8: the sour
   const whole = fs.readFileSync(entry);
   const damaged = [
     Buffer.concat([whole.subarray(0, whole.length - 1), Buffer.from([whole[whole.length - 1]! ^ 0xff])]),
-    Buffer.from(whole.toString("latin1").replace(`\n${process.versions.v8}\n`, "\n0.0.0.0\n"), "latin1"),
+    // The header names other bundle bytes (the bundle's SHA-256 starts at byte 8).
+    Buffer.concat([whole.subarray(0, 8), Buffer.from([whole[8]! ^ 0x01]), whole.subarray(9)]),
     whole.subarray(0, whole.length - 10),
     Buffer.alloc(0),
   ];
@@ -114,6 +115,21 @@ test("a damaged entry, one of another V8 or a cut one never reaches V8: the sour
     assert.deepEqual(loaded.exports, { sum: 6 });
     delete require.cache[file];
   }
+  // A whole entry that others may write, or a link to one, is not read either.
+  fs.writeFileSync(entry, whole);
+  fs.chmodSync(entry, 0o664);
+  assert.equal(loadWithCodeCache(file, folder, module).cache, "stale");
+  delete require.cache[file];
+  fs.chmodSync(entry, 0o600);
+  const elsewhere = path.join(dir, "elsewhere.v8cache");
+  fs.renameSync(entry, elsewhere);
+  fs.symlinkSync(elsewhere, entry);
+  assert.equal(loadWithCodeCache(file, folder, module).cache, "stale");
+  delete require.cache[file];
+  fs.unlinkSync(entry);
+  fs.renameSync(elsewhere, entry);
+  assert.equal(loadWithCodeCache(file, folder, module).cache, "used");
+  delete require.cache[file];
 });
 
 test("a bundle that throws while loading leaves no module behind", () => {
