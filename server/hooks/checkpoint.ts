@@ -25,60 +25,77 @@ export { CHECKPOINT_FORMAT, checkpointPathFor, readAt, type OpenLedger };
 /** Bytes of a tail Docket reads to tell a torn write from new lines; more means "replay". */
 const MAX_TAIL_PROBE = 64 * 1024;
 
-const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/u));
-const count = z.int().check(z.nonnegative());
+const PHASES = ["off", "deciding", "ready-to-edit", "editing", "rerouting", "verifying", "done", "blocked"] as const;
+const PURPOSES = ["work-decision", "reroute-decision", "verification-decision"] as const;
 
-const Facts = z.strictObject({
-  blocked: z.boolean(),
-  scopeActive: z.boolean(),
-  authorizationActive: z.boolean(),
-  openFrame: z.boolean(),
-  concludedFrameExists: z.boolean(),
-  reroutePending: z.boolean(),
-  verificationPending: z.boolean(),
-});
+function buildCheckpointSchemas() {
+  const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/u));
+  const count = z.int().check(z.nonnegative());
+  const Facts = z.strictObject({
+    blocked: z.boolean(),
+    scopeActive: z.boolean(),
+    authorizationActive: z.boolean(),
+    openFrame: z.boolean(),
+    concludedFrameExists: z.boolean(),
+    reroutePending: z.boolean(),
+    verificationPending: z.boolean(),
+  });
+  const CheckpointState = z.strictObject({
+    /** Why the history is blocked (replay rejection, several open scopes); null when it is not. */
+    blockedReason: z.nullable(z.string()),
+    phase: z.enum(PHASES),
+    workScopeId: z.nullable(z.string()),
+    purpose: z.nullable(z.enum(PURPOSES)),
+    facts: Facts,
+  });
+  const Checkpoint = z.strictObject({
+    format: z.literal(CHECKPOINT_FORMAT),
+    ledger: z.strictObject({
+      /** The ledger file's inode number (decimal): a checkpoint describes that file only. */
+      ino: z.string().check(z.regex(/^[0-9]{1,24}$/u)),
+      /** Offset just past the last complete line the state covers. */
+      bytes: count,
+      lines: count,
+      headLine: z.nullable(
+        z.strictObject({
+          offset: count,
+          length: z.int().check(z.positive()),
+          /** The line's exact text, newline included (ledger lines are canonical UTF-8 JSON). */
+          text: z.string(),
+          /** The line's own chained hash (`lineSha256`), for people reading the file. */
+          lineSha256: sha256,
+        }),
+      ),
+    }),
+    state: CheckpointState,
+    /** sha256 of the canonical `ledger` and `state` (checkpointSeal.ts): a checkpoint edited by hand or by a tool no longer matches it. */
+    seal: sha256,
+  });
+  return { Facts, CheckpointState, Checkpoint };
+}
 
-export const CheckpointState = z.strictObject({
-  /** Why the history is blocked (replay rejection, several open scopes); null when it is not. */
-  blockedReason: z.nullable(z.string()),
-  phase: z.enum(["off", "deciding", "ready-to-edit", "editing", "rerouting", "verifying", "done", "blocked"]),
-  workScopeId: z.nullable(z.string()),
-  purpose: z.nullable(z.enum(["work-decision", "reroute-decision", "verification-decision"])),
-  facts: Facts,
-});
-export type CheckpointState = z.infer<typeof CheckpointState>;
+type CheckpointSchemas = ReturnType<typeof buildCheckpointSchemas>;
+let schemas: CheckpointSchemas | null = null;
 
-export const Checkpoint = z.strictObject({
-  format: z.literal(CHECKPOINT_FORMAT),
-  ledger: z.strictObject({
-    /** The ledger file's inode number (decimal): a checkpoint describes that file only. */
-    ino: z.string().check(z.regex(/^[0-9]{1,24}$/u)),
-    /** Offset just past the last complete line the state covers. */
-    bytes: count,
-    lines: count,
-    headLine: z.nullable(
-      z.strictObject({
-        offset: count,
-        length: z.int().check(z.positive()),
-        /** The line's exact text, newline included (ledger lines are canonical UTF-8 JSON). */
-        text: z.string(),
-        /** The line's own chained hash (`lineSha256`), for people reading the file. */
-        lineSha256: sha256,
-      }),
-    ),
-  }),
-  state: CheckpointState,
-  /** sha256 of the canonical `ledger` and `state` (checkpointSeal.ts): a checkpoint edited by hand or by a tool no longer matches it. */
-  seal: sha256,
-});
-export type Checkpoint = z.infer<typeof Checkpoint>;
+/**
+ * The checkpoint's zod schemas, built on first use: a hook reads the checkpoint on every call,
+ * and one Docket wrote passes `checkpointOf` below without them (building them at load was the
+ * last zod work on a hook's path with a current checkpoint). They stay the rule for anything
+ * `checkpointOf` declines, and for readers that take their shape (receiptHead.ts).
+ */
+export function checkpointSchemas(): CheckpointSchemas {
+  schemas ??= buildCheckpointSchemas();
+  return schemas;
+}
+
+export type CheckpointState = z.infer<CheckpointSchemas["CheckpointState"]>;
+export type Checkpoint = z.infer<CheckpointSchemas["Checkpoint"]>;
 
 // Compile-time check that the stored facts are exactly the policy's input.
-const factsMatch: RuntimeFacts extends z.infer<typeof Facts> ? (z.infer<typeof Facts> extends RuntimeFacts ? true : never) : never = true;
+type StoredFacts = z.infer<CheckpointSchemas["Facts"]>;
+const factsMatch: RuntimeFacts extends StoredFacts ? (StoredFacts extends RuntimeFacts ? true : never) : never = true;
 void factsMatch;
 
-const PHASES: readonly string[] = CheckpointState.shape.phase.options;
-const PURPOSES: readonly string[] = CheckpointState.shape.purpose.def.innerType.options;
 const FACT_KEYS = ["blocked", "scopeActive", "authorizationActive", "openFrame", "concludedFrameExists", "reroutePending", "verificationPending"] as const;
 const SHA256 = /^[0-9a-f]{64}$/u;
 const INODE = /^[0-9]{1,24}$/u;
@@ -120,7 +137,7 @@ export function checkpointOf(value: unknown): Checkpoint | null {
     headLine = { offset: head.offset, length: head.length, text: head.text, lineSha256: head.lineSha256 };
   }
   if (!hasKeys(state, ["blockedReason", "phase", "workScopeId", "purpose", "facts"]) || !isNullableString(state.blockedReason) || !isNullableString(state.workScopeId)) return null;
-  if (typeof state.phase !== "string" || !PHASES.includes(state.phase) || (state.purpose !== null && (typeof state.purpose !== "string" || !PURPOSES.includes(state.purpose)))) return null;
+  if (typeof state.phase !== "string" || !(PHASES as readonly string[]).includes(state.phase) || (state.purpose !== null && (typeof state.purpose !== "string" || !(PURPOSES as readonly string[]).includes(state.purpose)))) return null;
   const facts = state.facts;
   if (!isRecord(facts) || !hasKeys(facts, FACT_KEYS) || !FACT_KEYS.every((key) => typeof facts[key] === "boolean")) return null;
   return {
@@ -157,7 +174,7 @@ export function lookupCheckpoint(ledger: OpenLedger): CheckpointLookup {
     const known = checkpointOf(value);
     if (known !== null) checkpoint = known;
     else {
-      const parsed = Checkpoint.safeParse(value);
+      const parsed = checkpointSchemas().Checkpoint.safeParse(value);
       if (!parsed.success) return { kind: "unusable", why: "the checkpoint has an unknown shape" };
       checkpoint = parsed.data;
     }

@@ -17,27 +17,92 @@ import { readContained, writeFileAtomicContained } from "../workspace/containedF
 
 export const ANCHOR_FORMAT = "docket/ledger-anchor/v1";
 
-const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/u));
-const count = z.int().check(z.nonnegative());
+function buildAnchorSchema() {
+  const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/u));
+  const count = z.int().check(z.nonnegative());
+  return z.strictObject({
+    format: z.literal(ANCHOR_FORMAT),
+    /** Complete lines the ledger held when the anchor was written. */
+    lines: count,
+    /** Byte offset just past the last of them. */
+    bytes: count,
+    /** The last anchored line: where it lies and its `lineSha256`; null for an empty ledger. */
+    head: z.nullable(z.strictObject({ offset: count, length: z.int().check(z.positive()), lineSha256: sha256 })),
+    /** The ledger file's inode number (decimal) when the anchor was written. */
+    ino: z.string().check(z.regex(/^[0-9]{1,24}$/u)),
+    /**
+     * A batch being appended (write-ahead intent): where it will end and its last line's hash.
+     * Lines past the anchored head that stop short of `bytes` are a batch cut by a crash, power loss
+     * or a short write: never replayed, set aside by the next writer like a torn line.
+     */
+    pending: z.optional(z.nullable(z.strictObject({ bytes: count, lines: count, lineSha256: sha256 }))),
+  });
+}
 
-export const LedgerAnchor = z.strictObject({
-  format: z.literal(ANCHOR_FORMAT),
-  /** Complete lines the ledger held when the anchor was written. */
-  lines: count,
-  /** Byte offset just past the last of them. */
-  bytes: count,
-  /** The last anchored line: where it lies and its `lineSha256`; null for an empty ledger. */
-  head: z.nullable(z.strictObject({ offset: count, length: z.int().check(z.positive()), lineSha256: sha256 })),
-  /** The ledger file's inode number (decimal) when the anchor was written. */
-  ino: z.string().check(z.regex(/^[0-9]{1,24}$/u)),
-  /**
-   * A batch being appended (write-ahead intent): where it will end and its last line's hash.
-   * Lines past the anchored head that stop short of `bytes` are a batch cut by a crash, power loss
-   * or a short write: never replayed, set aside by the next writer like a torn line.
-   */
-  pending: z.optional(z.nullable(z.strictObject({ bytes: count, lines: count, lineSha256: sha256 }))),
-});
-export type LedgerAnchor = z.infer<typeof LedgerAnchor>;
+let anchorSchema: ReturnType<typeof buildAnchorSchema> | null = null;
+
+/**
+ * The anchor's schema, built on first use: every hook reads the anchor, and an anchor Docket wrote
+ * passes `anchorOf` below without it (building the first zod schema of a process pays zod's own
+ * warm-up, a few ms of a hook's start). It stays the rule for everything `anchorOf` declines.
+ */
+export function ledgerAnchorSchema(): ReturnType<typeof buildAnchorSchema> {
+  anchorSchema ??= buildAnchorSchema();
+  return anchorSchema;
+}
+
+export type LedgerAnchor = z.infer<ReturnType<typeof buildAnchorSchema>>;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/u;
+const INODE = /^[0-9]{1,24}$/u;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Exactly these own keys, or these without `optional` (a strict object's rule). */
+function hasKeys(value: Record<string, unknown>, keys: readonly string[], optional?: string): boolean {
+  const own = Object.keys(value);
+  const expected = optional !== undefined && !Object.hasOwn(value, optional) ? keys.length - 1 : keys.length;
+  return own.length === expected && own.every((key) => keys.includes(key));
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isSha256(value: unknown): value is string {
+  return typeof value === "string" && SHA256_HEX.test(value);
+}
+
+/**
+ * The anchor as the schema's parse returns it (its keys in the schema's order), when the schema
+ * certainly accepts `value`; null when unsure, and the schema decides.
+ * `test/unit/anchorShape.test.ts` holds the two to the same answers.
+ */
+export function anchorOf(value: unknown): LedgerAnchor | null {
+  if (!isRecord(value) || !hasKeys(value, ["format", "lines", "bytes", "head", "ino", "pending"], "pending")) return null;
+  const { format, lines, bytes, head, ino } = value;
+  if (format !== ANCHOR_FORMAT || !isCount(lines) || !isCount(bytes) || typeof ino !== "string" || !INODE.test(ino)) return null;
+  let checkedHead: LedgerAnchor["head"] = null;
+  if (head !== null) {
+    if (!isRecord(head) || !hasKeys(head, ["offset", "length", "lineSha256"]) || !isCount(head.offset) || !isCount(head.length) || head.length === 0 || !isSha256(head.lineSha256)) return null;
+    checkedHead = { offset: head.offset, length: head.length, lineSha256: head.lineSha256 };
+  }
+  const anchor: LedgerAnchor = { format: ANCHOR_FORMAT, lines, bytes, head: checkedHead, ino };
+  if (!Object.hasOwn(value, "pending")) return anchor;
+  const pending = value.pending;
+  if (pending === null) return { ...anchor, pending: null };
+  if (!isRecord(pending) || !hasKeys(pending, ["bytes", "lines", "lineSha256"]) || !isCount(pending.bytes) || !isCount(pending.lines) || !isSha256(pending.lineSha256)) return null;
+  return { ...anchor, pending: { bytes: pending.bytes, lines: pending.lines, lineSha256: pending.lineSha256 } };
+}
+
+function checkedAnchor(value: unknown): LedgerAnchor | null {
+  const known = anchorOf(value);
+  if (known !== null) return known;
+  const checked = ledgerAnchorSchema().safeParse(value);
+  return checked.success ? checked.data : null;
+}
 
 export function anchorPathFor(ledgerPath: string): string {
   return `${ledgerPath}.anchor`;
@@ -66,9 +131,8 @@ export function readAnchor(root: string, ledgerPath: string): AnchorRead {
   } catch {
     return { kind: "invalid", why: "the anchor is not JSON" };
   }
-  const checked = LedgerAnchor.safeParse(parsed);
-  if (!checked.success) return { kind: "invalid", why: "the anchor has an unknown shape" };
-  const anchor = checked.data;
+  const anchor = checkedAnchor(parsed);
+  if (anchor === null) return { kind: "invalid", why: "the anchor has an unknown shape" };
   const consistent = anchor.head === null ? anchor.lines === 0 && anchor.bytes === 0 : anchor.lines > 0 && anchor.head.offset + anchor.head.length === anchor.bytes;
   const pending = anchor.pending ?? null;
   const pendingConsistent = pending === null || (pending.bytes > anchor.bytes && pending.lines > anchor.lines);
@@ -77,7 +141,7 @@ export function readAnchor(root: string, ledgerPath: string): AnchorRead {
 
 /** Writes the anchor atomically and durably (a lost anchor would hide a later truncation). */
 export function writeAnchor(root: string, ledgerPath: string, anchor: LedgerAnchor): void {
-  writeFileAtomicContained(root, anchorPathFor(ledgerPath), `${JSON.stringify(LedgerAnchor.parse(anchor))}\n`, { durable: true });
+  writeFileAtomicContained(root, anchorPathFor(ledgerPath), `${JSON.stringify(ledgerAnchorSchema().parse(anchor))}\n`, { durable: true });
 }
 
 /**

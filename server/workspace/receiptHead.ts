@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import * as z from "zod/mini";
 import { MAX_RECEIPT_PAGE_SIZE, type ReceiptProjection } from "../developer/receipts";
-import { Checkpoint, readAt } from "../hooks/checkpoint";
+import { checkpointSchemas, readAt } from "../hooks/checkpoint";
 import { checkpointOf } from "../hooks/checkpointState";
 import { hashValue } from "../ledger/canonicalJson";
 import type { LedgerStore } from "../ledger/store";
@@ -57,7 +57,7 @@ export type StoredReceipts = z.infer<typeof StoredReceipts>;
 
 const StoredHead = z.strictObject({
   format: z.literal(RECEIPT_HEAD_FORMAT),
-  ledger: Checkpoint.shape.ledger,
+  ledger: checkpointSchemas().Checkpoint.shape.ledger,
   receipts: StoredReceipts,
   seal: sha256,
 });

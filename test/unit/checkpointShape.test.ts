@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { CHECKPOINT_FORMAT, Checkpoint, checkpointOf } from "../../server/hooks/checkpoint";
+import { CHECKPOINT_FORMAT, checkpointOf, checkpointSchemas } from "../../server/hooks/checkpoint";
 
 const sha = fc.stringMatching(/^[0-9a-f]{64}$/);
 const count = fc.oneof(fc.nat({ max: 1_000_000 }), fc.constantFrom(0, Number.MAX_SAFE_INTEGER));
@@ -66,7 +66,7 @@ function mutated(value: Json, at: string[], how: "replace" | "remove" | "extra",
 
 function sameAnswer(value: unknown): void {
   const direct = checkpointOf(value);
-  const schema = Checkpoint.safeParse(value);
+  const schema = checkpointSchemas().Checkpoint.safeParse(value);
   if (direct === null) {
     assert.equal(schema.success, false, `declined a checkpoint the schema accepts: ${JSON.stringify(value)}`);
     return;

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { WorkspaceLedger } from "../../../server/workspace/workspaceLedger";
-import { LedgerAnchor, anchorPathFor, lineShaOfText } from "../../../server/ledger/anchor";
+import { ledgerAnchorSchema, anchorPathFor, lineShaOfText } from "../../../server/ledger/anchor";
 import type { Operation } from "./cycle";
 
 export interface TornWrite {
@@ -70,7 +70,7 @@ function writeIntent(ledgerPath: string, committed: Buffer, batch: Buffer): void
   const last = before.at(-1);
   const ino = fs.existsSync(ledgerPath) ? fs.statSync(ledgerPath, { bigint: true }).ino.toString() : "0";
   const headLength = last === undefined ? 0 : Buffer.byteLength(last, "utf8") + 1;
-  const anchor = LedgerAnchor.parse({
+  const anchor = ledgerAnchorSchema().parse({
     format: "docket/ledger-anchor/v1",
     lines: before.length,
     bytes: committed.length,
