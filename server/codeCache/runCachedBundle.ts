@@ -9,6 +9,7 @@ import vm from "node:vm";
 import { cacheFileName, decodeCacheFile, encodeCacheFile, sha256With } from "./cacheFormat";
 import { codeCacheFolder, ensureTrustedFolder, trustedFolder } from "./cacheFolder";
 import { readCacheFile, writeCacheFile } from "./cacheFileIo";
+import { pruneCacheFolder } from "./cachePrune";
 
 export interface CachedBundle {
   /** The bundle's absolute path. */
@@ -105,6 +106,10 @@ function lookUp(bundle: CachedBundle, bytes: Buffer, env: NodeJS.ProcessEnv): { 
       if (payload.length === 0 || !ensureTrustedFolder(location)) return debug(env, bundle, "not written");
       const written = writeCacheFile(file, encodeCacheFile(bundle.sha256, payload, sha256), crypto.randomBytes(6).toString("hex"));
       debug(env, bundle, written ? "written" : "not written");
+      if (written) {
+        const removed = pruneCacheFolder(location.folder, path.basename(file), Date.now());
+        if (removed > 0) debug(env, bundle, `pruned ${removed}`);
+      }
     } catch {
       // The cache is an optimisation: a failure to write it changes nothing else.
     }

@@ -222,6 +222,24 @@ test("a cache named for other bytes is never opened", () => {
   assert.deepEqual(run.cache, ["missing", "written"]);
 });
 
+test("a write prunes an earlier build's entry once it is 30 days old, and leaves a recent one", () => {
+  const home = warmHome();
+  const file = cacheFileOf(home);
+  const stale = path.join(folderOf(home), cacheFileName("cd".repeat(32)));
+  const recent = path.join(folderOf(home), cacheFileName("ef".repeat(32)));
+  fs.copyFileSync(file, stale);
+  fs.copyFileSync(file, recent);
+  const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+  fs.utimesSync(stale, longAgo, longAgo);
+  fs.rmSync(file);
+  const run = runHook("PreToolUse", home);
+  assertSameAnswer(run, "PreToolUse");
+  assert.deepEqual(run.cache, ["missing", "written", "pruned 1"]);
+  assert.ok(!fs.existsSync(stale));
+  assert.ok(fs.existsSync(recent));
+  assert.deepEqual(runHook("PreToolUse", home).cache, ["hit"]);
+});
+
 test("a cache file that is a link, or that group or others can write, is not read, and is replaced", () => {
   {
     const home = warmHome();
