@@ -367,14 +367,19 @@ test("redaction stays linear on input hostile to the new rules and on text full 
     "\\n", "\\\\n", "\\\"", "glpat-", "sig=", "AccountKey=", "LS0tLS1CRUdJTi", "- name: a\n  value: ", "password: |\n  ", "login a password ",
     "--token ", "-u a:", "SESSION_KEY=Ab1", '"name": "password", "value": "', "a:bbbbbbbbbbbbbbbbbbbb", "hvs.", "password '", "aws_secret_access_key ",
   ];
+  // The bound is far above a linear pass's constant factor and far below a quadratic step: text
+  // made of "glpat-" is one GitLab token every six characters (87,000 secrets found, merged and
+  // replaced), linear at 0.25–0.6 µs a character (128 KiB–2 MiB), which is 27–71× ordinary text on
+  // this machine depending on the JIT's and the collector's timing; a quadratic step over that many
+  // matches would take thousands of times longer.
   for (const unit of hostile) {
     const ratio = bestTimeOf(fill(unit)) / baseline;
-    assert.ok(ratio < 60, `${JSON.stringify(unit)} took ${ratio.toFixed(1)}× the time of ordinary text`);
+    assert.ok(ratio < 250, `${JSON.stringify(unit)} took ${ratio.toFixed(1)}× the time of ordinary text`);
   }
   // Many secrets: every one of them is reported, merged and replaced without a quadratic step.
   const tokens = fill(`${j("ghp_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8")} `);
   const ratio = bestTimeOf(tokens) / baseline;
-  assert.ok(ratio < 60, `text full of tokens took ${ratio.toFixed(1)}× the time of ordinary text`);
+  assert.ok(ratio < 250, `text full of tokens took ${ratio.toFixed(1)}× the time of ordinary text`);
 });
 
 test("property: the one-pass screen of many fields never passes over a field that holds a secret", () => {
