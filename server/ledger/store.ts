@@ -148,10 +148,9 @@ export class LedgerStore {
   private guardLinesValue: GuardLine[] = [];
   private observerLinesValue: ObserverLine[] = [];
   private headSha: string | null = null;
-  /** Set in the constructor, after the first replayer exists: that replayer reads it when a scope closes. */
-  private scopeClosedListener: ((state: ScopeState) => void) | null = null;
-  private acceptedListener: ((accepted: AcceptedEvent, ordinal: number) => void) | null = null;
-  private replayerValue = this.newReplayer();
+  private readonly scopeClosedListener: ((state: ScopeState) => void) | null;
+  private readonly acceptedListener: ((accepted: AcceptedEvent, ordinal: number) => void) | null;
+  private replayerValue: Replayer;
   private faultValue: StoreFault | null = null;
   private tornTailBytes = 0;
   /** The last refresh was bounded and left whole lines unread (its torn tail and anchor verdict are provisional). */
@@ -174,6 +173,7 @@ export class LedgerStore {
     this.root = options.root ?? path.dirname(path.dirname(path.resolve(ledgerPath)));
     this.scopeClosedListener = options.onScopeClosed ?? null;
     this.acceptedListener = options.onAccepted ?? null;
+    this.replayerValue = this.newReplayer();
   }
 
   get lockPath(): string {
@@ -283,8 +283,12 @@ export class LedgerStore {
    * gets it read again from its line.
    */
   private newReplayer(): Replayer {
-    return new Replayer({ reload: (storedIndex) => this.entryOfReplayIndex(storedIndex), onScopeClosed: (state) => this.scopeClosedListener?.(state),
-      onAccepted: (accepted, ordinal) => this.acceptedListener?.(accepted, ordinal),
+    // A listener is passed only when there is one: the replayer builds a closing scope's full
+    // ScopeState just to hand it over, which a store nobody listens to would pay for every scope.
+    return new Replayer({
+      reload: (storedIndex) => this.entryOfReplayIndex(storedIndex),
+      ...(this.scopeClosedListener === null ? {} : { onScopeClosed: (state: ScopeState) => this.scopeClosedListener?.(state) }),
+      ...(this.acceptedListener === null ? {} : { onAccepted: (accepted: AcceptedEvent, ordinal: number) => this.acceptedListener?.(accepted, ordinal) }),
     });
   }
 
