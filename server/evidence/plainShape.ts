@@ -24,7 +24,8 @@ export function hasExactKeys(value: Record<string, unknown>, required: readonly 
     if (!Object.hasOwn(value, key) || !Object.prototype.propertyIsEnumerable.call(value, key)) return false;
     present += 1;
   }
-  for (const key of optional) if (Object.hasOwn(value, key)) {
+  for (const key of optional) {
+    if (!Object.hasOwn(value, key)) continue;
     if (!Object.prototype.propertyIsEnumerable.call(value, key)) return false;
     present += 1;
   }
