@@ -16,6 +16,7 @@ import { appendRecord } from "./evidenceSegments";
 import { addRedactionCounts, redactSecrets, type RedactionCounts } from "./redaction";
 import { redactedCanonicalJson } from "./structuredRedaction";
 import { promptContent, toolResultContent } from "./toolContent";
+import { HOST, toolResultCaptureOf } from "./toolResultInput";
 
 export { recentEvidence, workspaceEvidence, type RecentEvidence } from "./evidenceIndex";
 export { EVIDENCE_RELATIVE_DIRECTORY, MAX_LINE_BYTES, SEGMENT_BYTES, STORE_CAP_BYTES, evidenceDirectory, setEvidenceStoreLimitsForTests } from "./evidenceSegments";
@@ -27,39 +28,55 @@ export const INPUT_PREVIEW_CHARS = 4_096;
 // loads this module to capture one tool result). Its issue messages are the full API's English ones.
 z.config(en());
 
-const Host = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,31}$/));
-/** Identifiers the Judgment engine takes as directly normalised text. */
-const Identifier = (max: number) =>
-  z
-    .string()
-    .check(
-      z.minLength(1),
-      z.maxLength(max),
-      z.refine((value) => value === value.trim() && value.trim().length > 0, "must be non-blank without surrounding whitespace"),
-    );
-const OccurredAt = z.iso.datetime({ offset: true });
+function buildCaptureSchemas() {
+  const Host = z.string().check(z.regex(HOST));
+  /** Identifiers the Judgment engine takes as directly normalised text. */
+  const Identifier = (max: number) =>
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(max),
+        z.refine((value) => value === value.trim() && value.trim().length > 0, "must be non-blank without surrounding whitespace"),
+      );
+  const OccurredAt = z.iso.datetime({ offset: true });
+  const ToolResultCapture = z.strictObject({
+    host: Host,
+    sessionId: z.string().check(z.maxLength(300)),
+    toolCallId: Identifier(300),
+    toolName: Identifier(128),
+    toolInput: z.unknown(),
+    toolResponse: z.unknown(),
+    occurredAt: OccurredAt,
+    /** When the host says so explicitly (e.g. Claude's PostToolUseFailure); otherwise read from the response. */
+    isError: z.optional(z.boolean()),
+  });
+  const UserDecisionCapture = z.strictObject({
+    host: Host,
+    sessionId: z.string().check(z.maxLength(300)),
+    prompt: z.string(),
+    occurredAt: OccurredAt,
+  });
+  return { ToolResultCapture, UserDecisionCapture };
+}
 
-/** Exported for Observer's capture helper, which validates a handed-over capture with the same rules. */
-export const ToolResultCaptureSchema = z.strictObject({
-  host: Host,
-  sessionId: z.string().check(z.maxLength(300)),
-  toolCallId: Identifier(300),
-  toolName: Identifier(128),
-  toolInput: z.unknown(),
-  toolResponse: z.unknown(),
-  occurredAt: OccurredAt,
-  /** When the host says so explicitly (e.g. Claude's PostToolUseFailure); otherwise read from the response. */
-  isError: z.optional(z.boolean()),
-});
-export type ToolResultCapture = z.input<typeof ToolResultCaptureSchema>;
+type CaptureSchemas = ReturnType<typeof buildCaptureSchemas>;
+let captureSchemaCache: CaptureSchemas | undefined;
 
-export const UserDecisionCaptureSchema = z.strictObject({
-  host: Host,
-  sessionId: z.string().check(z.maxLength(300)),
-  prompt: z.string(),
-  occurredAt: OccurredAt,
-});
-export type UserDecisionCapture = z.input<typeof UserDecisionCaptureSchema>;
+/**
+ * The captures' zod schemas, built on first use: a PostToolUse hook's capture passes
+ * `toolResultCaptureOf` (toolResultInput.ts) without them. They stay the rule for anything that
+ * check declines, and Observer's capture helper validates a handed-over capture with them.
+ */
+export function captureSchemas(): CaptureSchemas {
+  captureSchemaCache ??= buildCaptureSchemas();
+  return captureSchemaCache;
+}
+
+export type ToolResultCapture = z.input<CaptureSchemas["ToolResultCapture"]>;
+/** A capture as the schema's parse returns it. */
+export type ToolResultCaptureInput = z.output<CaptureSchemas["ToolResultCapture"]>;
+export type UserDecisionCapture = z.input<CaptureSchemas["UserDecisionCapture"]>;
 
 export interface CapturedToolResult {
   readonly branchResultId: string;
@@ -107,7 +124,7 @@ function refuseSecretIdentifiers(fields: Readonly<Record<string, string>>): void
  * conclusion nominates. Bad input is docket.invalid-params and nothing is written.
  */
 export async function captureToolResult(workspaceFolder: string, capture: ToolResultCapture): Promise<CapturedToolResult> {
-  const input = parseInput(ToolResultCaptureSchema, capture, "tool result capture");
+  const input = toolResultCaptureOf(capture) ?? parseInput(captureSchemas().ToolResultCapture, capture, "tool result capture");
   refuseSecretIdentifiers({ sessionId: input.sessionId, toolCallId: input.toolCallId, toolName: input.toolName });
   const argumentsHash = argumentsSha256(input.toolInput);
   const preview = inputPreview(input.toolInput);
@@ -139,7 +156,7 @@ export async function captureToolResult(workspaceFolder: string, capture: ToolRe
 
 /** Captures a user's prompt as the latest user decision. */
 export async function captureUserDecision(workspaceFolder: string, capture: UserDecisionCapture): Promise<{ readonly userEventId: string }> {
-  const input = parseInput(UserDecisionCaptureSchema, capture, "user decision capture");
+  const input = parseInput(captureSchemas().UserDecisionCapture, capture, "user decision capture");
   refuseSecretIdentifiers({ sessionId: input.sessionId });
   const content = promptContent(input.prompt);
   const contentSha256 = contextContentSha256(content.parts);

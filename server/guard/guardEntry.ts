@@ -5,6 +5,7 @@
 // that does not have exactly this shape makes the line invalid (the history is then blocked).
 // zod/mini: this runs inside every hook that decodes a ledger line.
 import * as z from "zod/mini";
+import { isCertainGuardEntry, type GuardEntryRules } from "./guardEntryShape";
 
 export const GUARD_STREAM = "docket/guard/v1";
 
@@ -14,6 +15,7 @@ export const SOURCE_ID = /^source:[1-9][0-9]{0,2}$/u;
 export const CLAIM_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/u;
 const SHA256 = /^[0-9a-f]{64}$/u;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/u;
+const PROBLEM_CODE = /^docket\.[a-z-]+$/u;
 
 export const MAX_CLAIMS = 100;
 export const MAX_SOURCES = 100;
@@ -59,7 +61,7 @@ function buildGuardSchemas() {
     openedAt: timestamp,
   });
   const ReviewProblem = z.strictObject({
-    code: z.string().check(z.regex(/^docket\.[a-z-]+$/u)),
+    code: z.string().check(z.regex(PROBLEM_CODE)),
     message: z.string().check(z.maxLength(2_000)),
     claimId: z.nullable(claimId),
     sourceId: z.nullable(sourceId),
@@ -90,8 +92,36 @@ export type ReviewProblem = z.infer<GuardSchemas["ReviewProblem"]>;
 export type ReviewSubmitted = z.infer<GuardSchemas["ReviewSubmitted"]>;
 export type GuardEntry = z.infer<GuardSchemas["GuardEntry"]>;
 
-/** Null when the entry is a valid guard entry; otherwise why not (for the line fault). */
+/** What the schemas above check, for the direct check of guardEntryShape.ts. */
+export const GUARD_ENTRY_RULES: GuardEntryRules = {
+  reviewId: REVIEW_ID,
+  sourceId: SOURCE_ID,
+  claimId: CLAIM_ID,
+  sha256: SHA256,
+  timestamp: TIMESTAMP,
+  problemCode: PROBLEM_CODE,
+  claimVerdicts: CLAIM_VERDICTS,
+  responseVerdicts: RESPONSE_VERDICTS,
+  statuses: REVIEW_STATUSES,
+  maxClaims: MAX_CLAIMS,
+  maxSources: MAX_SOURCES,
+  maxClaimText: MAX_CLAIM_TEXT,
+  maxRationale: MAX_RATIONALE,
+  maxCitations: MAX_CITATIONS,
+};
+
+/** The guard entry schema (built on first use), the rule for whatever the direct check is unsure of. */
+export function guardEntrySchema(): GuardSchemas["GuardEntry"] {
+  guardSchemas ??= buildGuardSchemas();
+  return guardSchemas.GuardEntry;
+}
+
+/**
+ * Null when the entry is a valid guard entry; otherwise why not (for the line fault). An entry
+ * the direct check is sure of (every entry Docket writes) is valid without building the schemas.
+ */
 export function guardEntryProblem(entry: unknown): string | null {
+  if (isCertainGuardEntry(entry, GUARD_ENTRY_RULES)) return null;
   guardSchemas ??= buildGuardSchemas();
   const parsed = guardSchemas.GuardEntry.safeParse(entry);
   if (parsed.success) return null;

@@ -26,7 +26,7 @@ import {
   type CaptureHelperAnswer,
   type CaptureHelperRefusal,
 } from "./captureHelperProtocol";
-import { ToolResultCaptureSchema, UserDecisionCaptureSchema } from "../evidence/evidenceStore";
+import { captureSchemas } from "../evidence/evidenceStore";
 import { evidenceCapture } from "./evidenceAdapter";
 
 /** A helper nobody used for this long leaves; the next capture starts another. */
@@ -37,23 +37,28 @@ const CHECK_MS = 5_000;
 const RECENT_REFRESH_DELAY_MS = 300;
 
 // The capture itself is the evidence store's own schema (one definition), plus the workspace it is
-// for; the host is one of the hook dialects, since staging files results by host.
-const ForHook = { workspaceFolder: z.string(), host: z.enum(["claude", "codex", "vscode"]) };
-const RequestSchema = z.discriminatedUnion("kind", [
-  z.strictObject({
-    protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
-    build: z.string(),
-    kind: z.literal("tool-result"),
-    capture: extend(ToolResultCaptureSchema, ForHook),
-  }),
-  z.strictObject({
-    protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
-    build: z.string(),
-    kind: z.literal("user-prompt"),
-    capture: extend(UserDecisionCaptureSchema, ForHook),
-  }),
-]);
-type Request = z.infer<typeof RequestSchema>;
+// for; the host is one of the hook dialects, since staging files results by host. Built on the
+// first request (the store's capture schemas are built on first use).
+function buildRequestSchema() {
+  const ForHook = { workspaceFolder: z.string(), host: z.enum(["claude", "codex", "vscode"]) };
+  const { ToolResultCapture, UserDecisionCapture } = captureSchemas();
+  return z.discriminatedUnion("kind", [
+    z.strictObject({
+      protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
+      build: z.string(),
+      kind: z.literal("tool-result"),
+      capture: extend(ToolResultCapture, ForHook),
+    }),
+    z.strictObject({
+      protocol: z.literal(CAPTURE_HELPER_PROTOCOL),
+      build: z.string(),
+      kind: z.literal("user-prompt"),
+      capture: extend(UserDecisionCapture, ForHook),
+    }),
+  ]);
+}
+let requestSchema: ReturnType<typeof buildRequestSchema> | undefined;
+type Request = z.infer<ReturnType<typeof buildRequestSchema>>;
 
 export interface CaptureHelperOptions {
   readonly idleMs?: number;
@@ -179,7 +184,8 @@ class CaptureHelper {
     if (this.shuttingDown) return refusal("shutting-down", "the capture helper is leaving");
     let request: Request;
     try {
-      const parsed = RequestSchema.safeParse(JSON.parse(line));
+      requestSchema ??= buildRequestSchema();
+      const parsed = requestSchema.safeParse(JSON.parse(line));
       if (!parsed.success) return refusal("invalid-request", `the request is not a capture: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       request = parsed.data;
     } catch {
