@@ -27,6 +27,7 @@ import {
 } from "../server/protocol/messages";
 import type { BackendState } from "../server/protocol/webviewMessages";
 import { ClientErrorCodes, DocketError, toDocketError } from "./errors";
+import { sinceActivate } from "./startTimeline";
 import { versionedCacheFolder } from "./versionedCache";
 
 /** languageclient's default; restated so the policy is explicit here. */
@@ -239,7 +240,7 @@ export class Backend implements vscode.Disposable {
   private setState(state: BackendState): void {
     if (this._state !== state) {
       this._state = state;
-      this.log.info(`backend ${state}`);
+      this.log.info(`backend ${state}${sinceActivate()}`);
       this.stateEmitter.fire(state);
     }
   }
@@ -328,7 +329,7 @@ export class Backend implements vscode.Disposable {
           this.refreshStatus()
             .then(() => {
               // One line per start: how long the first view waited on the backend after it was ready.
-              this.log.info(`status answered ${Math.round(performance.now() - readyAt)} ms after the backend was ready`);
+              this.log.info(`status answered ${Math.round(performance.now() - readyAt)} ms after the backend was ready${sinceActivate()}`);
             })
             .catch((error: unknown) => {
               this.log.warn("docket/status after start failed", error);

@@ -6,7 +6,7 @@ import { loadWithCodeCache, type LoadedBundle } from "./codeCache";
 import { versionedCacheFolder, type VersionedCacheContext } from "./versionedCache";
 
 interface MainModule {
-  activate(context: unknown, loading: { readonly ms: number; readonly cache: string }): void;
+  activate(context: unknown, loading: { readonly ms: number; readonly cache: string; readonly enteredAt: number; readonly requiredBeforeMs: number }): void;
   deactivate(): Promise<void> | undefined;
   /** Settles once the first status after the first start has its answer (or failed). */
   startSettled(): Promise<void>;
@@ -19,7 +19,11 @@ const SAVE_AT_THE_LATEST_MS = 30_000;
 
 let main: MainModule | undefined;
 
+/** When the extension host required this file: VS Code may call activate() much later (the log says how much). */
+const requiredAt = Date.now();
+
 export function activate(context: VersionedCacheContext): void {
+  const enteredAt = Date.now();
   const started = performance.now();
   let folder: string | undefined;
   try {
@@ -29,7 +33,7 @@ export function activate(context: VersionedCacheContext): void {
   }
   const bundle: LoadedBundle = loadWithCodeCache(path.join(__dirname, "extension-main.js"), folder, module);
   main = bundle.exports as MainModule;
-  main.activate(context, { ms: Math.round(performance.now() - started), cache: bundle.cache });
+  main.activate(context, { ms: Math.round(performance.now() - started), cache: bundle.cache, enteredAt, requiredBeforeMs: enteredAt - requiredAt });
   if (bundle.cache === "used" || bundle.cache === "off") return;
   let latest: ReturnType<typeof setTimeout> | undefined;
   const save = (): void => {

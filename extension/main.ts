@@ -16,6 +16,7 @@ import { registerMcpServer } from "./mcpRegistration";
 import { RECEIPTS_VIEW_ID, ReceiptsViewProvider } from "./receiptsView";
 import { DocketStatusBar, ObserverStatusBar } from "./statusBar";
 import { WorkTreeProvider } from "./workTree";
+import { markActivateEntered, sinceActivate } from "./startTimeline";
 import { GuardOverviewSource } from "./guardOverviewSource";
 import { registerGuardNotifier } from "./guardNotifier";
 import { registerGuardModeSetting } from "./guardModeSetting";
@@ -28,16 +29,26 @@ let backend: Backend | undefined;
 export interface BundleLoading {
   readonly ms: number;
   readonly cache: string;
+  /** Date.now() when dist/extension.js's activate() was entered. */
+  readonly enteredAt: number;
+  /** How long before that the extension host required dist/extension.js. */
+  readonly requiredBeforeMs: number;
 }
 
 export function activate(context: vscode.ExtensionContext, loading?: BundleLoading): void {
   const log = vscode.window.createOutputChannel("Docket", { log: true });
-  log.info(loading === undefined ? "activating" : `activating (bundle loaded in ${loading.ms} ms, code cache ${loading.cache})`);
+  if (loading !== undefined) markActivateEntered(loading.enteredAt);
+  log.info(
+    loading === undefined
+      ? "activating"
+      : `activating (bundle loaded in ${loading.ms} ms, code cache ${loading.cache}; activate() entered at ${new Date(loading.enteredAt).toISOString()}, ${loading.requiredBeforeMs} ms after the extension host required dist/extension.js)`,
+  );
   const current = new Backend(context, log);
   backend = current;
   const workTree = new WorkTreeProvider(
     () => current.request(Requests.workState, {}),
     (params) => current.request(Requests.workHistoryPage, params),
+    (readyMsBefore) => log.info(`Work view: first rows given to VS Code${sinceActivate()}, ${readyMsBefore} ms after they were ready`),
   );
   // Before any other view subscribes: a new status reaches the Work view first, so its request
   // for the work state goes out ahead of the others' (the backend answers in order).

@@ -28,14 +28,18 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   private readonly showOlderCommand: vscode.Disposable;
   /** The cursor of the older page being loaded, so a second press does not ask twice. */
   private loadingOlder: string | null = null;
+  /** When the first rows were ready (performance.now()), until VS Code asks for them; then null. */
+  private firstRowsReadyAt: number | undefined | null;
 
   /**
    * @param loadWorkState asks the backend; rejects while it is down (the tree then shows the scope only).
    * @param loadHistoryPage asks for the History page at a cursor the work state (or the last page) gave.
+   * @param firstRowsGiven told once, when VS Code first asks for rows the view has (for the start's log).
    */
   constructor(
     private readonly loadWorkState: () => Promise<WorkState>,
     private readonly loadHistoryPage: (params: WorkHistoryPageParams) => Promise<WorkHistoryPage>,
+    private readonly firstRowsGiven: (readyMsBefore: number) => void = () => undefined,
   ) {
     this.showOlderCommand = vscode.commands.registerCommand(SHOW_OLDER_HISTORY_COMMAND, (cursor: unknown) => {
       if (typeof cursor === "string") void this.showOlder(cursor);
@@ -121,6 +125,7 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
 
   private rebuild(): void {
     this.roots = buildWorkTree(this.status, this.work, this.guard, this.proposals);
+    if (this.roots.length > 0 && this.firstRowsReadyAt === undefined) this.firstRowsReadyAt = performance.now();
     this.changeEmitter.fire(undefined);
   }
 
@@ -130,6 +135,11 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   }
 
   getChildren(element?: WorkNode): WorkNode[] {
+    if (element === undefined && this.roots.length > 0 && typeof this.firstRowsReadyAt === "number") {
+      const readyAt = this.firstRowsReadyAt;
+      this.firstRowsReadyAt = null;
+      this.firstRowsGiven(Math.round(performance.now() - readyAt));
+    }
     return [...(element === undefined ? this.roots : element.children)];
   }
 

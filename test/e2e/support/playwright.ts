@@ -43,6 +43,12 @@ export interface ConsoleMessage {
   text(): string;
 }
 
+/** A Chrome DevTools Protocol session (diagnostics: the page's CPU profile). */
+export interface CDPSession {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  detach(): Promise<void>;
+}
+
 export interface Page {
   goto(url: string, options?: { timeout?: number; waitUntil?: "load" | "domcontentloaded" | "commit" }): Promise<unknown>;
   reload(options?: { timeout?: number; waitUntil?: "load" | "domcontentloaded" | "commit" }): Promise<unknown>;

@@ -128,6 +128,8 @@ async function session(
         "--disable-workspace-trust",
         "--disable-getting-started-override",
         "--ignore-last-opened",
+        // VS Code's own log level (e.g. trace: the extension host logs each module load and context).
+        ...(process.env.DOCKET_E2E_LOG_LEVEL ? ["--log", process.env.DOCKET_E2E_LOG_LEVEL] : []),
         dirs.workspace,
       ],
       { cwd: dirs.root, env, logFile: path.join(dirs.logs, "code-server.log") },
