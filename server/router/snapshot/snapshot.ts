@@ -21,6 +21,8 @@ export interface FileToRead {
 /** The listing after validation, de-duplication, sorting and the file cap; and what must be read. */
 export interface PreparedSnapshot extends Listing {
   readonly reads: readonly FileToRead[];
+  /** The files as a set, when prepareSnapshot built one holding exactly them (else finishSnapshot builds it). */
+  readonly listed?: ReadonlySet<string>;
 }
 
 /** Non-empty, no empty, `.` or `..` segment (so no leading or trailing slash); scanned without splitting. */
@@ -68,7 +70,9 @@ export function prepareSnapshot(listing: Listing, limits: ResolvedLimits): Prepa
     reads.push({ path, role });
   }
   if (sources > limits.maxImportFiles) resultLimits.push(`imports: ${sources} source files, first ${limits.maxImportFiles} parsed`);
-  return { source: listing.source, files, reads, skipped, limits: resultLimits };
+  // Uncapped, the set of unique paths holds exactly the files: finishSnapshot resolves imports in it
+  // instead of hashing 100,000 paths into a second one.
+  return { source: listing.source, files, reads, skipped, limits: resultLimits, ...(files.length === unique.size ? { listed: unique } : {}) };
 }
 
 function directoriesOf(files: readonly string[]): string[] {
@@ -133,6 +137,30 @@ function technologiesOf(files: readonly string[], manifests: ReadonlyMap<string,
     .sort((left, right) => compareCodeUnits(left.name, right.name));
 }
 
+/**
+ * The import edges, each once. Reads come in file order, so each source appears once and an edge
+ * can repeat only within it: de-duplicated there, without a key string per edge. Sources in any
+ * other order (never built so) are de-duplicated across all of them.
+ */
+function importEdges(specifiers: ReadonlyArray<{ readonly from: string; readonly specifiers: readonly string[] }>, listed: ReadonlySet<string>): ImportEdge[] {
+  let increasing = true;
+  for (let at = 1; at < specifiers.length && increasing; at += 1) increasing = (specifiers[at - 1] as { from: string }).from < (specifiers[at] as { from: string }).from;
+  const edges: ImportEdge[] = [];
+  const seen = new Set<string>();
+  for (const { from, specifiers: found } of specifiers) {
+    if (increasing) seen.clear();
+    for (const specifier of found) {
+      const to = resolveSpecifier(from, specifier, listed);
+      if (to === null || to === from) continue;
+      const key = increasing ? to : `${from}\u0000${to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({ from, to });
+    }
+  }
+  return edges;
+}
+
 export function finishSnapshot(prepared: PreparedSnapshot, factsOf: (read: FileToRead) => FileFacts, limits: ResolvedLimits): WorkspaceSnapshot {
   const skipped = [...prepared.skipped];
   const resultLimits = [...prepared.limits];
@@ -177,15 +205,8 @@ export function finishSnapshot(prepared: PreparedSnapshot, factsOf: (read: FileT
     return previous === undefined || previous.path !== entry.path || previous.name !== entry.name || previous.kind !== entry.kind;
   });
 
-  const listed = new Set(prepared.files);
-  const edges = new Map<string, ImportEdge>();
-  for (const { from, specifiers: found } of specifiers) {
-    for (const specifier of found) {
-      const to = resolveSpecifier(from, specifier, listed);
-      if (to !== null && to !== from) edges.set(`${from}\u0000${to}`, { from, to });
-    }
-  }
-  const imports = [...edges.values()].sort((left, right) => compareCodeUnits(left.from, right.from) || compareCodeUnits(left.to, right.to));
+  const listed = prepared.listed !== undefined && prepared.listed.size === prepared.files.length ? prepared.listed : new Set(prepared.files);
+  const imports = importEdges(specifiers, listed).sort((left, right) => compareCodeUnits(left.from, right.from) || compareCodeUnits(left.to, right.to));
 
   const hot = findHotPaths(prepared.files, limits.maxHotPaths);
   if (hot.total > hot.hotPaths.length) resultLimits.push(`hotPaths: ${hot.total} hints, first ${hot.hotPaths.length} kept`);
