@@ -3,8 +3,10 @@
 // `posix.normalize`. Whenever the scan answers, it must give exactly what the general expression
 // gives; and whatever it answers, resolving a specifier must give what resolving it through the
 // general expression alone gives, for every listed set. A snapshot's edges are de-duplicated per
-// source when its reads come in file order, and across all sources otherwise.
+// source when its reads come in file order, and across all sources otherwise. A listed path is
+// joined to the workspace's real path by concatenation where that is what `path.join` gives.
 import assert from "node:assert/strict";
+import path from "node:path";
 import * as posix from "node:path/posix";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -12,6 +14,7 @@ import { compareCodeUnits } from "../../server/ledger/canonicalJson";
 import { deriveFacts, type FileFacts } from "../../server/router/snapshot/fileFacts";
 import { joinedSimply, relativeSpecifiers, resolveSpecifier } from "../../server/router/snapshot/importGraph";
 import { resolveLimits } from "../../server/router/snapshot/options";
+import { absoluteListedPath } from "../../server/router/snapshot/readFacts";
 import { finishSnapshot, prepareSnapshot, type FileToRead } from "../../server/router/snapshot/snapshot";
 
 const RESOLVE_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
@@ -132,4 +135,16 @@ test("a snapshot's import edges are the ones the general join and one key per ed
   );
   // Not vacuous: a good share of the generated workspaces have edges.
   assert.ok(edgeful > 600, `${edgeful} of 3,000 generated workspaces had import edges`);
+});
+
+test("a listed path joined to a real root by concatenation is path.join's", () => {
+  const segment = fc.oneof(fc.constantFrom("a", "src", "x.ts", "...", ".a", "a.", "가", "a\\b", " ", "a b"), fc.string({ unit: fc.constantFrom("a", ".", "-", "\\"), minLength: 1, maxLength: 4 }));
+  const plain = segment.filter((value) => value !== "." && value !== "..");
+  const root = fc.oneof(fc.constant("/"), fc.array(plain, { minLength: 1, maxLength: 3 }).map((segments) => `/${segments.join("/")}`));
+  fc.assert(
+    fc.property(root, fc.array(plain, { minLength: 1, maxLength: 4 }), (base, segments) => {
+      assert.equal(absoluteListedPath(base, segments.join("/")), path.join(base, ...segments));
+    }),
+    { numRuns: 5_000 },
+  );
 });

@@ -99,13 +99,25 @@ function compareModules(left: SnapshotModule, right: SnapshotModule): number {
   );
 }
 
-function extensionOf(path: string): string | null {
-  const name = path.slice(path.lastIndexOf("/") + 1);
+function extensionOf(name: string): string | null {
   const dot = name.lastIndexOf(".");
   if (dot <= 0) return null;
   // Gradle's Kotlin build scripts say nothing about the project's language.
   if (name.endsWith(".gradle.kts")) return null;
   return name.slice(dot + 1).toLowerCase();
+}
+
+interface NameEvidence {
+  /** The technology the whole name evidences (NAME_TECHNOLOGIES). */
+  readonly named: string | undefined;
+  /** The language its extension evidences (EXTENSION_TECHNOLOGIES). */
+  readonly extension: string | undefined;
+}
+
+function evidenceOf(name: string): NameEvidence {
+  const named = Object.prototype.hasOwnProperty.call(NAME_TECHNOLOGIES, name) ? NAME_TECHNOLOGIES[name] : undefined;
+  const extension = extensionOf(name);
+  return { named, extension: extension !== null && Object.prototype.hasOwnProperty.call(EXTENSION_TECHNOLOGIES, extension) ? EXTENSION_TECHNOLOGIES[extension] : undefined };
 }
 
 function technologiesOf(files: readonly string[], manifests: ReadonlyMap<string, readonly string[]>): SnapshotTechnology[] {
@@ -117,13 +129,19 @@ function technologiesOf(files: readonly string[], manifests: ReadonlyMap<string,
   };
   for (const [manifest, technologies] of manifests) for (const technology of technologies) add(technology, manifest);
   const byExtension = new Map<string, number>();
+  // What a file name evidences depends on the name alone, and names repeat across a large tree
+  // (index.ts, package.json): each distinct name is looked up once.
+  const byName = new Map<string, NameEvidence>();
   for (const file of files) {
     if (file.startsWith("node_modules/") || file.includes("/node_modules/")) continue;
     const name = file.slice(file.lastIndexOf("/") + 1);
-    const named = Object.prototype.hasOwnProperty.call(NAME_TECHNOLOGIES, name) ? NAME_TECHNOLOGIES[name] : undefined;
-    if (named !== undefined) add(named, file);
-    const extension = extensionOf(file);
-    const technology = extension !== null && Object.prototype.hasOwnProperty.call(EXTENSION_TECHNOLOGIES, extension) ? EXTENSION_TECHNOLOGIES[extension] : undefined;
+    let evidence = byName.get(name);
+    if (evidence === undefined) {
+      evidence = evidenceOf(name);
+      byName.set(name, evidence);
+    }
+    if (evidence.named !== undefined) add(evidence.named, file);
+    const technology = evidence.extension;
     if (technology === undefined) continue;
     // `files` is sorted, so the cited files are the first few in code-unit order.
     const cited = byExtension.get(technology) ?? 0;
