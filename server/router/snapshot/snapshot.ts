@@ -82,8 +82,10 @@ function directoriesOf(files: readonly string[]): string[] {
   for (const file of files) {
     const last = file.lastIndexOf("/");
     if (last === -1) continue;
+    // Its last slash where the last folder ends, and that folder before it: the same folder,
+    // known without cutting it out of every path.
+    if (lastFolder !== null && last === lastFolder.length && file.startsWith(lastFolder)) continue;
     const folder = file.slice(0, last);
-    if (folder === lastFolder) continue;
     lastFolder = folder;
     for (let slash = file.indexOf("/"); slash !== -1; slash = file.indexOf("/", slash + 1)) directories.add(file.slice(0, slash));
   }

@@ -1,6 +1,7 @@
-// A snapshot's technologies are found once per distinct file name (server/router/snapshot/
-// snapshot.ts, `technologiesOf`), since what a name evidences depends on the name alone. They must
-// be the technologies the rule applied file by file gives, for every list of files.
+// Lists a snapshot derives from its 100,000 paths by shortcuts (server/router/snapshot/snapshot.ts):
+// technologies found once per distinct file name (what a name evidences depends on the name alone),
+// folders collected once per run of files in one folder. Each must be what the rule applied file
+// by file gives, for every list of files.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -47,6 +48,22 @@ test("technologies found once per name are the ones found file by file", () => {
       const snapshot = snapshotFromFiles(files, () => null, "git");
       const expected = referenceTechnologies(snapshot.files).filter((entry) => entry.sources.length > 0);
       assert.deepEqual(snapshot.technologies, expected);
+    }),
+    { numRuns: 5_000 },
+  );
+});
+
+test("folders collected once per run of files are every file's ancestors", () => {
+  const segment = fc.constantFrom("a", "b", "ab", "a.b", "가", "A", "a-b", "b.ts");
+  const file = fc.array(segment, { minLength: 1, maxLength: 5 }).map((segments) => segments.join("/"));
+  fc.assert(
+    fc.property(fc.uniqueArray(file, { maxLength: 40 }), (files) => {
+      const snapshot = snapshotFromFiles(files, () => null, "git");
+      const expected = new Set<string>();
+      for (const path of snapshot.files) {
+        for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) expected.add(path.slice(0, slash));
+      }
+      assert.deepEqual(snapshot.directories, [...expected].sort(compareCodeUnits));
     }),
     { numRuns: 5_000 },
   );
