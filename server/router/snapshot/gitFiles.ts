@@ -85,6 +85,8 @@ export interface GitListing extends Listing {
   readonly undecodable: boolean;
   /** The folders read to prove no listed file was deleted, read after the listing (presentNames.ts). */
   readonly folders: FolderEntries;
+  /** `files` as a set (built anyway to drop duplicates): the watch asks it instead of building another. */
+  readonly fileSet: ReadonlySet<string>;
 }
 
 /**
@@ -137,5 +139,5 @@ export async function listGitFiles(root: string, maxListed: number): Promise<Git
     else if (text.endsWith("/")) nestedRepositories.push(text.slice(0, -1));
     else files.add(text); // unmerged paths appear once per stage; the Set keeps one
   }
-  return { source: "git", files: [...files], skipped, limits, nestedRepositories, undecodable, folders: present?.folders ?? new Map() };
+  return { source: "git", files: [...files], skipped, limits, nestedRepositories, undecodable, folders: present?.folders ?? new Map(), fileSet: files };
 }

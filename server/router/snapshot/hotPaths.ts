@@ -82,6 +82,7 @@ export function findHotPaths(files: readonly string[], max: number): HotPathResu
   const byPath = new Map<string, string>();
   // Folder verdicts are remembered: a large tree repeats the same folders for every file.
   const folderHint = new Map<string, string | null>();
+  const fileHint = new Map<string, string | null>();
   const hintOf = (words: readonly string[]): string | null => (words.length === 0 ? null : `the name has ${words.map((word) => `"${word}"`).join(", ")}`);
   // Files of one folder come together in a sorted list: its folders' verdict is taken once.
   let lastFolder: string | null = null;
@@ -109,7 +110,13 @@ export function findHotPaths(files: readonly string[], max: number): HotPathResu
       lastFolderHot = hot;
     }
     if (hot) continue;
-    const hint = hintOf(hotWords(file.slice(slash + 1), true));
+    // A file's verdict depends on its name alone, and names repeat across folders (index.ts).
+    const name = file.slice(slash + 1);
+    let hint = fileHint.get(name);
+    if (hint === undefined) {
+      hint = hintOf(hotWords(name, true));
+      fileHint.set(name, hint);
+    }
     if (hint !== null) byPath.set(file, hint);
   }
   const all = [...byPath.entries()].sort((left, right) => compareCodeUnits(left[0], right[0]));

@@ -169,7 +169,7 @@ export async function watchGitListing(root: string, listing: GitListing, racyFro
   // holds a `.git` (treated alike); otherwise (a file replaced by a folder) it is walked.
   const nested = new Set(listing.nestedRepositories);
   for (const repository of nested) ancestorsOf(repository, holding);
-  const listed = new Set(listing.files);
+  const listed = listing.fileSet;
   const inside: Array<readonly [string, Stamp]> = [...layout.inside];
 
   let frontier: string[] = [""];

@@ -21,6 +21,8 @@ export interface FileToRead {
 /** The listing after validation, de-duplication, sorting and the file cap; and what must be read. */
 export interface PreparedSnapshot extends Listing {
   readonly reads: readonly FileToRead[];
+  /** The files as a set, when prepareSnapshot built one holding exactly them (else finishSnapshot builds it). */
+  readonly listed?: ReadonlySet<string>;
 }
 
 /** Non-empty, no empty, `.` or `..` segment (so no leading or trailing slash); scanned without splitting. */
@@ -68,7 +70,9 @@ export function prepareSnapshot(listing: Listing, limits: ResolvedLimits): Prepa
     reads.push({ path, role });
   }
   if (sources > limits.maxImportFiles) resultLimits.push(`imports: ${sources} source files, first ${limits.maxImportFiles} parsed`);
-  return { source: listing.source, files, reads, skipped, limits: resultLimits };
+  // Uncapped, the set of unique paths holds exactly the files: finishSnapshot resolves imports in it
+  // instead of hashing 100,000 paths into a second one.
+  return { source: listing.source, files, reads, skipped, limits: resultLimits, ...(files.length === unique.size ? { listed: unique } : {}) };
 }
 
 function directoriesOf(files: readonly string[]): string[] {
@@ -78,8 +82,10 @@ function directoriesOf(files: readonly string[]): string[] {
   for (const file of files) {
     const last = file.lastIndexOf("/");
     if (last === -1) continue;
+    // Its last slash where the last folder ends, and that folder before it: the same folder,
+    // known without cutting it out of every path.
+    if (lastFolder !== null && last === lastFolder.length && file.startsWith(lastFolder)) continue;
     const folder = file.slice(0, last);
-    if (folder === lastFolder) continue;
     lastFolder = folder;
     for (let slash = file.indexOf("/"); slash !== -1; slash = file.indexOf("/", slash + 1)) directories.add(file.slice(0, slash));
   }
@@ -95,13 +101,25 @@ function compareModules(left: SnapshotModule, right: SnapshotModule): number {
   );
 }
 
-function extensionOf(path: string): string | null {
-  const name = path.slice(path.lastIndexOf("/") + 1);
+function extensionOf(name: string): string | null {
   const dot = name.lastIndexOf(".");
   if (dot <= 0) return null;
   // Gradle's Kotlin build scripts say nothing about the project's language.
   if (name.endsWith(".gradle.kts")) return null;
   return name.slice(dot + 1).toLowerCase();
+}
+
+interface NameEvidence {
+  /** The technology the whole name evidences (NAME_TECHNOLOGIES). */
+  readonly named: string | undefined;
+  /** The language its extension evidences (EXTENSION_TECHNOLOGIES). */
+  readonly extension: string | undefined;
+}
+
+function evidenceOf(name: string): NameEvidence {
+  const named = Object.prototype.hasOwnProperty.call(NAME_TECHNOLOGIES, name) ? NAME_TECHNOLOGIES[name] : undefined;
+  const extension = extensionOf(name);
+  return { named, extension: extension !== null && Object.prototype.hasOwnProperty.call(EXTENSION_TECHNOLOGIES, extension) ? EXTENSION_TECHNOLOGIES[extension] : undefined };
 }
 
 function technologiesOf(files: readonly string[], manifests: ReadonlyMap<string, readonly string[]>): SnapshotTechnology[] {
@@ -113,13 +131,19 @@ function technologiesOf(files: readonly string[], manifests: ReadonlyMap<string,
   };
   for (const [manifest, technologies] of manifests) for (const technology of technologies) add(technology, manifest);
   const byExtension = new Map<string, number>();
+  // What a file name evidences depends on the name alone, and names repeat across a large tree
+  // (index.ts, package.json): each distinct name is looked up once.
+  const byName = new Map<string, NameEvidence>();
   for (const file of files) {
     if (file.startsWith("node_modules/") || file.includes("/node_modules/")) continue;
     const name = file.slice(file.lastIndexOf("/") + 1);
-    const named = Object.prototype.hasOwnProperty.call(NAME_TECHNOLOGIES, name) ? NAME_TECHNOLOGIES[name] : undefined;
-    if (named !== undefined) add(named, file);
-    const extension = extensionOf(file);
-    const technology = extension !== null && Object.prototype.hasOwnProperty.call(EXTENSION_TECHNOLOGIES, extension) ? EXTENSION_TECHNOLOGIES[extension] : undefined;
+    let evidence = byName.get(name);
+    if (evidence === undefined) {
+      evidence = evidenceOf(name);
+      byName.set(name, evidence);
+    }
+    if (evidence.named !== undefined) add(evidence.named, file);
+    const technology = evidence.extension;
     if (technology === undefined) continue;
     // `files` is sorted, so the cited files are the first few in code-unit order.
     const cited = byExtension.get(technology) ?? 0;
@@ -131,6 +155,30 @@ function technologiesOf(files: readonly string[], manifests: ReadonlyMap<string,
   return [...sources.entries()]
     .map(([name, set]) => ({ name, sources: [...set].sort(compareCodeUnits) }))
     .sort((left, right) => compareCodeUnits(left.name, right.name));
+}
+
+/**
+ * The import edges, each once. Reads come in file order, so each source appears once and an edge
+ * can repeat only within it: de-duplicated there, without a key string per edge. Sources in any
+ * other order (never built so) are de-duplicated across all of them.
+ */
+function importEdges(specifiers: ReadonlyArray<{ readonly from: string; readonly specifiers: readonly string[] }>, listed: ReadonlySet<string>): ImportEdge[] {
+  let increasing = true;
+  for (let at = 1; at < specifiers.length && increasing; at += 1) increasing = (specifiers[at - 1] as { from: string }).from < (specifiers[at] as { from: string }).from;
+  const edges: ImportEdge[] = [];
+  const seen = new Set<string>();
+  for (const { from, specifiers: found } of specifiers) {
+    if (increasing) seen.clear();
+    for (const specifier of found) {
+      const to = resolveSpecifier(from, specifier, listed);
+      if (to === null || to === from) continue;
+      const key = increasing ? to : `${from}\u0000${to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({ from, to });
+    }
+  }
+  return edges;
 }
 
 export function finishSnapshot(prepared: PreparedSnapshot, factsOf: (read: FileToRead) => FileFacts, limits: ResolvedLimits): WorkspaceSnapshot {
@@ -177,15 +225,8 @@ export function finishSnapshot(prepared: PreparedSnapshot, factsOf: (read: FileT
     return previous === undefined || previous.path !== entry.path || previous.name !== entry.name || previous.kind !== entry.kind;
   });
 
-  const listed = new Set(prepared.files);
-  const edges = new Map<string, ImportEdge>();
-  for (const { from, specifiers: found } of specifiers) {
-    for (const specifier of found) {
-      const to = resolveSpecifier(from, specifier, listed);
-      if (to !== null && to !== from) edges.set(`${from}\u0000${to}`, { from, to });
-    }
-  }
-  const imports = [...edges.values()].sort((left, right) => compareCodeUnits(left.from, right.from) || compareCodeUnits(left.to, right.to));
+  const listed = prepared.listed !== undefined && prepared.listed.size === prepared.files.length ? prepared.listed : new Set(prepared.files);
+  const imports = importEdges(specifiers, listed).sort((left, right) => compareCodeUnits(left.from, right.from) || compareCodeUnits(left.to, right.to));
 
   const hot = findHotPaths(prepared.files, limits.maxHotPaths);
   if (hot.total > hot.hotPaths.length) resultLimits.push(`hotPaths: ${hot.total} hints, first ${hot.hotPaths.length} kept`);
