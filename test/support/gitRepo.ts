@@ -49,8 +49,9 @@ export function tempRepo(options: { readonly files?: Readonly<Record<string, str
       return runGit(root, ["rev-parse", "HEAD"]).trim();
     },
     dispose() {
-      // Retries: a prompt hook's detached capture may still be writing its evidence file.
-      fs.rmSync(root, { force: true, recursive: true, maxRetries: 10, retryDelay: 100 });
+      // Retries (Node backs off linearly: up to ~45 s in all): a prompt hook's detached capture may still be
+      // writing its evidence file, which on a loaded machine took longer than the 1 s ten retries gave.
+      fs.rmSync(root, { force: true, recursive: true, maxRetries: 30, retryDelay: 100 });
     },
   };
   const files = options.files ?? {};
