@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import { mutatedAt, valuePaths, type JsonPath } from "../support/jsonMutations";
 import { ANCHOR_FORMAT, anchorOf, anchorPathFor, ledgerAnchorSchema, readAnchor } from "../../server/ledger/anchor";
 
 const sha = fc.stringMatching(/^[0-9a-f]{64}$/);
@@ -24,29 +25,6 @@ const validAnchor = fc
 
 const ODD_VALUES: readonly unknown[] = [null, undefined, 0, -1, -0, 1.5, Number.MAX_SAFE_INTEGER + 2, 1e21, "", "0", "x", "a".repeat(64), "A".repeat(64), "a".repeat(63), "1".repeat(25), true, false, [], {}, [1]];
 const odd = fc.oneof(fc.constantFrom(...ODD_VALUES), fc.jsonValue({ maxDepth: 1 }));
-
-type Json = Record<string, unknown>;
-
-function objectPaths(value: Json, prefix: string[] = []): string[][] {
-  const paths: string[][] = [];
-  for (const [key, inner] of Object.entries(value)) {
-    paths.push([...prefix, key]);
-    if (typeof inner === "object" && inner !== null && !Array.isArray(inner)) paths.push(...objectPaths(inner as Json, [...prefix, key]));
-  }
-  return paths;
-}
-
-function mutated(value: Json, at: string[], how: "replace" | "remove" | "extra", replacement: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(value)) as Json;
-  let parent = copy;
-  for (const key of at.slice(0, -1)) parent = parent[key] as Json;
-  const last = at[at.length - 1] as string;
-  if (how === "replace") parent[last] = replacement;
-  else if (how === "remove") delete parent[last];
-  else parent[`${last}Extra`] = replacement;
-  // As JSON.parse hands it over: undefined fields are gone.
-  return JSON.parse(JSON.stringify(copy));
-}
 
 function sameAnswer(value: unknown): void {
   const direct = anchorOf(value);
@@ -74,8 +52,8 @@ test("valid anchors: the direct check answers, with the schema's parse", () => {
 test("anchors with one field replaced, removed or joined by another: the same verdict as the schema", () => {
   fc.assert(
     fc.property(validAnchor, fc.nat(), fc.constantFrom("replace", "remove", "extra" as const), odd, (value, pick, how, replacement) => {
-      const paths = objectPaths(value as unknown as Json);
-      sameAnswer(mutated(value as unknown as Json, paths[pick % paths.length] as string[], how, replacement));
+      const paths = valuePaths(value);
+      sameAnswer(mutatedAt(value, paths[pick % paths.length] as JsonPath, how, replacement));
     }),
     { numRuns: 6_000 },
   );
@@ -86,10 +64,10 @@ test("arbitrary values and odd shapes: the same verdict as the schema", () => {
   for (const text of ['{"__proto__":{}}', "[]", "null", "1", '"anchor"']) sameAnswer(JSON.parse(text));
   const withBoth = { format: ANCHOR_FORMAT, lines: 3, bytes: 30, head: { offset: 20, length: 10, lineSha256: "b".repeat(64) }, ino: "42", pending: { bytes: 40, lines: 4, lineSha256: "c".repeat(64) } };
   sameAnswer(withBoth);
-  for (const at of objectPaths(withBoth)) {
-    for (const replacement of ODD_VALUES) sameAnswer(mutated(withBoth, at, "replace", replacement));
-    sameAnswer(mutated(withBoth, at, "remove", null));
-    sameAnswer(mutated(withBoth, at, "extra", 1));
+  for (const at of valuePaths(withBoth)) {
+    for (const replacement of ODD_VALUES) sameAnswer(mutatedAt(withBoth, at, "replace", replacement));
+    sameAnswer(mutatedAt(withBoth, at, "remove", null));
+    sameAnswer(mutatedAt(withBoth, at, "extra", 1));
   }
   sameAnswer(JSON.parse(JSON.stringify(withBoth).replace('"lines":3', '"lines":-0')));
   sameAnswer(JSON.parse(JSON.stringify(withBoth).replace('"head":{', '"head":{"__proto__":null,')));

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { mutatedAt, valuePaths, type JsonPath } from "../support/jsonMutations";
 import { CHECKPOINT_FORMAT, checkpointOf, checkpointSchemas } from "../../server/hooks/checkpoint";
 
 const sha = fc.stringMatching(/^[0-9a-f]{64}$/);
@@ -40,30 +41,6 @@ const validCheckpoint = fc.record({
 const ODD_VALUES: readonly unknown[] = [null, undefined, 0, -1, -0, 1.5, Number.MAX_SAFE_INTEGER + 2, 1e21, "", "0", "x", "deciding ", "Deciding", "a".repeat(64), "A".repeat(64), "1".repeat(25), true, false, [], {}, [1]];
 const odd = fc.oneof(fc.constantFrom(...ODD_VALUES), fc.jsonValue({ maxDepth: 1 }));
 
-type Json = Record<string, unknown>;
-
-/** Every object path of a checkpoint (the value at each may be replaced, removed or joined by an extra key). */
-function objectPaths(value: Json, prefix: string[] = []): string[][] {
-  const paths: string[][] = [];
-  for (const [key, inner] of Object.entries(value)) {
-    paths.push([...prefix, key]);
-    if (typeof inner === "object" && inner !== null && !Array.isArray(inner)) paths.push(...objectPaths(inner as Json, [...prefix, key]));
-  }
-  return paths;
-}
-
-function mutated(value: Json, at: string[], how: "replace" | "remove" | "extra", replacement: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(value)) as Json;
-  let parent = copy;
-  for (const key of at.slice(0, -1)) parent = parent[key] as Json;
-  const last = at[at.length - 1] as string;
-  if (how === "replace") parent[last] = replacement;
-  else if (how === "remove") delete parent[last];
-  else parent[`${last}Extra`] = replacement;
-  // As JSON.parse hands it over: undefined fields are gone, -0 survives only where it was parsed.
-  return JSON.parse(JSON.stringify(copy));
-}
-
 function sameAnswer(value: unknown): void {
   const direct = checkpointOf(value);
   const schema = checkpointSchemas().Checkpoint.safeParse(value);
@@ -89,8 +66,8 @@ test("valid checkpoints: the direct check answers, with the schema's parse", () 
 test("checkpoints with one field replaced, removed or joined by another: the same verdict as the schema", () => {
   fc.assert(
     fc.property(validCheckpoint, fc.nat(), fc.constantFrom("replace", "remove", "extra" as const), odd, (value, pick, how, replacement) => {
-      const paths = objectPaths(value as unknown as Json);
-      sameAnswer(mutated(value as unknown as Json, paths[pick % paths.length] as string[], how, replacement));
+      const paths = valuePaths(value);
+      sameAnswer(mutatedAt(value, paths[pick % paths.length] as JsonPath, how, replacement));
     }),
     { numRuns: 6_000 },
   );
@@ -103,10 +80,10 @@ test("arbitrary values and odd top-level shapes: the same verdict as the schema"
   sameAnswer(base);
   // Every field of a checkpoint with a head line, replaced by every odd value, removed, or joined by an extra key.
   const withHead = { ...base, ledger: { ino: "12", bytes: 10, lines: 1, headLine: { offset: 0, length: 10, text: "0123456789", lineSha256: "a".repeat(64) } }, state: { ...base.state, purpose: "work-decision" } };
-  for (const at of objectPaths(withHead)) {
-    for (const replacement of ODD_VALUES) sameAnswer(mutated(withHead, at, "replace", replacement));
-    sameAnswer(mutated(withHead, at, "remove", null));
-    sameAnswer(mutated(withHead, at, "extra", 1));
+  for (const at of valuePaths(withHead)) {
+    for (const replacement of ODD_VALUES) sameAnswer(mutatedAt(withHead, at, "replace", replacement));
+    sameAnswer(mutatedAt(withHead, at, "remove", null));
+    sameAnswer(mutatedAt(withHead, at, "extra", 1));
   }
   sameAnswer(JSON.parse(JSON.stringify(base).replace('"bytes":0', '"bytes":-0')));
   sameAnswer(JSON.parse(JSON.stringify(base).replace('"state":{', '"state":{"__proto__":null,')));

@@ -7,6 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { mutatedAt, valuePaths } from "../support/jsonMutations";
 import { hashValue } from "../../server/ledger/canonicalJson";
 import { EVIDENCE_FORMAT, MAX_SEQUENCE, evidenceRecordOf, evidenceRecordSchema, parseRecordLine, sealRecord } from "../../server/evidence/evidenceRecord";
 import { REDACTION_KINDS } from "../../server/evidence/redaction";
@@ -49,30 +50,6 @@ const ODD_VALUES: readonly unknown[] = [null, 0, -1, -0, 1.5, MAX_SEQUENCE + 1, 
 const odd = fc.oneof(fc.constantFrom(...ODD_VALUES), fc.jsonValue({ maxDepth: 1 }));
 
 type Json = Record<string, unknown>;
-
-/** Every path of a record into objects and arrays (the value at each may be replaced, removed or joined by an extra key). */
-function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
-  const found: (string | number)[][] = [];
-  if (Array.isArray(value)) value.forEach((inner, index) => found.push([...prefix, index], ...paths(inner, [...prefix, index])));
-  else if (typeof value === "object" && value !== null) for (const [key, inner] of Object.entries(value)) found.push([...prefix, key], ...paths(inner, [...prefix, key]));
-  return found;
-}
-
-function mutated(value: unknown, at: (string | number)[], how: "replace" | "remove" | "extra", replacement: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(value)) as Json;
-  let parent: Json | unknown[] = copy;
-  for (const key of at.slice(0, -1)) parent = (parent as Json)[key as string] as Json;
-  const last = at[at.length - 1] as string | number;
-  if (Array.isArray(parent)) {
-    if (how === "replace") parent[last as number] = replacement;
-    else if (how === "remove") parent.splice(last as number, 1);
-    else parent.push(replacement);
-  } else if (how === "replace") parent[last as string] = replacement;
-  else if (how === "remove") delete parent[last as string];
-  else parent[`${String(last)}Extra`] = replacement;
-  // As JSON.parse hands it over.
-  return JSON.parse(JSON.stringify(copy));
-}
 
 /**
  * The one record shape the check declines though the schema accepts it (the schema then decides,
@@ -123,8 +100,8 @@ test("valid records of both kinds: the direct check answers, with the schema's p
 test("records with one field replaced, removed or joined by another: the same verdict as the schema", () => {
   fc.assert(
     fc.property(validRecord, fc.nat(), fc.constantFrom("replace", "remove", "extra" as const), odd, (value, pick, how, replacement) => {
-      const all = paths(value);
-      sameAnswer(mutated(value, all[pick % all.length] as (string | number)[], how, replacement));
+      const all = valuePaths(value);
+      sameAnswer(mutatedAt(value, all[pick % all.length] as (string | number)[], how, replacement));
     }),
     { numRuns: 6_000 },
   );
@@ -152,10 +129,10 @@ test("every field of a record replaced by every odd value, removed or joined; od
   const decision = sealRecord({ format: EVIDENCE_FORMAT, kind: "user-decision" as const, sequence: 1, occurredAt: "t", host: "h", sessionId: "", userEventId: "user-event-0123456789abcdef", parts: [{ kind: "text" as const, text: "" }], truncated: true, originalBytes: 0, redactions: {} });
   for (const record of [base, decision]) {
     sameAnswer(record);
-    for (const at of paths(record)) {
-      for (const replacement of ODD_VALUES) sameAnswer(mutated(record, at, "replace", replacement));
-      sameAnswer(mutated(record, at, "remove", null));
-      sameAnswer(mutated(record, at, "extra", 1));
+    for (const at of valuePaths(record)) {
+      for (const replacement of ODD_VALUES) sameAnswer(mutatedAt(record, at, "replace", replacement));
+      sameAnswer(mutatedAt(record, at, "remove", null));
+      sameAnswer(mutatedAt(record, at, "extra", 1));
     }
   }
   fc.assert(fc.property(fc.oneof(fc.jsonValue(), odd), (value) => sameAnswer(value)), { numRuns: 2_000 });
@@ -176,8 +153,8 @@ test("parseRecordLine answers as the schema-only reading did (hash included)", (
     fc.property(validRecord, fc.boolean(), fc.nat(), fc.constantFrom("replace", "remove", "extra" as const), odd, (value, seal, pick, how, replacement) => {
       const { recordSha256: _ignored, ...body } = value;
       const record = seal ? { ...body, recordSha256: hashValue(body) } : value;
-      const all = paths(record);
-      for (const candidate of [record, mutated(record, all[pick % all.length] as (string | number)[], how, replacement)]) {
+      const all = valuePaths(record);
+      for (const candidate of [record, mutatedAt(record, all[pick % all.length] as (string | number)[], how, replacement)]) {
         const line = JSON.stringify(candidate);
         const read = parseRecordLine(line);
         assert.deepEqual(read, schemaOnlyRead(line));

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { mutatedAt, valuePaths } from "../support/jsonMutations";
 import { CLAIM_VERDICTS, GUARD_ENTRY_RULES, MAX_CITATIONS, MAX_CLAIM_TEXT, MAX_RATIONALE, RESPONSE_VERDICTS, REVIEW_STATUSES, guardEntryProblem, guardEntrySchema } from "../../server/guard/guardEntry";
 import { isCertainGuardEntry } from "../../server/guard/guardEntryShape";
 
@@ -51,28 +52,6 @@ const odd = fc.oneof(fc.constantFrom(...ODD_VALUES), fc.jsonValue({ maxDepth: 1 
 
 type Json = Record<string, unknown>;
 
-function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
-  const found: (string | number)[][] = [];
-  if (Array.isArray(value)) value.forEach((inner, index) => found.push([...prefix, index], ...paths(inner, [...prefix, index])));
-  else if (typeof value === "object" && value !== null) for (const [key, inner] of Object.entries(value)) found.push([...prefix, key], ...paths(inner, [...prefix, key]));
-  return found;
-}
-
-function mutated(value: unknown, at: (string | number)[], how: "replace" | "remove" | "extra", replacement: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(value)) as Json;
-  let parent: Json | unknown[] = copy;
-  for (const key of at.slice(0, -1)) parent = (parent as Json)[key as string] as Json;
-  const last = at[at.length - 1] as string | number;
-  if (Array.isArray(parent)) {
-    if (how === "replace") parent[last as number] = replacement;
-    else if (how === "remove") parent.splice(last as number, 1);
-    else parent.push(replacement);
-  } else if (how === "replace") parent[last as string] = replacement;
-  else if (how === "remove") delete parent[last as string];
-  else parent[`${String(last)}Extra`] = replacement;
-  return JSON.parse(JSON.stringify(copy));
-}
-
 /** guardEntryProblem as it was: the schema alone. */
 function schemaOnlyProblem(entry: unknown): string | null {
   const parsed = guardEntrySchema().safeParse(entry);
@@ -95,8 +74,8 @@ test("valid guard entries of both kinds: certain, as the schema accepts them", (
 test("entries with one field replaced, removed or joined by another: the same verdict as the schema", () => {
   fc.assert(
     fc.property(validEntry, fc.nat(), fc.constantFrom("replace", "remove", "extra" as const), odd, (value, pick, how, replacement) => {
-      const all = paths(value);
-      sameAnswer(mutated(value, all[pick % all.length] as (string | number)[], how, replacement));
+      const all = valuePaths(value);
+      sameAnswer(mutatedAt(value, all[pick % all.length] as (string | number)[], how, replacement));
     }),
     { numRuns: 6_000 },
   );
@@ -131,10 +110,10 @@ test("every field of each kind of entry replaced by every odd value, removed or 
   };
   for (const entry of [openedEntry, { ...openedEntry, session: null }, submittedEntry, { ...submittedEntry, problems: [] }]) {
     sameAnswer(entry);
-    for (const at of paths(entry)) {
-      for (const replacement of ODD_VALUES) sameAnswer(mutated(entry, at, "replace", replacement));
-      sameAnswer(mutated(entry, at, "remove", null));
-      sameAnswer(mutated(entry, at, "extra", 1));
+    for (const at of valuePaths(entry)) {
+      for (const replacement of ODD_VALUES) sameAnswer(mutatedAt(entry, at, "replace", replacement));
+      sameAnswer(mutatedAt(entry, at, "remove", null));
+      sameAnswer(mutatedAt(entry, at, "extra", 1));
     }
   }
   fc.assert(fc.property(fc.oneof(fc.jsonValue(), odd), (value) => sameAnswer(value)), { numRuns: 2_000 });
