@@ -1,5 +1,6 @@
 // Turning Docket on and off for a workspace: the exact developer/v8 batches (§3.3 `/developer
-// on|off`). Pure: identifiers derive from the ledger's line chain, time comes from the caller.
+// on|off`). Pure: identifiers derive from the ledger's line chain and a nonce the caller drew;
+// time comes from the caller.
 import { h24 } from "../ledger/canonicalJson";
 import { createEnvelope, type EnvelopeDraft } from "../ledger/envelope";
 import { DocketError } from "../errors";
@@ -21,9 +22,20 @@ export function eventIdFor(workScopeId: string, scopeSequence: number, kind: str
   return `event:${h24({ domain: "docket/event-id/v1", workScopeId, scopeSequence, kind })}`;
 }
 
-/** A scope id unique within the ledger: it is bound to the line chain head it opens after. */
-export function newScopeId(position: LedgerPosition): string {
-  return `scope:${h24({ domain: "docket/work-scope-id/v1", line: position.lineCount, previousLineSha256: position.headLineSha256 })}`;
+/** 16 random bytes as 32 lowercase hex digits, drawn once per opening by the caller. */
+export const SCOPE_NONCE_PATTERN = /^[0-9a-f]{32}$/;
+
+/**
+ * A scope id unique across clones and branches (issue 17): bound to the line chain head it opens
+ * after and to a nonce drawn once for this opening. The position alone made the first scope of
+ * every workspace the same id, and two branches that opened a scope after the same prefix would
+ * join two unrelated histories when their ledgers merged. The id is what the ledger records;
+ * replay never derives it, so ids of the older rule (`docket/work-scope-id/v1`, the position alone)
+ * replay unchanged.
+ */
+export function newScopeId(position: LedgerPosition, nonce: string): string {
+  if (!SCOPE_NONCE_PATTERN.test(nonce)) throw new DocketError(ErrorCodes.internal, "A scope nonce must be 32 lowercase hex digits.");
+  return `scope:${h24({ domain: "docket/work-scope-id/v2", line: position.lineCount, nonce, previousLineSha256: position.headLineSha256 })}`;
 }
 
 function requireWritableHistory(history: HistoryView): void {
@@ -69,12 +81,17 @@ export function scopeClosedDraft(
   };
 }
 
-export function turnOnBatch(history: HistoryView, position: LedgerPosition, occurredAt: string): { drafts: EnvelopeDraft[]; workScopeId: string } {
+export function turnOnBatch(
+  history: HistoryView,
+  position: LedgerPosition,
+  occurredAt: string,
+  nonce: string,
+): { drafts: EnvelopeDraft[]; workScopeId: string } {
   requireWritableHistory(history);
   if (history.activeScope !== null) {
     throw new DocketError(ErrorCodes.alreadyOn, `Docket is already on (work scope ${history.activeScope.workScopeId}).`);
   }
-  const workScopeId = newScopeId(position);
+  const workScopeId = newScopeId(position, nonce);
   return { workScopeId, drafts: [scopeOpenedDraft(workScopeId, occurredAt)] };
 }
 

@@ -1,6 +1,7 @@
 // One workspace's ledger as the backend and the CLI see it: the store, its receipt projection,
 // the derived status, and the write operations. Time is injected; everything else is derived
 // from the ledger file.
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { describeHistory, resultSummary, runtimeFacts, type HistoryView, type ResultSummary } from "../developer/history";
 import { ReceiptProjection } from "../developer/receipts";
@@ -63,11 +64,18 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date().toISOString() };
 
+/** Draws the nonce a new scope id is bound to (docs/ledger-format.md, "Identifiers"). */
+export type ScopeNonceSource = () => string;
+
+export const systemScopeNonce: ScopeNonceSource = () => randomBytes(16).toString("hex");
+
 export interface WorkspaceLedgerOptions {
   readonly workspaceFolder: string;
   readonly ledgerPath: string;
   readonly trusted: boolean;
   readonly clock?: Clock;
+  /** Randomness for new scope ids; tests pin it to get reproducible ids. */
+  readonly scopeNonce?: ScopeNonceSource;
   readonly lockTimeoutMs?: number;
   /** Folder holding Docket's `skills/`; found from the running code when omitted. */
   readonly packageRoot?: string;
@@ -438,8 +446,11 @@ export class WorkspaceLedger {
     // The clock is read once per operation: a batch built again after the snapshot could not be
     // proven is the same batch.
     const occurredAt = this.clock.now();
+    // Drawn once too: a batch rebuilt after catching up keeps its nonce (the id still follows the
+    // position it finally opens at).
+    const nonce = (this.options.scopeNonce ?? systemScopeNonce)();
     const summary = await this.write((view) => {
-      const result = turnOnBatch(view.history, { lineCount: view.lineCount, headLineSha256: view.headLineSha256 }, occurredAt);
+      const result = turnOnBatch(view.history, { lineCount: view.lineCount, headLineSha256: view.headLineSha256 }, occurredAt, nonce);
       return { drafts: result.drafts, context: result.workScopeId };
     }, "turning Docket on");
     // The scope baseline is what "unchanged before authorization" is measured against (§6.3).

@@ -28,7 +28,7 @@ export class OperationHarness {
   }
 
   turnOn(): void {
-    this.apply(turnOnBatch(this.history(), { lineCount: this.lines, headLineSha256: null }, AT).drafts);
+    this.apply(turnOnBatch(this.history(), { lineCount: this.lines, headLineSha256: null }, AT, "0".repeat(32)).drafts);
   }
 }
 
