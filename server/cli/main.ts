@@ -91,6 +91,10 @@ Usage:
   docket notebook publish PROPOSAL_ID --yes [--sha256 DIGEST]
                                            publish all of a proposal's records or none (exit 3 =
                                            recovery required). See docs/notebook.md
+  docket merge-ledger BASE OURS THEIRS [PATH]
+                                           Git merge driver for .docket/ledger.jsonl (%O %A %B %P):
+                                           exit 0 merged into OURS, 1 conflict (coded message, OURS
+                                           untouched). See docs/ledger-merge.md
   docket --help | --version
 
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
@@ -187,6 +191,10 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const workspace = require("./workspaceCommands") as typeof import("./workspaceCommands");
       return workspace.runTerminalCommand(command, rest, { ...io, runtime: process.argv[1] });
+    }
+    if (command === "merge-ledger") {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require("./mergeCommand") as typeof import("./mergeCommand")).runMergeLedgerCommand(rest, io);
     }
     if (command === "ledger") {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -58,6 +58,15 @@ export function encodeLedgerLine(line: number, previousLineSha256: string | null
   return { text: `${wrapperText(line, previousLineSha256, stream, entryText, sha)}\n`, lineSha256: sha };
 }
 
+/**
+ * Re-wraps an entry at another position from its canonical text, which is kept byte for byte (the
+ * merge driver renumbers a side's lines this way; it never re-encodes an entry).
+ */
+export function rewrapLedgerLine(line: number, previousLineSha256: string | null, stream: Stream, entryText: string): { text: string; lineSha256: string } {
+  const sha = hashFromEntryText(line, previousLineSha256, stream, entryText);
+  return { text: `${wrapperText(line, previousLineSha256, stream, entryText, sha)}\n`, lineSha256: sha };
+}
+
 /** True when a parsed JSON value looks like a Docket ledger line (used to detect input forms). */
 export function isLedgerLineShape(value: unknown): boolean {
   return isRecord(value) && value.ledger === LEDGER_LINE_FORMAT;
