@@ -16,6 +16,7 @@ import { LineIndex, type LineRecord } from "./lineIndex";
 import { appendAnnounced, encodeBatch, setAsideTornTail } from "./batchAppend";
 import { StoreError } from "./storeError";
 import { readInChunks } from "./chunkedRead";
+import { anchorAfterMerge, mergeRecordPathFor } from "./mergeRecord";
 import { anchorPathFor, compareWithAnchor, inodeOf, lineShaOfText, readAnchor, readableSize, writeAnchor, type AnchorRead, type LedgerAnchor } from "./anchor";
 import {
   UnsafePathError,
@@ -450,9 +451,12 @@ export class LedgerStore {
         return lineShaOfText(bytes.toString("utf8"));
       };
       // A bad line earlier than the anchored head is the fault to report; the anchor adds nothing.
-      const fault = this.faultValue === null ? compareWithAnchor(anchor, this.lines.length, lineShaAt, this.ledgerPath) : null;
+      let fault = this.faultValue === null ? compareWithAnchor(anchor, this.lines.length, lineShaAt, this.ledgerPath) : null;
+      // A merge that renumbered this clone's lines left a record of the exact result (mergeRecord.ts).
+      const merged = fault !== null && fd !== null ? anchorAfterMerge(this.root, this.ledgerPath, anchor, fd, fs.fstatSync(fd).size, true) : null;
+      if (merged !== null && compareWithAnchor(merged, this.lines.length, lineShaAt, this.ledgerPath) === null) fault = null;
       if (fault === null) {
-        this.anchorStateValue = { kind: "matched", anchor, boundToFile: anchor.ino === this.inode };
+        this.anchorStateValue = { kind: "matched", anchor: merged ?? anchor, boundToFile: (merged ?? anchor).ino === this.inode };
       } else {
         this.anchorStateValue = { kind: "mismatched", anchor };
         this.anchorFaultValue =
@@ -487,6 +491,8 @@ export class LedgerStore {
     const anchor = this.currentAnchor();
     if (anchor === null) throw new StoreError("ledger-unwritable", `There is no ledger at ${this.ledgerPath} to anchor.`);
     writeAnchor(this.root, this.ledgerPath, anchor);
+    // The anchor now names this ledger itself: a merge record has nothing left to vouch for.
+    fs.rmSync(mergeRecordPathFor(this.ledgerPath), { force: true });
     this.anchorFaultValue = null;
     this.anchorStateValue = { kind: "matched", anchor, boundToFile: true };
   }
