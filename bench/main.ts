@@ -22,6 +22,7 @@ import { routerFigures } from "./router";
 import { replayFigures } from "./replayScale";
 import { receiptsPageFigures } from "./receiptsPage";
 import { writeFigures } from "./writes";
+import { teamMergeFigures } from "./teamMerge";
 import { ChildMeter, printTable, verdictOf, type ProducerOptions, type Verdict } from "./runner";
 
 const QUICK_GROUP_BUDGET_MS = 10_000;
@@ -51,6 +52,7 @@ const PRODUCERS: readonly Producer[] = [
   { area: "notebook", quick: true, run: notebookFigures },
   { area: "receipts", quick: true, run: receiptsPageFigures },
   { area: "extension.start", quick: true, run: extensionStartFigures },
+  { area: "merge", quick: true, run: teamMergeFigures },
   // Not in --quick: at its small sizes Node's own start outweighs the `git ls-files` floor.
   { area: "router", quick: false, run: routerFigures },
 ];
