@@ -12,7 +12,7 @@ import { DEVELOPER_STREAM, GUARD_STREAM, LineFault, OBSERVER_STREAM, decodeLedge
 import { Replayer } from "../ledger/replay";
 import { describeHistory } from "../developer/history";
 import { isRecord } from "../ledger/values";
-import { NotUtf8Error, type SourceLine } from "./lineReader";
+import { LineTooLongError, NotUtf8Error, type SourceLine } from "./lineReader";
 
 export type MergeSide = "base" | "ours" | "theirs";
 
@@ -125,7 +125,7 @@ function nextOrRefuse(side: MergeSide, source: LineSource): SourceLine | null {
   try {
     return source.next();
   } catch (error) {
-    if (error instanceof NotUtf8Error) throw new MergeConflict("docket.merge-tampered", `${SIDE_NAMES[side]}: ${error.message}`);
+    if (error instanceof NotUtf8Error || error instanceof LineTooLongError) throw new MergeConflict("docket.merge-tampered", `${SIDE_NAMES[side]}: ${error.message}`);
     throw error;
   }
 }

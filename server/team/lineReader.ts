@@ -21,6 +21,18 @@ export class NotUtf8Error extends Error {
 }
 
 const CHUNK_BYTES = 256 * 1024;
+/**
+ * No line Docket writes comes near this (an entry's payload is bounded far below it); a hostile
+ * input made of one endless line would otherwise be gathered in memory whole.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+export class LineTooLongError extends Error {
+  constructor(readonly offset: number) {
+    super(`the line at offset ${offset} is longer than ${MAX_LINE_BYTES} bytes, which no ledger line is`);
+    this.name = "LineTooLongError";
+  }
+}
 const NEWLINE = 0x0a;
 
 export class LineReader {
@@ -79,6 +91,7 @@ export class LineReader {
         // A line longer than the chunk: its first bytes are kept apart.
         this.long.push(Buffer.from(this.chunk));
         this.longBytes += this.end;
+        if (this.longBytes > MAX_LINE_BYTES) throw new LineTooLongError(this.lineOffset);
         this.end = 0;
       } else if (this.start > 0) {
         this.chunk.copy(this.chunk, 0, this.start, this.end);

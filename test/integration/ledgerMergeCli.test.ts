@@ -72,6 +72,13 @@ function ledgerOf(cwd: string): Buffer {
   return fs.readFileSync(path.join(cwd, LEDGER));
 }
 
+/** A Claude Code PreToolUse call for a shell command, through the hook bundle agents run. */
+function preToolUseDenied(cwd: string): boolean {
+  const input = JSON.stringify({ session_id: "s", cwd, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+  const result = spawnSync(process.execPath, [path.join(repoRoot(), "dist", "docket-hook.js"), "hook", "--host", "claude", "--workspace", cwd, "PreToolUse"], { cwd, input, encoding: "utf8" });
+  return /"permissionDecision":"deny"/u.test(result.stdout);
+}
+
 function phase(cwd: string): string {
   return (JSON.parse(ok(cwd, ["status", "--json"])) as { phase: string }).phase;
 }
@@ -108,6 +115,16 @@ test("two branches that each opened and closed scopes merge through the driver i
       assert.match(verify.stdout, /^ok: 8 lines, 8 accepted entries/mu);
       assert.match(verify.stdout, /^head anchor: matched/mu);
       assert.equal(phase(cwd), "off", "the workspace is not blocked after the merge");
+      assert.equal(preToolUseDenied(cwd), false, "the hooks do not see a blocked ledger");
+      if (cwd === moved) {
+        // The record is what vouches for the renumbered ledger: without it, the anchor's refusal.
+        const record = path.join(cwd, ".docket", "ledger.jsonl.merged");
+        const saved = fs.readFileSync(record);
+        fs.rmSync(record);
+        assert.equal(preToolUseDenied(cwd), true);
+        assert.equal(docket(cwd, ["ledger", "verify"]).status, 1);
+        fs.writeFileSync(record, saved);
+      }
       // The next write anchors the merged ledger and drops the record.
       ok(cwd, ["on"]);
       assert.equal(fs.existsSync(path.join(cwd, ".docket", "ledger.jsonl.merged")), false);

@@ -265,6 +265,13 @@ test("lines longer than the reader's chunk are merged whole", () => {
   assertMergesBothWays(base, ours, encode([...baseItems, ...closedScope("t")]));
 });
 
+test("one endless line is refused once it passes the line bound, without gathering it whole", () => {
+  const base = encode(baseItems);
+  const endless = `${base}${"x".repeat(17 * 1024 * 1024)}\n`;
+  const error = assertConflict(base, encode([...baseItems, ...closedScope("o")]), endless, "docket.merge-tampered");
+  assert.match(error.message, /longer than/u);
+});
+
 test("property: any split of closed scopes between the sides merges the same both ways into a verified ledger", () => {
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 3 }), fc.array(fc.boolean(), { minLength: 0, maxLength: 6 }), fc.boolean(), (sharedCount, split, lastOpen) => {
