@@ -12,7 +12,10 @@ export function runMergeLedgerCommand(args: readonly string[], io: CliIo): numbe
   const positionals = parsed.positionals;
   if (positionals.length < 3 || positionals.length > 4) throw new UsageError("merge-ledger needs BASE OURS THEIRS [PATH] (Git's %O %A %B %P)");
   const [base, ours, theirs, shown] = positionals.map((file) => path.resolve(io.cwd, file)) as [string, string, string, string | undefined];
-  const label = positionals[3] ?? ".docket/ledger.jsonl";
+  // Git's %P comes from the repository: a path with control characters is shown quoted, so it
+  // cannot forge a second line of the driver's output.
+  const given = positionals[3] ?? ".docket/ledger.jsonl";
+  const label = /^[\x20-\x7e\u00a0-\uffff]*$/u.test(given) ? given : JSON.stringify(given);
   try {
     const root = io.cwd;
     const result = mergeLedgerFiles({ base, ours, theirs, ...(shown === undefined ? {} : { workTree: { root, ledgerPath: shown } }) });

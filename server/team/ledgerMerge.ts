@@ -375,9 +375,8 @@ export function mergeLedgers(sources: MergeSources, sink: MergeSink, options: Me
   if (history.mode === "blocked") {
     throw new MergeConflict("docket.merge-replay-rejected", `the merged history would be blocked: ${history.blockedReason ?? "unknown reason"}`);
   }
-  const kept = plan.second === null ? (plan.first.lines === 0 ? null : plan.first.side) : plan.first.side;
   return {
-    kept: plan.second === null && plan.first.lines === 0 ? null : kept,
+    kept: plan.first.lines === 0 ? null : plan.first.side,
     moved: plan.second?.side ?? null,
     prefixLines: plan.prefixLines,
     lines: index,

@@ -189,6 +189,10 @@ test("review pairs bound to their own opened line keep their positions; two such
   const plain = encode([...baseItems, ...closedScope("p")]);
   const merged = assertMergesBothWays(base, reviewed, plain);
   assert.ok(merged.startsWith(reviewed), "the side with the review pair keeps its positions");
+  const mergedLines = merged.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as { lineSha256: string; stream: string; entry: { kind?: string; openedLineSha256?: string } });
+  const openedLine = mergedLines.find((line) => line.entry.kind === "review-opened");
+  const submittedLine = mergedLines.find((line) => line.entry.kind === "review-submitted");
+  assert.equal(submittedLine?.entry.openedLineSha256, openedLine?.lineSha256, "the submission still names its opened line");
   assertConflict(base, reviewed, encode(withReview([...baseItems, ...closedScope("q")], 2, scopeId("q"))), "docket.merge-review-bound");
   // Bound review first and an open scope on the same side: no order works.
   const reviewedOpen = encode([...withReview([...baseItems, ...closedScope("r")], 1, scopeId("r")), ...openOnly("later")]);
