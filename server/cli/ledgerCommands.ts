@@ -41,7 +41,7 @@ async function ledgerVerify(args: readonly string[], io: Io): Promise<number> {
   }
   if (result.anchor === "matched") io.stdout(`head anchor: matched (${anchorPathFor(ledgerPath)})\n`);
   else if (result.anchor === "none") io.stdout("head anchor: none yet — lines cut from the end cannot be noticed until Docket writes to this ledger (or `docket ledger anchor`)\n");
-  if (result.git.state === "matched") io.stdout(`git: matches the ledger committed at ${(result.git.commit ?? "").slice(0, 12)}\n`);
+  if (result.git.state === "matched") io.stdout(result.git.note === null ? `git: matches the ledger committed at ${(result.git.commit ?? "").slice(0, 12)}\n` : `git: ${result.git.note}\n`);
   else if (result.git.state === "mismatched") io.stdout(`git: ${result.git.note ?? "differs from the committed ledger"}\n`);
   return result.ok ? 0 : 1;
 }

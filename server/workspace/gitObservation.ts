@@ -87,7 +87,7 @@ interface GitResult {
  * Runs `git -C cwd ...` without a shell. `acceptedStatuses` lists non-zero exit codes that are
  * answers rather than failures (e.g. 1 from `rev-parse --verify` in a repository without commits).
  */
-function git(cwd: string, args: readonly string[], acceptedStatuses: readonly number[] = []): Promise<GitResult> {
+export function git(cwd: string, args: readonly string[], acceptedStatuses: readonly number[] = []): Promise<GitResult> {
   // Repository config could otherwise run programs (an fsmonitor hook, external diff drivers).
   const fullArgs = ["-c", "core.fsmonitor=false", "-C", cwd, ...args];
   return new Promise((resolve, reject) => {
@@ -120,7 +120,7 @@ function nulSeparated(output: Buffer): string[] {
 }
 
 /** Git ends single-value answers with one newline; a folder name may itself end in whitespace. */
-function singleValue(output: Buffer): string {
+export function singleValue(output: Buffer): string {
   const text = output.toString("utf8");
   return text.endsWith("\n") ? text.slice(0, -1) : text;
 }
@@ -160,7 +160,7 @@ export async function pathIdentity(file: string): Promise<PathIdentity> {
 }
 
 /** `relative` with `/` separators, so snapshots compare equal across platforms. */
-function posixRelative(from: string, to: string): string {
+export function posixRelative(from: string, to: string): string {
   return path.relative(from, to).split(path.sep).join("/");
 }
 

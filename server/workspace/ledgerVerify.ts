@@ -3,6 +3,7 @@
 import { LedgerStore } from "../ledger/store";
 import type { VerifyResult } from "../protocol/messages";
 import { compareWithCommittedLedger } from "./gitAnchor";
+import { checkMergeInProgress } from "../team/mergeInProgress";
 import { ledgerHealth, lineOfReplayIndex } from "./ledgerHealth";
 import { containmentRootFor } from "./ledgerPaths";
 
@@ -61,6 +62,14 @@ export async function verifyLedgerFile(ledgerPath: string): Promise<VerifyResult
   if (committed.kind === "matched") return { ...local, git: { state: "matched", commit: committed.commit, note: null } };
   if (committed.kind === "untracked") return { ...local, git: { state: "untracked", commit: null, note: null } };
   if (committed.kind === "unavailable") return { ...local, git: { state: "unavailable", commit: null, note: committed.reason } };
+  if (committed.kind === "rewritten" && local.firstFault === null) {
+    // A merge not yet committed: the ledger is the driver's merge of HEAD's and MERGE_HEAD's.
+    const merging = await checkMergeInProgress(ledgerPath);
+    if (merging.kind === "matched") {
+      const note = `a merge is in progress: the ledger is Docket's merge of the ledgers committed at HEAD (${merging.head.slice(0, 12)}) and MERGE_HEAD (${merging.mergeHead.slice(0, 12)})`;
+      return { ...local, git: { state: "matched", commit: committed.commit, note } };
+    }
+  }
   const git: VerifyResult["git"] = { state: "mismatched", commit: committed.commit, note: committed.message };
   if (local.firstFault !== null) return { ...local, git };
   return committed.kind === "truncated"

@@ -135,6 +135,36 @@ test("two branches that each opened and closed scopes merge through the driver i
   }
 });
 
+test("while other files of the merge are in conflict, verify accepts the ledger only as Docket's merge of HEAD and MERGE_HEAD", () => {
+  const repo = twoBranches(onOff);
+  try {
+    onOff(repo.a);
+    fs.writeFileSync(path.join(repo.a, "README.md"), "a\n");
+    commitAll(repo.a, "a: a scope and a README");
+    onOff(repo.b);
+    fs.writeFileSync(path.join(repo.b, "README.md"), "b\n");
+    commitAll(repo.b, "b: a scope and another README");
+    runGit(repo.a, ["branch", "a-before"]);
+    assert.notEqual(git(repo.a, ["merge", "--no-edit", "b"]).status, 0, "README.md conflicts");
+    assert.notEqual(git(repo.b, ["merge", "--no-edit", "a-before"]).status, 0, "README.md conflicts");
+    assert.deepEqual(ledgerOf(repo.a), ledgerOf(repo.b), "the ledger itself merged, the same both ways");
+    for (const cwd of [repo.a, repo.b]) {
+      const verify = docket(cwd, ["ledger", "verify", "--json"]);
+      assert.equal(verify.status, 0, verify.stdout);
+      assert.equal((JSON.parse(verify.stdout) as { git: { state: string } }).git.state, "matched");
+    }
+    // A ledger that is not that merge (a fresh one, anchored by hand) is still caught by Git's copy.
+    fs.rmSync(path.join(repo.a, LEDGER));
+    ok(repo.a, ["ledger", "anchor", "--accept"]);
+    onOff(repo.a);
+    const verify = docket(repo.a, ["ledger", "verify", "--json"]);
+    assert.equal(verify.status, 1, verify.stdout);
+    assert.equal((JSON.parse(verify.stdout) as { git: { state: string } }).git.state, "mismatched");
+  } finally {
+    repo.dispose();
+  }
+});
+
 test("merge-ledger usage: wrong arity is exit 2", () => {
   const result = docket(process.cwd(), ["merge-ledger", "a", "b"]);
   assert.equal(result.status, 2);
