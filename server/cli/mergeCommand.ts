@@ -19,7 +19,7 @@ export function runMergeLedgerCommand(args: readonly string[], io: CliIo): numbe
   try {
     const root = io.cwd;
     const result = mergeLedgerFiles({ base, ours, theirs, ...(shown === undefined ? {} : { workTree: { root, ledgerPath: shown } }) });
-    if (result.record.kind === "not-possible" && result.moved === "ours") {
+    if (shown !== undefined && result.record.kind === "not-possible" && result.moved === "ours") {
       // Ours' lines now follow theirs under new numbers and nothing vouches for that locally.
       io.stderr(
         `docket: note: ${label}: your lines were renumbered after the other branch's (${result.record.why}). Once Git has written the merge, check it with \`docket ledger verify\` and anchor it with \`docket ledger anchor --accept\` (docs/ledger-merge.md)\n`,
