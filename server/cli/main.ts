@@ -41,6 +41,13 @@ Usage:
                                            --read-only-tool: a tool that only reads, may run while gated)
   docket disconnect claude|codex [--workspace DIR] [--dry-run] [--json]
                                            remove exactly the entries connect added
+  docket connect|disconnect git [--workspace DIR] [--dry-run] [--json]
+                                           the ledger's merge driver (.gitattributes line and repo-local
+                                           git config) and the prepare-commit-msg hook that adds
+                                           Docket-Landing/Docket-Scope trailers. See docs/commit-links.md
+  docket link [REV|RANGE]... [--workspace DIR] [--dry-run] [--json]
+                                           note (refs/notes/docket) which landings existing commits
+                                           carry (default HEAD; never overwrites a note)
   docket mcp [--workspace DIR] [--ledger PATH] [--notebook DIR]
                                            serve Docket's MCP tools over stdio (for Copilot, Claude
                                            Code, Codex or any MCP client). See docs/mcp.md
@@ -187,6 +194,11 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const workspace = require("./workspaceCommands") as typeof import("./workspaceCommands");
       return workspace.runTerminalCommand(command, rest, { ...io, runtime: process.argv[1] });
+    }
+    if (command === "link") {
+      // Loaded only here: commit links (and the prepare-commit-msg hook) need Git and the ledger's landings.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return settled((require("../team/linkCli") as typeof import("../team/linkCli")).runLinkCommand(rest, io), io);
     }
     if (command === "ledger") {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
