@@ -12,6 +12,7 @@ import { writeStatus } from "./statusReport";
 import { TerminalExit, TerminalUsageError, ledgerPathOf, parse, workspaceOf, type Parsed, type TerminalCommand, type TerminalIo } from "./terminalArgs";
 import { unifiedDiff } from "./textDiff";
 import { runGitConnect } from "../team/gitConnectCli";
+import { gitConnected, gitRepository } from "../team/gitConnect";
 
 export { TERMINAL_COMMANDS, TerminalExit, type TerminalCommand, type TerminalIo } from "./terminalArgs";
 
@@ -38,8 +39,19 @@ async function turn(on: boolean, args: readonly string[], io: TerminalIo): Promi
   } else {
     io.stdout(on ? `Docket is on: work scope ${result.workScopeId ?? "?"}\n` : "Docket is off.\n");
     io.stdout(`phase: ${policy.phase}; next: ${result.nextAction ?? "none"}\nledger: ${ledger.store.ledgerPath}\n`);
+    if (on && (await gitHint(ledger.options.workspaceFolder, io))) io.stdout("hint: `docket connect git` links your commits to Docket's landings (shows the change first)\n");
   }
   return TerminalExit.ok;
+}
+
+/** Whether to mention `docket connect git`: the workspace is in a Git repository that is not connected. */
+async function gitHint(workspaceFolder: string, io: TerminalIo): Promise<boolean> {
+  try {
+    const runtimePath = resolveRuntimePath(io.runtime);
+    return (await gitRepository(workspaceFolder)) && !(await gitConnected({ workspaceFolder, runtimePath, nodePath: process.execPath }));
+  } catch {
+    return false;
+  }
 }
 
 function status(args: readonly string[], io: TerminalIo): number {

@@ -42,9 +42,10 @@ export interface GitPlanConfig {
 
 export interface GitPlan {
   readonly target: "git";
-  readonly files: readonly GitPlanFile[];
-  readonly config: readonly GitPlanConfig[];
-  readonly notes: readonly string[];
+  // Mutable arrays: the backend answers this object as the protocol's GitPlan (server/protocol/messages.ts).
+  files: GitPlanFile[];
+  config: GitPlanConfig[];
+  notes: string[];
   readonly planSha256: string;
 }
 
@@ -291,7 +292,17 @@ export async function applyGit(installation: GitInstallation, mode: "connect" | 
   return plan;
 }
 
-/** Whether the workspace's repository has all three pieces (for the `docket on` hint and status). */
+/** Whether the folder lies in a Git work tree. */
+export async function gitRepository(workspaceFolder: string): Promise<boolean> {
+  try {
+    await repoLayout(workspaceFolder, workspaceFolder);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the workspace's repository has all three pieces (for the `docket on` hint). */
 export async function gitConnected(installation: GitInstallation): Promise<boolean> {
   try {
     const plan = await planGit(installation, "connect");

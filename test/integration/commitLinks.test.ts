@@ -423,3 +423,20 @@ test("a repository cannot turn Docket's driver or hook on by itself: shipped fil
     cleanup();
   }
 });
+
+test("docket on mentions connect git once, only while Git is not connected", () => {
+  const { root, cleanup } = fixture();
+  try {
+    const on = docket(["on"], root);
+    assert.equal(on.status, 0, on.stderr);
+    assert.match(on.stdout, /^hint: `docket connect git` links your commits/mu);
+    assert.equal(docket(["off"], root).status, 0);
+    assert.equal(docket(["connect", "git"], root).status, 0);
+    const again = docket(["on"], root);
+    assert.equal(again.status, 0);
+    assert.doesNotMatch(again.stdout, /hint:/u);
+    assert.doesNotMatch(docket(["on", "--json"], root).stdout + docket(["off", "--json"], root).stdout, /hint/u);
+  } finally {
+    cleanup();
+  }
+});
