@@ -73,15 +73,26 @@ export async function readNotes(cwd: string): Promise<Map<string, string>> {
 }
 
 /**
- * The commits `revisions` name (already checked arguments for `git log`, e.g. ["HEAD"]), newest
- * first, each with the links its trailers and its note claim.
+ * The commits `revisions` name (already checked arguments for `git log`, e.g. ["HEAD"]; with
+ * "no-walk", full object ids read from stdin so any number fits), newest first, each with the
+ * links its trailers and its note claim. `mentioning`: only commits whose message mentions a
+ * Docket key (Git filters; the trailers are still parsed strictly).
  */
-export async function readCommitLinks(cwd: string, revisions: readonly string[], walk: "walk" | "no-walk" = "walk"): Promise<CommitLinks[]> {
+export async function readCommitLinks(
+  cwd: string,
+  revisions: readonly string[],
+  walk: "walk" | "no-walk" = "walk",
+  options: { readonly mentioning?: boolean; readonly notes?: ReadonlyMap<string, string> } = {},
+): Promise<CommitLinks[]> {
   if (revisions.length === 0) return [];
   // -z ends each commit with NUL, which neither a subject nor a trailer can hold.
   const format = `--format=%H %P%n%s%n%(trailers:key=${LANDING_KEY},key=${SCOPE_KEY},unfold)`;
-  const log = await git(cwd, ["log", "-z", ...(walk === "no-walk" ? ["--no-walk=unsorted"] : []), format, "--end-of-options", ...revisions, "--"]);
-  const notes = await readNotes(cwd);
+  const filter = options.mentioning === true ? ["--fixed-strings", "--regexp-ignore-case", `--grep=${LANDING_KEY}:`, `--grep=${SCOPE_KEY}:`] : [];
+  const log =
+    walk === "no-walk"
+      ? await git(cwd, ["log", "-z", "--no-walk=unsorted", ...filter, format, "--stdin", "--end-of-options", "--"], { input: `${revisions.filter(isObjectId).join("\n")}\n` })
+      : await git(cwd, ["log", "-z", ...filter, format, "--end-of-options", ...revisions, "--"]);
+  const notes = options.notes ?? (await readNotes(cwd));
   const commits: CommitLinks[] = [];
   for (const record of log.stdout.split("\0")) {
     const [ids, subject, ...trailerLines] = record.split("\n");
@@ -99,12 +110,29 @@ async function hasHead(cwd: string): Promise<boolean> {
   return probe.exitCode === 0;
 }
 
+/**
+ * The commits reachable from HEAD that claim any landing (a Docket trailer or a Docket note),
+ * newest first. Git's message filter finds the trailer commits without formatting the rest of the
+ * history; noted commits are kept only when HEAD reaches them, in HEAD's log order.
+ */
+export async function linkedCommits(cwd: string): Promise<CommitLinks[]> {
+  if (!(await hasHead(cwd))) return [];
+  const notes = await readNotes(cwd);
+  const withTrailers = await readCommitLinks(cwd, ["HEAD"], "walk", { mentioning: true, notes });
+  if (notes.size === 0) return withTrailers;
+  const order = new Map<string, number>();
+  for (const sha of (await git(cwd, ["rev-list", "HEAD", "--"])).stdout.split("\n")) if (isObjectId(sha)) order.set(sha, order.size);
+  const found = new Set(withTrailers.map((commit) => commit.sha));
+  const noted = await readCommitLinks(cwd, [...notes.keys()].filter((sha) => order.has(sha) && !found.has(sha)), "no-walk", { notes });
+  return [...withTrailers, ...noted].sort((a, b) => (order.get(a.sha) ?? 0) - (order.get(b.sha) ?? 0));
+}
+
 /** For each asked landing id, the commits reachable from HEAD that name it, newest first. */
 export async function commitsByLanding(request: CommitsByLandingRequest): Promise<ReadonlyMap<string, readonly LinkedCommit[]>> {
   const result = new Map<string, LinkedCommit[]>(request.landingIds.map((landingId) => [landingId, []]));
   const asked = new Set(request.landingIds.filter(isLandingId));
-  if (asked.size === 0 || !(await hasHead(request.workspaceFolder))) return result;
-  for (const commit of await readCommitLinks(request.workspaceFolder, ["HEAD"])) {
+  if (asked.size === 0) return result;
+  for (const commit of await linkedCommits(request.workspaceFolder)) {
     const named = new Set<string>();
     const take = (links: ParsedLinks | null, source: LinkedCommit["source"]): void => {
       for (const claim of links?.landings ?? []) {

@@ -220,7 +220,8 @@ export async function planGit(installation: GitInstallation, mode: "connect" | "
     else if (driverBefore !== null) notes.push(`git config ${DRIVER_KEY} holds a command Docket did not write; it was left alone.`);
   }
 
-  const hook = await hookLocation(workspaceFolder, layout.toplevel);
+  // Asked from the top level: Git runs hooks there, so a relative core.hooksPath means a folder under it.
+  const hook = await hookLocation(layout.toplevel, layout.toplevel);
   const hookBefore = readPlain(hook.file, "the prepare-commit-msg hook");
   const owner = hookBefore === null ? null : docketHookWorkspace(hookBefore);
   if (connect) {

@@ -7,7 +7,7 @@
 // already the text Docket would write is left alone, and a different note is never overwritten.
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/errorCodes";
-import { NOTES_REF, readCommitLinks, type CommitLinks } from "./commitLinks";
+import { linkedCommits, NOTES_REF, readCommitLinks, type CommitLinks } from "./commitLinks";
 import { git, GitCommandError, isObjectId } from "./gitCommand";
 import { allLandings } from "./landingCatalog";
 import { landingValue, matchingLandings, noteText, type LandingRecord } from "./linkLines";
@@ -85,8 +85,7 @@ export async function linkCommits(request: LinkRequest): Promise<LinkedCommitRes
   const layout = await repoLayout(cwd, request.workspaceFolder);
   const targets = await targetCommits(cwd, request.revisions);
   const landings: LandingRecord[] = allLandings(request.workspaceFolder, request.ledgerPath);
-  const reachable = await readCommitLinks(cwd, ["HEAD"]).catch(() => [] as CommitLinks[]);
-  const claims = claimsOf(reachable);
+  const claims = claimsOf(await linkedCommits(cwd));
   const own = new Map((await readCommitLinks(cwd, targets, "no-walk")).map((commit) => [commit.sha, commit]));
   const results: LinkedCommitResult[] = [];
   for (const sha of targets) {

@@ -11,7 +11,9 @@ import path from "node:path";
 import { git } from "./gitCommand";
 import { openScopeLandings, type OpenScopeLandings } from "./landingCatalog";
 import { LANDING_KEY, linkLines, matchingLandings, parseLinkLines, SCOPE_KEY } from "./linkLines";
-import { repoLayout, workspacePathsOf } from "./repoLayout";
+import { DocketError } from "../errors";
+import { ErrorCodes } from "../protocol/errorCodes";
+import { repoLayout, workspacePathsOf, type RepoLayout } from "./repoLayout";
 
 export interface PrepareRequest {
   /** The folder Git started the hook in (the repository's top level). */
@@ -27,7 +29,7 @@ export interface PrepareOutcome {
   /** The trailer lines this run added (empty when it added none). */
   readonly added: readonly string[];
   /** Why nothing was added, or "linked". */
-  readonly reason: "linked" | "merge" | "off" | "no-landing" | "no-match" | "already-linked" | "blocked";
+  readonly reason: "linked" | "merge" | "elsewhere" | "off" | "no-landing" | "no-match" | "already-linked" | "blocked";
   readonly landingSource: OpenScopeLandings["source"] | null;
   readonly blockedReason?: string;
 }
@@ -51,11 +53,19 @@ async function messageTrailers(cwd: string, messageFile: string): Promise<string
 export async function prepareCommitMessage(request: PrepareRequest): Promise<PrepareOutcome> {
   const messageFile = path.resolve(request.cwd, request.messageFile);
   if (await mergeInProgress(request.cwd, request.source)) return { added: [], reason: "merge", landingSource: null };
+  // Linked worktrees share one hooks folder: a commit in a work tree that does not hold the
+  // connected workspace is none of this workspace's business (and no warning).
+  let layout: RepoLayout;
+  try {
+    layout = await repoLayout(request.cwd, request.workspaceFolder, true);
+  } catch (error) {
+    if (error instanceof DocketError && error.code === ErrorCodes.gitUnavailable && fs.existsSync(request.workspaceFolder)) return { added: [], reason: "elsewhere", landingSource: null };
+    throw error;
+  }
   const open = openScopeLandings(request.workspaceFolder, request.ledgerPath);
   if (open.blockedReason !== null) return { added: [], reason: "blocked", landingSource: open.source, blockedReason: open.blockedReason };
   if (open.workScopeId === null) return { added: [], reason: "off", landingSource: open.source };
   if (open.landings.length === 0) return { added: [], reason: "no-landing", landingSource: open.source };
-  const layout = await repoLayout(request.cwd, request.workspaceFolder, true);
   const matched = matchingLandings(open.landings, workspacePathsOf(layout, await stagedPaths(request.cwd)));
   if (matched.length === 0) return { added: [], reason: "no-match", landingSource: open.source };
 

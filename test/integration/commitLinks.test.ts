@@ -242,6 +242,16 @@ test("the hook adds exactly the landing's trailers to a commit that holds a land
     assert.deepEqual(links.get(landed.landingId)?.map((entry) => [entry.subject, entry.source]), [["Change a", "trailer"]]);
     assert.deepEqual(links.get("landing:none"), []);
     assert.deepEqual(links.get("not an id"), []);
+
+    // A landed path that looks like an option or holds shell syntax is only ever data.
+    await landed.ledger.turnOff();
+    const odd = "src/-n $(touch pwned);'x'.ts";
+    const second = await land(root, () => fs.writeFileSync(path.join(root, ...odd.split("/")), "odd\n"));
+    const oddCommit = commit(root, "Odd path", [odd]);
+    assert.equal(oddCommit.status, 0, oddCommit.stderr);
+    assert.deepEqual(docketTrailers(root), [`Docket-Landing: ${second.landingId} ${second.eventSha256}`, `Docket-Scope: ${second.workScopeId}`]);
+    assert.equal(fs.existsSync(path.join(root, "pwned")), false);
+    assert.equal(fs.existsSync(path.join(root, "src", "pwned")), false);
   } finally {
     cleanup();
   }
@@ -255,8 +265,12 @@ test("a workspace in a subfolder of the repository matches its own workspace-rel
     fs.writeFileSync(path.join(workspace, "src", "a.ts"), "export const a = 1;\n");
     runGit(root, ["add", "--", "pkg"]);
     runGit(root, ["commit", "--quiet", "-m", "pkg"]);
-    assert.equal(docket(["connect", "git", "--workspace", workspace], root).status, 0);
+    // A relative core.hooksPath is relative to the top level, where Git runs hooks, not to the workspace.
+    runGit(root, ["config", "core.hooksPath", ".githooks"]);
+    assert.equal(docket(["connect", "git", "--workspace", workspace], workspace).status, 0);
     assert.equal(fs.readFileSync(path.join(workspace, ".gitattributes"), "utf8"), ".docket/ledger.jsonl merge=docket-ledger\n");
+    assert.ok(fs.existsSync(path.join(root, ".githooks", "prepare-commit-msg")));
+    assert.equal(fs.existsSync(path.join(workspace, ".githooks")), false);
     const landed = await land(workspace, () => fs.writeFileSync(path.join(workspace, "src", "a.ts"), "export const a = 2;\n"));
     // The root's src/a.ts is a different file than the workspace's src/a.ts.
     fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 9;\n");
@@ -436,6 +450,27 @@ test("docket on mentions connect git once, only while Git is not connected", () 
     assert.equal(again.status, 0);
     assert.doesNotMatch(again.stdout, /hint:/u);
     assert.doesNotMatch(docket(["on", "--json"], root).stdout + docket(["off", "--json"], root).stdout, /hint/u);
+  } finally {
+    cleanup();
+  }
+});
+
+test("linked worktrees share the hook: a commit in another work tree gets no trailer and no warning", async () => {
+  const { root, cleanup } = fixture();
+  try {
+    assert.equal(docket(["connect", "git"], root).status, 0);
+    await land(root, () => fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 2;\n"));
+    const other = path.join(path.dirname(root), "other tree");
+    runGit(root, ["worktree", "add", "--quiet", "-b", "other", other]);
+    fs.writeFileSync(path.join(other, "src", "a.ts"), "export const a = 7;\n");
+    const elsewhere = commit(other, "In the other work tree", ["src/a.ts"]);
+    assert.equal(elsewhere.status, 0);
+    assert.equal(elsewhere.stderr, "");
+    assert.deepEqual(docketTrailers(other), []);
+    // Its own connect would replace the first workspace's hook: refused.
+    const refused = docket(["connect", "git"], other);
+    assert.equal(refused.status, 3);
+    assert.match(refused.stderr, /docket\.git-hook-conflict: .*another workspace/u);
   } finally {
     cleanup();
   }
