@@ -62,12 +62,13 @@ export async function readNotes(cwd: string): Promise<Map<string, string>> {
     if (newline < 0) break;
     const header = bytes.subarray(offset, newline).toString("utf8").split(" ");
     offset = newline + 1;
-    if (header[0] !== blob || header[1] !== "blob") continue;
+    // `<oid> missing` has no body; any other answer carries `<size>` bytes and a newline.
+    if (header.length !== 3) continue;
     const size = Number(header[2]);
     if (!Number.isSafeInteger(size) || size < 0) break;
     const text = bytes.subarray(offset, offset + size).toString("utf8");
     offset += size + 1;
-    if (size <= MAX_NOTE_BYTES) notes.set(commit, text);
+    if (header[0] === blob && header[1] === "blob" && size <= MAX_NOTE_BYTES) notes.set(commit, text);
   }
   return notes;
 }
@@ -82,12 +83,12 @@ export async function readCommitLinks(
   cwd: string,
   revisions: readonly string[],
   walk: "walk" | "no-walk" = "walk",
-  options: { readonly mentioning?: boolean; readonly notes?: ReadonlyMap<string, string> } = {},
+  options: { readonly mentioning?: readonly string[]; readonly notes?: ReadonlyMap<string, string> } = {},
 ): Promise<CommitLinks[]> {
   if (revisions.length === 0) return [];
   // -z ends each commit with NUL, which neither a subject nor a trailer can hold.
   const format = `--format=%H %P%n%s%n%(trailers:key=${LANDING_KEY},key=${SCOPE_KEY},unfold)`;
-  const filter = options.mentioning === true ? ["--fixed-strings", "--regexp-ignore-case", `--grep=${LANDING_KEY}:`, `--grep=${SCOPE_KEY}:`] : [];
+  const filter = options.mentioning === undefined ? [] : ["--fixed-strings", "--regexp-ignore-case", ...options.mentioning.map((text) => `--grep=${text}`)];
   const log =
     walk === "no-walk"
       ? await git(cwd, ["log", "-z", "--no-walk=unsorted", ...filter, format, "--stdin", "--end-of-options", "--"], { input: `${revisions.filter(isObjectId).join("\n")}\n` })
@@ -112,13 +113,16 @@ async function hasHead(cwd: string): Promise<boolean> {
 
 /**
  * The commits reachable from HEAD that claim any landing (a Docket trailer or a Docket note),
- * newest first. Git's message filter finds the trailer commits without formatting the rest of the
+ * or only those whose message or note may name `landingIds`, newest first. Git's message filter finds the trailer commits without formatting the rest of the
  * history; noted commits are kept only when HEAD reaches them, in HEAD's log order.
  */
-export async function linkedCommits(cwd: string): Promise<CommitLinks[]> {
+export async function linkedCommits(cwd: string, landingIds?: readonly string[]): Promise<CommitLinks[]> {
   if (!(await hasHead(cwd))) return [];
+  if (landingIds !== undefined && landingIds.length === 0) return [];
   const notes = await readNotes(cwd);
-  const withTrailers = await readCommitLinks(cwd, ["HEAD"], "walk", { mentioning: true, notes });
+  // Git's message filter: any Docket key, or (narrower) the asked landing ids themselves.
+  const mentioning = landingIds ?? [`${LANDING_KEY}:`, `${SCOPE_KEY}:`];
+  const withTrailers = await readCommitLinks(cwd, ["HEAD"], "walk", { mentioning, notes });
   if (notes.size === 0) return withTrailers;
   const order = new Map<string, number>();
   for (const sha of (await git(cwd, ["rev-list", "HEAD", "--"])).stdout.split("\n")) if (isObjectId(sha)) order.set(sha, order.size);

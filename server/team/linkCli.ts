@@ -23,6 +23,7 @@ async function runHook(positionals: readonly string[], workspaceFolder: string, 
     if (messageFile === undefined || positionals.length > 3) throw new Error("expected <message file> [source] [commit]");
     const outcome = await prepareCommitMessage({ cwd: io.cwd, workspaceFolder, ledgerPath, messageFile, source });
     if (outcome.reason === "blocked") io.stderr(`docket: no Docket trailer: the ledger cannot be trusted (${outcome.blockedReason ?? "blocked"})\n`);
+    if (outcome.reason === "editor") io.stderr("docket: this commit holds landed paths; its message is written in the editor, so run `docket link HEAD` after committing to note them\n");
   } catch (error) {
     io.stderr(`docket: prepare-commit-msg: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}; the commit message was left as it was\n`);
   }

@@ -1,17 +1,19 @@
 // `docket link` (issue 17): links existing commits to the landings whose recorded paths they
 // changed, through a note under refs/notes/docket (the commit itself is never rewritten). Same
-// matching rule as the prepare-commit-msg hook, over every accepted landing of the ledger, with
-// one more guard because it looks back over all history: a landing some other commit reachable
-// from HEAD already names (trailer or note) is not claimed again, so a later hand edit of a path
-// an old landing recorded is not passed off as that landing. Idempotent: a commit whose note is
-// already the text Docket would write is left alone, and a different note is never overwritten.
+// matching rule as the prepare-commit-msg hook, over every accepted landing of the ledger: a
+// landing is claimed for a path it recorded that no other commit reachable from HEAD already
+// carries for it (carriedPaths.ts), so a later hand edit of a landed file is not passed off as
+// the landing, while a landing split over two commits links both. Idempotent: a commit whose
+// note is already the text Docket would write is left alone, and a different note is never
+// overwritten.
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/errorCodes";
-import { linkedCommits, NOTES_REF, readCommitLinks, type CommitLinks } from "./commitLinks";
+import { addCarried, carriedPaths, commitPaths } from "./carriedPaths";
+import { NOTES_REF, readCommitLinks } from "./commitLinks";
 import { git, GitCommandError, isObjectId } from "./gitCommand";
 import { allLandings } from "./landingCatalog";
 import { landingValue, matchingLandings, noteText, type LandingRecord } from "./linkLines";
-import { repoLayout, workspacePathsOf, type RepoLayout } from "./repoLayout";
+import { repoLayout } from "./repoLayout";
 
 export type LinkAction = "noted" | "would-note" | "already-noted" | "note-differs" | "has-trailers" | "merge" | "no-match";
 
@@ -62,30 +64,12 @@ async function targetCommits(cwd: string, revisions: readonly string[]): Promise
   return shas;
 }
 
-async function changedPaths(cwd: string, layout: RepoLayout, sha: string): Promise<string[]> {
-  const out = await gitOrRefuse(cwd, ["diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "-z", "--no-renames", "--no-relative", "--no-ext-diff", sha]);
-  return workspacePathsOf(layout, out);
-}
-
-/** Which commits (by id) name each landing, among those reachable from HEAD. */
-function claimsOf(commits: readonly CommitLinks[]): Map<string, Set<string>> {
-  const claims = new Map<string, Set<string>>();
-  for (const commit of commits) {
-    for (const claim of [...commit.trailers.landings, ...(commit.note?.landings ?? [])]) {
-      const holders = claims.get(claim.landingId) ?? new Set<string>();
-      holders.add(commit.sha);
-      claims.set(claim.landingId, holders);
-    }
-  }
-  return claims;
-}
-
 export async function linkCommits(request: LinkRequest): Promise<LinkedCommitResult[]> {
   const cwd = request.workspaceFolder;
   const layout = await repoLayout(cwd, request.workspaceFolder);
   const targets = await targetCommits(cwd, request.revisions);
   const landings: LandingRecord[] = allLandings(request.workspaceFolder, request.ledgerPath);
-  const claims = claimsOf(await linkedCommits(cwd));
+  const carried = await carriedPaths(cwd, layout, landings);
   const own = new Map((await readCommitLinks(cwd, targets, "no-walk")).map((commit) => [commit.sha, commit]));
   const results: LinkedCommitResult[] = [];
   for (const sha of targets) {
@@ -100,8 +84,8 @@ export async function linkCommits(request: LinkRequest): Promise<LinkedCommitRes
       results.push({ ...base, action: "has-trailers", landings: commit.trailers.landings.map(landingValue) });
       continue;
     }
-    const unclaimedElsewhere = landings.filter((record) => [...(claims.get(record.landingId) ?? [])].every((holder) => holder === sha));
-    const matched = matchingLandings(unclaimedElsewhere, await changedPaths(cwd, layout, sha));
+    const changed = await commitPaths(cwd, layout, sha);
+    const matched = matchingLandings(landings, changed, carried, sha);
     const values = matched.map(landingValue);
     if (matched.length === 0) {
       results.push({ ...base, action: "no-match", landings: [] });
@@ -115,7 +99,7 @@ export async function linkCommits(request: LinkRequest): Promise<LinkedCommitRes
     // Without -f: Git refuses if a note appeared meanwhile, so nothing is ever overwritten.
     if (!request.dryRun) await gitOrRefuse(cwd, ["notes", `--ref=${NOTES_REF}`, "add", "-F", "-", sha], text);
     // A dry run claims as the real run would, so it predicts the same notes.
-    for (const record of matched) claims.set(record.landingId, new Set([...(claims.get(record.landingId) ?? []), sha]));
+    addCarried(carried, sha, matched, changed);
     results.push({ ...base, action: request.dryRun ? "would-note" : "noted", landings: values });
   }
   return results;

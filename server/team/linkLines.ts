@@ -53,16 +53,32 @@ export function writableLandings(records: readonly LandingRecord[]): LandingReco
 }
 
 /**
- * The landings a change of `paths` (workspace-relative POSIX) carries: those that recorded at
- * least one of them. A landing is never claimed for paths it did not record; sorted by landing id.
+ * Which commits already carry which of a landing's paths: landing id → path → the commits that
+ * claim the landing and changed that path. A path is "carried" once such a commit exists.
  */
-export function matchingLandings(records: readonly LandingRecord[], paths: readonly string[]): LandingRecord[] {
+export type CarriedPaths = ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>;
+
+/** Whether a commit other than `self` already carries `landingId`'s `path`. */
+export function carriedElsewhere(carried: CarriedPaths, landingId: string, path: string, self: string | null): boolean {
+  const holders = carried.get(landingId)?.get(path);
+  if (holders === undefined) return false;
+  for (const holder of holders) if (holder !== self) return true;
+  return false;
+}
+
+/**
+ * The landings a change of `paths` (workspace-relative POSIX) carries: those that recorded at
+ * least one of them that no other commit carries yet. A landing is never claimed for paths it
+ * did not record, and a path another commit already carried for it (say a later hand edit of a
+ * landed file) does not claim it again; sorted by landing id.
+ */
+export function matchingLandings(records: readonly LandingRecord[], paths: readonly string[], carried: CarriedPaths = new Map(), self: string | null = null): LandingRecord[] {
   const changed = new Set(paths);
   const seen = new Set<string>();
   const matched: LandingRecord[] = [];
   for (const record of writableLandings(records)) {
     if (seen.has(record.landingId)) continue;
-    if (record.changedPaths.some((entry) => changed.has(entry))) {
+    if (record.changedPaths.some((entry) => changed.has(entry) && !carriedElsewhere(carried, record.landingId, entry, self))) {
       seen.add(record.landingId);
       matched.push(record);
     }

@@ -5,10 +5,12 @@
 //
 // It never breaks a commit: every failure leaves the message file byte for byte as it was and is
 // reported as one line (the CLI exits 0). Nothing is added for a merge (its paths arrived with
-// commits that carry their own links), when Docket is off, or when no landing matches.
+// commits that carry their own links), when Docket is off, when no landing matches, or to a
+// message still to be written in the editor (Git must still abort a commit left unedited).
 import fs from "node:fs";
 import path from "node:path";
 import { git } from "./gitCommand";
+import { carriedPaths } from "./carriedPaths";
 import { openScopeLandings, type OpenScopeLandings } from "./landingCatalog";
 import { LANDING_KEY, linkLines, matchingLandings, parseLinkLines, SCOPE_KEY } from "./linkLines";
 import { DocketError } from "../errors";
@@ -29,7 +31,7 @@ export interface PrepareOutcome {
   /** The trailer lines this run added (empty when it added none). */
   readonly added: readonly string[];
   /** Why nothing was added, or "linked". */
-  readonly reason: "linked" | "merge" | "elsewhere" | "off" | "no-landing" | "no-match" | "already-linked" | "blocked";
+  readonly reason: "linked" | "merge" | "elsewhere" | "off" | "no-landing" | "no-match" | "editor" | "already-carried" | "already-linked" | "blocked";
   readonly landingSource: OpenScopeLandings["source"] | null;
   readonly blockedReason?: string;
 }
@@ -50,6 +52,18 @@ async function messageTrailers(cwd: string, messageFile: string): Promise<string
   return (await git(cwd, ["-c", "trailer.separators=:", "interpret-trailers", "--parse", "--no-divider", messageFile], { hookEnvironment: true })).stdout;
 }
 
+const SCISSORS = "------------------------ >8 ------------------------";
+
+/** Whether the message has no text but comments (and a `-v` diff below the scissors line), as Git's cleanup reads it. */
+async function messageIsEmpty(cwd: string, messageFile: string): Promise<boolean> {
+  const text = fs.readFileSync(messageFile, "utf8");
+  const lines = text.split("\n");
+  const cut = lines.findIndex((line) => line.slice(1).trim() === SCISSORS || line.trim() === SCISSORS);
+  const kept = (cut < 0 ? lines : lines.slice(0, cut)).join("\n");
+  const stripped = await git(cwd, ["stripspace", "--strip-comments"], { hookEnvironment: true, input: kept });
+  return stripped.stdout.trim() === "";
+}
+
 export async function prepareCommitMessage(request: PrepareRequest): Promise<PrepareOutcome> {
   const messageFile = path.resolve(request.cwd, request.messageFile);
   if (await mergeInProgress(request.cwd, request.source)) return { added: [], reason: "merge", landingSource: null };
@@ -66,8 +80,16 @@ export async function prepareCommitMessage(request: PrepareRequest): Promise<Pre
   if (open.blockedReason !== null) return { added: [], reason: "blocked", landingSource: open.source, blockedReason: open.blockedReason };
   if (open.workScopeId === null) return { added: [], reason: "off", landingSource: open.source };
   if (open.landings.length === 0) return { added: [], reason: "no-landing", landingSource: open.source };
-  const matched = matchingLandings(open.landings, workspacePathsOf(layout, await stagedPaths(request.cwd)));
-  if (matched.length === 0) return { added: [], reason: "no-match", landingSource: open.source };
+  const staged = workspacePathsOf(layout, await stagedPaths(request.cwd));
+  const candidates = matchingLandings(open.landings, staged);
+  if (candidates.length === 0) return { added: [], reason: "no-match", landingSource: open.source };
+  // A landed path an earlier commit already carried for its landing (a later edit of the same file) claims nothing.
+  const matched = matchingLandings(candidates, staged, await carriedPaths(request.cwd, layout, candidates));
+  if (matched.length === 0) return { added: [], reason: "already-carried", landingSource: open.source };
+
+  // A message still to be written in the editor (empty, or a commit.template) must stay one Git
+  // aborts when left unedited: trailers would turn an abandoned commit into a real one.
+  if (request.source === "template" || (await messageIsEmpty(request.cwd, messageFile))) return { added: [], reason: "editor", landingSource: open.source };
 
   const wanted = linkLines(matched);
   const present = parseLinkLines(await messageTrailers(request.cwd, messageFile));

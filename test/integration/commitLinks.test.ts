@@ -205,7 +205,11 @@ test("the hook adds exactly the landing's trailers to a commit that holds a land
   const { root, cleanup } = fixture("docket $(touch pwned) 'q; ");
   try {
     assert.equal(docket(["connect", "git"], root).status, 0);
-    const landed = await land(root, () => fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 2;\n"));
+    // One landing of two paths, committed in two commits: both carry it.
+    const landed = await land(root, () => {
+      fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 2;\n");
+      fs.writeFileSync(path.join(root, "src", "b.ts"), "export const b = 2;\n");
+    });
     const expected = [`Docket-Landing: ${landed.landingId} ${landed.eventSha256}`, `Docket-Scope: ${landed.workScopeId}`];
     assert.match(landed.landingId, /^landing:/u);
 
@@ -225,8 +229,7 @@ test("the hook adds exactly the landing's trailers to a commit that holds a land
     const amended = spawnSync("git", ["-C", root, "commit", "--quiet", "--amend", "--no-edit"], { encoding: "utf8" });
     assert.equal(amended.status, 0, amended.stderr);
     assert.deepEqual(docketTrailers(root), expected);
-    fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 3;\n");
-    runGit(root, ["add", "src/a.ts"]);
+    runGit(root, ["add", "src/b.ts"]);
     const messageFile = path.join(root, ".git", "TEST_MSG");
     fs.writeFileSync(messageFile, "Again\n");
     for (let run = 0; run < 2; run += 1) {
@@ -234,12 +237,34 @@ test("the hook adds exactly the landing's trailers to a commit that holds a land
       assert.equal(hook.status, 0, hook.stderr);
     }
     assert.equal(fs.readFileSync(messageFile, "utf8"), `Again\n\n${expected.join("\n")}\n`);
+
+    // A message still to be written in the editor gets nothing: left unedited, Git must still abort.
+    const editor = spawnSync("git", ["-C", root, "commit", "--quiet"], { encoding: "utf8", env: { ...process.env, GIT_EDITOR: "true" } });
+    assert.notEqual(editor.status, 0, "an empty message still aborts");
+    assert.match(editor.stderr, /docket: this commit holds landed paths; .*docket link HEAD/u);
+    const template = path.join(root, ".git", "TEMPLATE");
+    fs.writeFileSync(template, "Subject here\n");
+    const untouched = spawnSync("git", ["-C", root, "commit", "--quiet", "-t", template], { encoding: "utf8", env: { ...process.env, GIT_EDITOR: "true" } });
+    assert.notEqual(untouched.status, 0, "an unedited template still aborts");
+    // An editor that writes a message: committed, and `docket link HEAD` notes it afterwards.
+    const edited = spawnSync("git", ["-C", root, "commit", "--quiet"], { encoding: "utf8", env: { ...process.env, GIT_EDITOR: "sh -c 'printf \"Edited b\\n\" > \"$1\"' -" } });
+    assert.equal(edited.status, 0, edited.stderr);
+    assert.deepEqual(docketTrailers(root), []);
+    const noted = docket(["link", "HEAD", "--json"], root);
+    assert.equal((JSON.parse(noted.stdout) as { commits: Array<{ action: string }> }).commits[0]?.action, "noted", "b.ts is a path of the landing no commit carried yet");
+
+    // A later hand edit of a path the landing recorded and a commit already carried: no claim.
+    fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 3;\n");
+    const handEdit = commit(root, "Hand edit of a", ["src/a.ts"]);
+    assert.equal(handEdit.status, 0, handEdit.stderr);
+    assert.equal(handEdit.stderr, "");
+    assert.deepEqual(docketTrailers(root), []);
     assert.equal(fs.readdirSync(path.dirname(root)).includes("pwned"), false);
     assert.equal(fs.existsSync(path.join(root, "pwned")), false);
 
     // commitsByLanding reads what the commits say, newest first.
     const links = await commitsByLanding({ workspaceFolder: root, landingIds: [landed.landingId, "landing:none", "not an id"] });
-    assert.deepEqual(links.get(landed.landingId)?.map((entry) => [entry.subject, entry.source]), [["Change a", "trailer"]]);
+    assert.deepEqual(links.get(landed.landingId)?.map((entry) => [entry.subject, entry.source]), [["Edited b", "note"], ["Change a", "trailer"]]);
     assert.deepEqual(links.get("landing:none"), []);
     assert.deepEqual(links.get("not an id"), []);
 
@@ -370,8 +395,9 @@ test("docket link notes existing commits once, never over another note; commitsB
     fs.writeFileSync(path.join(root, "src", "b.ts"), "export const b = 2;\n");
     assert.equal(commit(root, "Change b", ["src/b.ts"]).status, 0);
     runGit(root, ["notes", "--ref=docket", "add", "-m", "someone else's note", "HEAD"]);
+    // b.ts is the landing's other path, carried by no commit yet: Docket would note it, but not over another note.
     const differs = JSON.parse(docket(["link", "--json"], root).stdout) as { commits: Array<{ action: string }> };
-    assert.deepEqual(differs.commits.map((entry) => entry.action), ["no-match"]);
+    assert.deepEqual(differs.commits.map((entry) => entry.action), ["note-differs"]);
     assert.equal(runGit(root, ["notes", "--ref=docket", "show", "HEAD"]), "someone else's note\n");
 
     // A forged trailer is reported as what the commit says (the audit checks it against the ledger);

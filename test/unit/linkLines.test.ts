@@ -33,6 +33,14 @@ test("a landing matches a change only through a path it recorded; lines are sort
   assert.deepEqual(matchingLandings([{ ...record("landing:a", ["src/a.ts"]), eventSha256: "short" }], ["src/a.ts"]), []);
 });
 
+test("a path another commit already carried for a landing does not claim it again; the commit itself does not count", () => {
+  const records = [record("landing:a", ["src/a.ts", "src/b.ts"])];
+  const carried = new Map([["landing:a", new Map([["src/a.ts", new Set(["c1"])]])]]);
+  assert.deepEqual(matchingLandings(records, ["src/a.ts"], carried), []);
+  assert.deepEqual(matchingLandings(records, ["src/a.ts"], carried, "c1").map((entry) => entry.landingId), ["landing:a"]);
+  assert.deepEqual(matchingLandings(records, ["src/a.ts", "src/b.ts"], carried).map((entry) => entry.landingId), ["landing:a"]);
+});
+
 test("repository paths map to workspace paths under its prefix only; odd paths never match", () => {
   const layout = { toplevel: "/repo", workspacePrefix: "pkg" };
   assert.equal(toWorkspacePath(layout, "pkg/src/a.ts"), "src/a.ts");
