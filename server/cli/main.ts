@@ -106,9 +106,10 @@ above the current directory (or the directory itself).
 Exit codes: 0 success; 1 the ledger (or log) has a rejected entry (import-pi: or an unreadable
 line, and --out wrote nothing); 2 usage error or unusable input (import-pi: unreadable, larger
 than 256 MiB or not a Pi session; --out exists or cannot be written); 3 on, off, status,
-connect or disconnect was refused with a coded error (e.g. docket.already-on,
-docket.ledger-locked, docket.agent-config-malformed, docket.agent-config-conflict), printed as
-"docket: CODE: message" on stderr. See docs/agents.md.
+connect, disconnect or link was refused with a coded error (e.g. docket.already-on,
+docket.ledger-locked, docket.agent-config-malformed, docket.agent-config-conflict,
+docket.git-hook-conflict), printed as "docket: CODE: message" on stderr. See docs/agents.md.
+The prepare-commit-msg hook (docket link --prepare-commit-msg) always exits 0.
 `;
 
 /** Runs a command and returns its exit code; `serve` keeps running and returns null. */
