@@ -238,6 +238,10 @@ export async function planGit(installation: GitInstallation, mode: "connect" | "
     else notes.push(`${hook.file} is not Docket's hook for this workspace; it was left alone.`);
   }
 
+  // A shipped line can hand other paths to the driver too; the driver refuses what is not a ledger, but say so.
+  const others = (attributesBefore ?? "").split("\n").map((entry) => entry.replace(/\r$/u, "")).filter((entry) => entry !== line && new RegExp(`(^|\\s)merge=${MERGE_DRIVER}(\\s|$)`, "u").test(entry));
+  if (connect && others.length > 0) notes.push(`.gitattributes also gives these paths to the ${MERGE_DRIVER} merge driver, which Docket did not write: ${others.join("; ")}. Remove them unless you meant them.`);
+
   if (files.length + config.length > 0) {
     notes.push(
       connect

@@ -459,6 +459,11 @@ test("a repository cannot turn Docket's driver or hook on by itself: shipped fil
     assert.equal(refused.status, 3);
     assert.match(refused.stderr, /docket\.git-hook-conflict/u);
     assert.equal(fs.readFileSync(path.join(root, ".gitattributes"), "utf8"), "* merge=docket-ledger\n");
+    // Without the shipped hook folder, connect adds its own line and names the shipped one.
+    runGit(root, ["config", "--unset", "core.hooksPath"]);
+    const connected = docket(["connect", "git", "--dry-run"], root);
+    assert.equal(connected.status, 0, connected.stderr);
+    assert.match(connected.stdout, /\.gitattributes also gives these paths to the docket-ledger merge driver, which Docket did not write: \* merge=docket-ledger\./u);
   } finally {
     cleanup();
   }
