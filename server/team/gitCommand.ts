@@ -33,6 +33,17 @@ export interface GitResult {
   readonly exitCode: number;
 }
 
+let hookProcess = false;
+
+/**
+ * Called once by the hook's entry: every Git call of this process then keeps the repository Git
+ * named for the hook (GIT_DIR, GIT_INDEX_FILE…), also the calls of shared readers such as the
+ * carried-path lookup, so a commit made with `--git-dir`/`--work-tree` is read from its repository.
+ */
+export function keepHookEnvironment(): void {
+  hookProcess = true;
+}
+
 const REPOSITORY_VARIABLES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_NOTES_REF"];
 
 function environment(hook: boolean): NodeJS.ProcessEnv {
@@ -58,7 +69,7 @@ function environment(hook: boolean): NodeJS.ProcessEnv {
  */
 export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", [...args], { cwd, env: environment(options.hookEnvironment === true), stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+    const child = spawn("git", [...args], { cwd, env: environment(options.hookEnvironment === true || hookProcess), stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

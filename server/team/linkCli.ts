@@ -4,6 +4,7 @@
 import { DocketError, toDocketError } from "../errors";
 import { parseArgs, UsageError } from "../cli/args";
 import { locateLedger, type CliIo } from "../cli/locate";
+import { keepHookEnvironment } from "./gitCommand";
 import { linkCommits, type LinkedCommitResult } from "./linkCommits";
 import { prepareCommitMessage } from "./prepareCommitMsg";
 
@@ -19,6 +20,7 @@ const ACTION_TEXT: Record<LinkedCommitResult["action"], string> = {
 
 async function runHook(positionals: readonly string[], workspaceFolder: string, ledgerPath: string, io: CliIo): Promise<number> {
   const [messageFile, source] = positionals;
+  keepHookEnvironment();
   try {
     if (messageFile === undefined || positionals.length > 3) throw new Error("expected <message file> [source] [commit]");
     const outcome = await prepareCommitMessage({ cwd: io.cwd, workspaceFolder, ledgerPath, messageFile, source });

@@ -506,3 +506,20 @@ test("linked worktrees share the hook: a commit in another work tree gets no tra
     cleanup();
   }
 });
+
+test("a commit made with --git-dir and --work-tree from elsewhere is linked from that repository", async () => {
+  const { root, cleanup } = fixture();
+  const elsewhere = tempFolder("docket elsewhere ");
+  try {
+    assert.equal(docket(["connect", "git"], root).status, 0);
+    const landed = await land(root, () => fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 2;\n"));
+    runGit(root, ["add", "src/a.ts"]);
+    const result = spawnSync("git", [`--git-dir=${path.join(root, ".git")}`, `--work-tree=${root}`, "commit", "--quiet", "-m", "From elsewhere"], { cwd: elsewhere, encoding: "utf8" });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    assert.deepEqual(docketTrailers(root), [`Docket-Landing: ${landed.landingId} ${landed.eventSha256}`, `Docket-Scope: ${landed.workScopeId}`]);
+  } finally {
+    fs.rmSync(elsewhere, { recursive: true, force: true });
+    cleanup();
+  }
+});
