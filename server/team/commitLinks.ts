@@ -117,9 +117,9 @@ async function hasHead(cwd: string): Promise<boolean> {
  * history; noted commits are kept only when HEAD reaches them, in HEAD's log order.
  */
 export async function linkedCommits(cwd: string, landingIds?: readonly string[]): Promise<CommitLinks[]> {
-  if (!(await hasHead(cwd))) return [];
   if (landingIds !== undefined && landingIds.length === 0) return [];
-  const notes = await readNotes(cwd);
+  const [head, notes] = await Promise.all([hasHead(cwd), readNotes(cwd)]);
+  if (!head) return [];
   // Git's message filter: any Docket key, or (narrower) the asked landing ids themselves.
   const mentioning = landingIds ?? [`${LANDING_KEY}:`, `${SCOPE_KEY}:`];
   const withTrailers = await readCommitLinks(cwd, ["HEAD"], "walk", { mentioning, notes });

@@ -66,21 +66,28 @@ async function messageIsEmpty(cwd: string, messageFile: string): Promise<boolean
 
 export async function prepareCommitMessage(request: PrepareRequest): Promise<PrepareOutcome> {
   const messageFile = path.resolve(request.cwd, request.messageFile);
-  if (await mergeInProgress(request.cwd, request.source)) return { added: [], reason: "merge", landingSource: null };
+  // Three independent questions to Git at once: a commit waits on this hook.
+  const [merging, located, stagedOutput] = await Promise.allSettled([
+    mergeInProgress(request.cwd, request.source),
+    repoLayout(request.cwd, request.workspaceFolder, true),
+    stagedPaths(request.cwd),
+  ]);
+  if (merging.status === "rejected") throw merging.reason;
+  if (merging.value) return { added: [], reason: "merge", landingSource: null };
   // Linked worktrees share one hooks folder: a commit in a work tree that does not hold the
   // connected workspace is none of this workspace's business (and no warning).
-  let layout: RepoLayout;
-  try {
-    layout = await repoLayout(request.cwd, request.workspaceFolder, true);
-  } catch (error) {
+  if (located.status === "rejected") {
+    const error: unknown = located.reason;
     if (error instanceof DocketError && error.code === ErrorCodes.gitUnavailable && fs.existsSync(request.workspaceFolder)) return { added: [], reason: "elsewhere", landingSource: null };
     throw error;
   }
+  if (stagedOutput.status === "rejected") throw stagedOutput.reason;
+  const layout: RepoLayout = located.value;
   const open = openScopeLandings(request.workspaceFolder, request.ledgerPath);
   if (open.blockedReason !== null) return { added: [], reason: "blocked", landingSource: open.source, blockedReason: open.blockedReason };
   if (open.workScopeId === null) return { added: [], reason: "off", landingSource: open.source };
   if (open.landings.length === 0) return { added: [], reason: "no-landing", landingSource: open.source };
-  const staged = workspacePathsOf(layout, await stagedPaths(request.cwd));
+  const staged = workspacePathsOf(layout, stagedOutput.value);
   const candidates = matchingLandings(open.landings, staged);
   if (candidates.length === 0) return { added: [], reason: "no-match", landingSource: open.source };
   // A landed path an earlier commit already carried for its landing (a later edit of the same file) claims nothing.
