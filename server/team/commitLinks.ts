@@ -38,6 +38,9 @@ export interface CommitLinks {
   readonly noteText: string | null;
 }
 
+/** Landing ids passed to Git's message filter at most; more use the keys instead. */
+const MAX_GREP_IDS = 200;
+
 /** Largest note Docket reads: a note of links is a few hundred bytes. */
 const MAX_NOTE_BYTES = 64 * 1024;
 
@@ -120,8 +123,9 @@ export async function linkedCommits(cwd: string, landingIds?: readonly string[])
   if (landingIds !== undefined && landingIds.length === 0) return [];
   const [head, notes] = await Promise.all([hasHead(cwd), readNotes(cwd)]);
   if (!head) return [];
-  // Git's message filter: any Docket key, or (narrower) the asked landing ids themselves.
-  const mentioning = landingIds ?? [`${LANDING_KEY}:`, `${SCOPE_KEY}:`];
+  // Git's message filter: the asked landing ids themselves when they are few, else any Docket key
+  // (a ledger's every landing would not fit on a command line).
+  const mentioning = landingIds !== undefined && landingIds.length <= MAX_GREP_IDS ? landingIds : [`${LANDING_KEY}:`, `${SCOPE_KEY}:`];
   const withTrailers = await readCommitLinks(cwd, ["HEAD"], "walk", { mentioning, notes });
   if (notes.size === 0) return withTrailers;
   const order = new Map<string, number>();
