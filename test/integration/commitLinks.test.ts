@@ -173,6 +173,17 @@ test("a prepare-commit-msg hook, driver or hooks folder Docket did not write: co
     assert.equal(docket(["connect", "git"], root).status, 3);
     fs.rmSync(hookFile(root));
 
+    // A .gitattributes that is a link to a file elsewhere: never written through.
+    const target = path.join(path.dirname(root), "outside-attributes");
+    fs.writeFileSync(target, "outside\n");
+    fs.symlinkSync(target, path.join(root, ".gitattributes"));
+    const linked = docket(["connect", "git"], root);
+    assert.equal(linked.status, 3);
+    assert.match(linked.stderr, /docket\.git-hook-conflict: .*symbolic link/u);
+    assert.equal(fs.readFileSync(target, "utf8"), "outside\n");
+    assert.equal(fs.existsSync(hookFile(root)), false);
+    fs.rmSync(path.join(root, ".gitattributes"));
+
     runGit(root, ["config", "merge.docket-ledger.driver", "cat %A"]);
     const driver = docket(["connect", "git"], root);
     assert.equal(driver.status, 3);
