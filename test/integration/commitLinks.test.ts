@@ -534,3 +534,40 @@ test("a commit made with --git-dir and --work-tree from elsewhere is linked from
     cleanup();
   }
 });
+
+test("Git runs the ledger's merge driver only after connect: the attributes line alone does nothing", () => {
+  const { root, cleanup } = fixture();
+  try {
+    const ledger = path.join(root, ".docket", "ledger.jsonl");
+    fs.mkdirSync(path.dirname(ledger), { recursive: true });
+    fs.writeFileSync(ledger, "base\n");
+    fs.writeFileSync(path.join(root, ".gitattributes"), ".docket/ledger.jsonl merge=docket-ledger\n");
+    runGit(root, ["add", "-f", ".docket/ledger.jsonl", ".gitattributes"]);
+    runGit(root, ["commit", "--quiet", "-m", "ledger"]);
+    const diverge = (): void => {
+      runGit(root, ["checkout", "--quiet", "-B", "side"]);
+      fs.appendFileSync(ledger, "side\n");
+      runGit(root, ["commit", "--quiet", "-am", "side"]);
+      runGit(root, ["checkout", "--quiet", "-"]);
+      fs.appendFileSync(ledger, "main\n");
+      runGit(root, ["commit", "--quiet", "-am", "main"]);
+    };
+    const mergeTrace = (): string => {
+      const result = spawnSync("git", ["-C", root, "merge", "--no-edit", "--quiet", "side"], { encoding: "utf8", env: { ...process.env, GIT_TRACE: "1" } });
+      spawnSync("git", ["-C", root, "merge", "--abort"], { encoding: "utf8" });
+      return result.stderr;
+    };
+    const branch = runGit(root, ["rev-parse", "--abbrev-ref", "HEAD"]).trim();
+    diverge();
+    assert.doesNotMatch(mergeTrace(), /merge-ledger/u, "a shipped attributes line names a driver Git does not know");
+    runGit(root, ["reset", "--quiet", "--hard", branch]);
+
+    assert.equal(docket(["connect", "git"], root).status, 0);
+    diverge();
+    // Git runs the connected driver through its shell with the quoted runtime (the command itself is the merge helper's).
+    const trace = mergeTrace();
+    assert.ok(trace.split("\n").some((line) => line.includes("run_command:") && line.includes(cli) && line.includes(" merge-ledger .merge_file_")), trace);
+  } finally {
+    cleanup();
+  }
+});
