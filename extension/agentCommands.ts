@@ -1,10 +1,12 @@
-// "Docket: Connect Claude Code…", "Docket: Connect Codex…" and "Docket: Disconnect Agent…".
+// "Docket: Connect Claude Code…", "Docket: Connect Codex…", "Docket: Disconnect Agent…" and
+// "Docket: Connect Git…" / "Docket: Disconnect Git…" (the ledger's merge driver and the
+// prepare-commit-msg hook, docs/commit-links.md).
 // The backend plans and writes (docket/agents/*); this file only shows the exact change — a diff
 // editor per file, current ⇄ proposed, as read-only virtual documents — asks once, and reports
 // what the user must still do. No domain logic lives here.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { Requests, type AgentHost, type AgentPlan } from "../server/protocol/messages";
+import { Requests, type AgentHost, type AgentPlan, type GitPlan } from "../server/protocol/messages";
 import type { Backend } from "./backend";
 import { disconnectableHosts } from "./agentChoices";
 import { hostLabel, registerAgentsView } from "./agentsTree";
@@ -14,6 +16,8 @@ export const AgentCommandIds = {
   connectClaude: "docket.connectClaude",
   connectCodex: "docket.connectCodex",
   disconnect: "docket.disconnectAgent",
+  connectGit: "docket.connectGit",
+  disconnectGit: "docket.disconnectGit",
 } as const;
 
 /** `docket.agents.readOnlyTools`: application scope, so only the user's own settings can set it. */
@@ -65,7 +69,7 @@ class PlanDocuments implements vscode.TextDocumentContentProvider {
   readonly onDidChange = this.changed.event;
 
   /** Registers the texts of one plan under fresh URIs (a new plan never shows a stale one). */
-  show(plan: AgentPlan): Array<{ left: vscode.Uri; right: vscode.Uri; file: string }> {
+  show(plan: Pick<AgentPlan, "files">): Array<{ left: vscode.Uri; right: vscode.Uri; file: string }> {
     this.generation += 1;
     this.texts.clear();
     return plan.files.map((file, index) => {
@@ -207,11 +211,59 @@ export function registerAgentCommands({ backend, log, onDidChange }: Dependencie
     }
   }
 
+  /** The repo-local Git config values a plan sets or removes, one command line each. */
+  function configLines(plan: GitPlan): string {
+    return plan.config.map((entry) => (entry.after === null ? `git config --local --unset ${entry.key}` : `git config --local ${entry.key} ${JSON.stringify(entry.after)}`)).join("\n");
+  }
+
+  async function gitConnection(mode: "connect" | "disconnect"): Promise<GitPlan | undefined> {
+    let plan: GitPlan;
+    try {
+      plan = await backend.request(Requests.gitPlan, { mode });
+    } catch (error) {
+      fail(error, Requests.gitPlan.method);
+      return undefined;
+    }
+    if (plan.files.length === 0 && plan.config.length === 0) {
+      void vscode.window.showInformationMessage(mode === "connect" ? vscode.l10n.t("Git is already connected to Docket in this folder.") : vscode.l10n.t("Git has no Docket entries in this folder."));
+      return plan;
+    }
+    const previews = documents.show(plan);
+    const confirm = mode === "connect" ? vscode.l10n.t("Connect") : vscode.l10n.t("Disconnect");
+    let answer: string | undefined;
+    try {
+      for (const { left, right, file } of previews) {
+        const title = vscode.l10n.t("{0} (current ⇄ proposed by Docket)", relative(file));
+        await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
+      }
+      const files = plan.files.map((file) => relative(file.path)).join(", ") || "—";
+      answer = await vscode.window.showWarningMessage(
+        mode === "connect" ? vscode.l10n.t("Connect Git to Docket?") : vscode.l10n.t("Disconnect Git from Docket?"),
+        { modal: true, detail: vscode.l10n.t("Docket will write {0} as shown in the diff editors, and run:\n{1}", files, configLines(plan)) },
+        confirm,
+      );
+    } finally {
+      await closePreviews(previews.map((preview) => preview.right));
+    }
+    if (answer !== confirm) return undefined;
+    try {
+      const applied = await backend.request(Requests.gitApply, { mode, planSha256: plan.planSha256 });
+      onDidChange();
+      await showNotes(mode === "connect" ? vscode.l10n.t("Git is connected to Docket.") : vscode.l10n.t("Git is disconnected from Docket."), applied.notes);
+      return applied;
+    } catch (error) {
+      fail(error, Requests.gitApply.method);
+      return undefined;
+    }
+  }
+
   return [
     documents,
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, documents),
     vscode.commands.registerCommand(AgentCommandIds.connectClaude, () => connect("claude")),
     vscode.commands.registerCommand(AgentCommandIds.connectCodex, () => connect("codex")),
     vscode.commands.registerCommand(AgentCommandIds.disconnect, (argument: unknown) => disconnect(argument)),
+    vscode.commands.registerCommand(AgentCommandIds.connectGit, () => gitConnection("connect")),
+    vscode.commands.registerCommand(AgentCommandIds.disconnectGit, () => gitConnection("disconnect")),
   ];
 }

@@ -95,6 +95,7 @@ const CLI_BUNDLES = {
   "server/observer/observerCli": "docket-cli-observer.js",
   "server/guard/guardCli": "docket-cli-guard.js",
   "server/hooks/hookCli": "docket-cli-hook.js",
+  "server/team/linkCli": "docket-cli-link.js",
 };
 
 /**

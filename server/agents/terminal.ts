@@ -11,6 +11,8 @@ import { applyConnect, applyDisconnect, connectPlan, disconnectPlan, resolveRunt
 import { writeStatus } from "./statusReport";
 import { TerminalExit, TerminalUsageError, ledgerPathOf, parse, workspaceOf, type Parsed, type TerminalCommand, type TerminalIo } from "./terminalArgs";
 import { unifiedDiff } from "./textDiff";
+import { runGitConnect } from "../team/gitConnectCli";
+import { gitConnected, gitRepository } from "../team/gitConnect";
 
 export { TERMINAL_COMMANDS, TerminalExit, type TerminalCommand, type TerminalIo } from "./terminalArgs";
 
@@ -37,8 +39,19 @@ async function turn(on: boolean, args: readonly string[], io: TerminalIo): Promi
   } else {
     io.stdout(on ? `Docket is on: work scope ${result.workScopeId ?? "?"}\n` : "Docket is off.\n");
     io.stdout(`phase: ${policy.phase}; next: ${result.nextAction ?? "none"}\nledger: ${ledger.store.ledgerPath}\n`);
+    if (on && (await gitHint(ledger.options.workspaceFolder, io))) io.stdout("hint: `docket connect git` links your commits to Docket's landings (shows the change first)\n");
   }
   return TerminalExit.ok;
+}
+
+/** Whether to mention `docket connect git`: the workspace is in a Git repository that is not connected. */
+async function gitHint(workspaceFolder: string, io: TerminalIo): Promise<boolean> {
+  try {
+    const runtimePath = resolveRuntimePath(io.runtime);
+    return (await gitRepository(workspaceFolder)) && !(await gitConnected({ workspaceFolder, runtimePath, nodePath: process.execPath }));
+  } catch {
+    return false;
+  }
 }
 
 function status(args: readonly string[], io: TerminalIo): number {
@@ -56,7 +69,7 @@ function status(args: readonly string[], io: TerminalIo): number {
 
 function hostArgument(parsed: Parsed, command: string): AgentHost {
   const [host, extra] = parsed.positionals;
-  if (host === undefined) throw new TerminalUsageError(`${command} needs a host: claude or codex`);
+  if (host === undefined) throw new TerminalUsageError(`${command} needs a host: claude, codex or git`);
   if (extra !== undefined) throw new TerminalUsageError(`unexpected argument ${extra}`);
   const checked = AgentHost.safeParse(host);
   if (!checked.success) throw new TerminalUsageError(`unknown host ${host}: use claude or codex`);
@@ -75,9 +88,14 @@ function describePlan(plan: AgentPlan, workspaceFolder: string, withDiff: boolea
   return `${lines.join("\n")}\n`;
 }
 
-function connect(connecting: boolean, args: readonly string[], io: TerminalIo): number {
+function connect(connecting: boolean, args: readonly string[], io: TerminalIo): number | Promise<number> {
   const parsed = parse(args, ["json", "dry-run"], false, connecting);
   const command = connecting ? "connect" : "disconnect";
+  if (parsed.positionals[0] === "git") {
+    noPositionals({ ...parsed, positionals: parsed.positionals.slice(1) });
+    if (parsed.readOnlyTools.length > 0) throw new TerminalUsageError("--read-only-tool is for agent hosts, not git");
+    return runGitConnect(connecting, workspaceOf(parsed, io), parsed.flags, io);
+  }
   const host = hostArgument(parsed, command);
   const workspaceFolder = workspaceOf(parsed, io);
   const installation = { host, workspaceFolder, runtimePath: resolveRuntimePath(io.runtime), readOnlyTools: parsed.readOnlyTools };
@@ -104,7 +122,7 @@ export async function runTerminalCommand(command: TerminalCommand, args: readonl
   try {
     if (command === "on" || command === "off") return await turn(command === "on", args, io);
     if (command === "status") return status(args, io);
-    return connect(command === "connect", args, io);
+    return await connect(command === "connect", args, io);
   } catch (error) {
     if (error instanceof TerminalUsageError) {
       io.stderr(`docket: docket.usage: ${error.message}\nRun 'docket --help' for usage.\n`);

@@ -25,3 +25,5 @@ export const observerReceipts = onFirstUse(() => require("../observer/observerRe
 export const guardReceipts = onFirstUse(() => require("../guard/guardReceipts") as typeof import("../guard/guardReceipts"));
 export const agentsStatus = onFirstUse(() => require("../agents/agentsStatus") as typeof import("../agents/agentsStatus"));
 export const installerFiles = onFirstUse(() => require("../agents/installerFiles") as typeof import("../agents/installerFiles"));
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const gitConnect = onFirstUse(() => require("../team/gitConnect") as typeof import("../team/gitConnect"));

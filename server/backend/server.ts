@@ -39,6 +39,7 @@ import {
   agentsStatus,
   guardReceipts,
   installerFiles,
+  gitConnect,
   localProcessing,
   notebookPath,
   notebookRpc,
@@ -96,6 +97,7 @@ const READ_ONLY_REQUESTS: ReadonlySet<string> = new Set(
     Requests.landingBaseline,
     Requests.agentsStatus,
     Requests.agentsPlan,
+    Requests.gitPlan,
     Requests.notebookStatus,
     Requests.notebookProposals,
     Requests.notebookProposal,
@@ -218,6 +220,8 @@ export class Backend {
     this.handle(Requests.agentsPlan, (params) => installerFiles().connectPlan(this.agentInstallation(params.host, false, params.readOnlyTools)));
     this.handle(Requests.agentsApply, (params) => installerFiles().applyConnect(this.agentInstallation(params.host, true, params.readOnlyTools), params.planSha256));
     this.handle(Requests.agentsDisconnect, (params) => installerFiles().applyDisconnect(this.agentInstallation(params.host, true)));
+    this.handle(Requests.gitPlan, (params) => gitConnect().planGit(this.gitInstallation(false), params.mode));
+    this.handle(Requests.gitApply, (params) => gitConnect().applyGit(this.gitInstallation(true), params.mode, params.planSha256));
     this.handle(Requests.agentsStatus, () => agentsStatus().agentsStatus(this.requireWorkspaceFolder()));
     this.handle(Requests.plan, (params) => this.workspacePlanner().plan(params.task, params.mode ?? null));
     this.handle(Requests.notebookStatus, (params) => this.notebook().status(params));
@@ -498,6 +502,14 @@ export class Backend {
   }
 
   /** The backend runs from the extension's installed dist/docket.js: that is what hosts will run. */
+  private gitInstallation(writing: boolean): { workspaceFolder: string; runtimePath: string; nodePath: string } {
+    const workspaceFolder = this.requireWorkspaceFolder();
+    if (writing && !this.options.trusted) {
+      throw new DocketError(ErrorCodes.untrusted, "This workspace is not trusted, so Docket will not change its Git configuration.");
+    }
+    return { workspaceFolder, runtimePath: installerFiles().resolveRuntimePath(process.argv[1]), nodePath: process.execPath };
+  }
+
   private agentInstallation(host: Installation["host"], writing: boolean, readOnlyTools: readonly string[] = []): Installation {
     const workspaceFolder = this.requireWorkspaceFolder();
     if (writing && !this.options.trusted) {

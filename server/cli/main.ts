@@ -41,6 +41,13 @@ Usage:
                                            --read-only-tool: a tool that only reads, may run while gated)
   docket disconnect claude|codex [--workspace DIR] [--dry-run] [--json]
                                            remove exactly the entries connect added
+  docket connect|disconnect git [--workspace DIR] [--dry-run] [--json]
+                                           the ledger's merge driver (.gitattributes line and repo-local
+                                           git config) and the prepare-commit-msg hook that adds
+                                           Docket-Landing/Docket-Scope trailers. See docs/commit-links.md
+  docket link [REV|RANGE]... [--workspace DIR] [--dry-run] [--json]
+                                           note (refs/notes/docket) which landings existing commits
+                                           carry (default HEAD; never overwrites a note)
   docket mcp [--workspace DIR] [--ledger PATH] [--notebook DIR]
                                            serve Docket's MCP tools over stdio (for Copilot, Claude
                                            Code, Codex or any MCP client). See docs/mcp.md
@@ -103,9 +110,10 @@ above the current directory (or the directory itself).
 Exit codes: 0 success; 1 the ledger (or log) has a rejected entry (import-pi: or an unreadable
 line, and --out wrote nothing); 2 usage error or unusable input (import-pi: unreadable, larger
 than 256 MiB or not a Pi session; --out exists or cannot be written); 3 on, off, status,
-connect or disconnect was refused with a coded error (e.g. docket.already-on,
-docket.ledger-locked, docket.agent-config-malformed, docket.agent-config-conflict), printed as
-"docket: CODE: message" on stderr. See docs/agents.md.
+connect, disconnect or link was refused with a coded error (e.g. docket.already-on,
+docket.ledger-locked, docket.agent-config-malformed, docket.agent-config-conflict,
+docket.git-hook-conflict), printed as "docket: CODE: message" on stderr. See docs/agents.md.
+The prepare-commit-msg hook (docket link --prepare-commit-msg) always exits 0.
 `;
 
 /** Runs a command and returns its exit code; `serve` keeps running and returns null. */
@@ -195,6 +203,11 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
     if (command === "merge-ledger") {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return (require("./mergeCommand") as typeof import("./mergeCommand")).runMergeLedgerCommand(rest, io);
+    }
+    if (command === "link") {
+      // Loaded only here: commit links (and the prepare-commit-msg hook) need Git and the ledger's landings.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return settled((require("../team/linkCli") as typeof import("../team/linkCli")).runLinkCommand(rest, io), io);
     }
     if (command === "ledger") {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

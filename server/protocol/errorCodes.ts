@@ -88,6 +88,12 @@ export const ErrorCodes = {
   observerBlocked: "docket.observer-blocked",
   // The Observer stream changed since the caller read it (observer_commit's fingerprint).
   observerStale: "docket.observer-stale",
+  // Commit links (server/team): Git cannot be asked, a revision Docket will not pass to Git, a
+  // prepare-commit-msg hook or merge driver Docket did not write, a hooks folder outside the repository.
+  gitUnavailable: "docket.git-unavailable",
+  gitRevisionInvalid: "docket.git-revision-invalid",
+  gitHookConflict: "docket.git-hook-conflict",
+  gitHooksOutside: "docket.git-hooks-outside",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

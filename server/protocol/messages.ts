@@ -614,6 +614,19 @@ export type AgentPlan = z.infer<typeof AgentPlan>;
 export const AgentApplyParams = z.strictObject({ host: AgentHost, planSha256: sha256, readOnlyTools: z.array(ReadOnlyToolName).max(256).optional() });
 export type AgentApplyParams = z.infer<typeof AgentApplyParams>;
 
+/** `docket connect|disconnect git` as a plan (server/team/gitConnect.ts): files, repo-local config values, notes. */
+export const GitConnectMode = z.enum(["connect", "disconnect"]);
+export const GitPlanParams = z.strictObject({ mode: GitConnectMode });
+export const GitApplyParams = z.strictObject({ mode: GitConnectMode, planSha256: sha256 });
+export const GitPlan = z.strictObject({
+  target: z.literal("git"),
+  files: z.array(z.strictObject({ path: z.string(), before: z.string().nullable(), after: z.string().nullable(), executable: z.boolean() })),
+  config: z.array(z.strictObject({ key: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+  notes: z.array(z.string()),
+  planSha256: sha256,
+});
+export type GitPlan = z.infer<typeof GitPlan>;
+
 export const AgentHeartbeat = z.strictObject({
   event: z.string(),
   sessionId: z.string().nullable(),
@@ -1179,6 +1192,8 @@ export const Requests = {
   agentsApply: request("docket/agents/apply", AgentApplyParams, AgentPlan),
   agentsDisconnect: request("docket/agents/disconnect", AgentHostParams, AgentPlan),
   agentsStatus: request("docket/agents/status", Empty, AgentsStatus),
+  gitPlan: request("docket/git/plan", GitPlanParams, GitPlan),
+  gitApply: request("docket/git/apply", GitApplyParams, GitPlan),
   plan: request("docket/plan", PlanParams, Plan),
   notebookStatus: request("docket/notebook/status", NotebookStatusParams, NotebookStatus),
   notebookSetup: request("docket/notebook/setup", NotebookSetupParams, NotebookSetupResult),
