@@ -91,6 +91,12 @@ Usage:
   docket notebook publish PROPOSAL_ID --yes [--sha256 DIGEST]
                                            publish all of a proposal's records or none (exit 3 =
                                            recovery required). See docs/notebook.md
+  docket audit <rev-range> [--json | --markdown] [--require landed,verified,...] [--workspace DIR] [--ledger PATH]
+                                           classify each path each commit of the range changed as
+                                           landed, unlanded or Docket state, with each scope's
+                                           judgments, authorizations, landings and debts (exit 1 a
+                                           --require is violated, 2 bad range or shallow clone, 3 a
+                                           ledger not understood). See docs/audit.md
   docket --help | --version
 
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
@@ -187,6 +193,11 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const workspace = require("./workspaceCommands") as typeof import("./workspaceCommands");
       return workspace.runTerminalCommand(command, rest, { ...io, runtime: process.argv[1] });
+    }
+    if (command === "audit") {
+      // Loaded only here: the audit's Git adapter and renderers are needed by no other command.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return settled((require("./auditCommand") as typeof import("./auditCommand")).runAuditCommand(rest, io), io);
     }
     if (command === "ledger") {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -88,6 +88,15 @@ export const ErrorCodes = {
   observerBlocked: "docket.observer-blocked",
   // The Observer stream changed since the caller read it (observer_commit's fingerprint).
   observerStale: "docket.observer-stale",
+  // `docket audit` (server/team/audit.ts): a range, repository or ledger the audit cannot read.
+  auditRangeInvalid: "docket.audit-range-invalid",
+  auditShallowClone: "docket.audit-shallow-clone",
+  auditNotARepository: "docket.audit-not-a-repository",
+  auditGitFailed: "docket.audit-git-failed",
+  auditPathInvalid: "docket.audit-path-invalid",
+  auditSubmodule: "docket.audit-submodule",
+  auditLedgerDiverged: "docket.audit-ledger-diverged",
+  ledgerMissing: "docket.ledger-missing",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -1,13 +1,29 @@
 // `docket audit <rev-range>` (issue 17): each changed path of each commit classified as landed,
 // unlanded or docket-state, and each scope's judgments, authorization, landings and debts.
-// INTERFACE STUB: the audit work replaces the body; `runAudit` is what the VS Code command
-// "Docket: Audit Branch…" builds on.
+// This file only sequences the work: Git through auditGit.ts, the ledger through auditLedger.ts,
+// the matching rule in auditClassify.ts (pure), the text in auditRender.ts (pure).
+// The VS Code command "Docket: Audit Branch…" builds on `runAudit`.
+import fs from "node:fs";
+import path from "node:path";
+import { containmentRootFor } from "../workspace/ledgerPaths";
+import { classifyAudit, describeChange } from "./auditClassify";
+import { AuditError } from "./auditError";
+import { committedLedger, diffTree, docketNotes, isShallow, listCommits, mergeBase, repositoryRoot, resolveCommit, type GitChange, type GitCommit } from "./auditGit";
+import { readAuditLedger, type AuditLedgerRead } from "./auditLedger";
+import type { AuditReport, CommitClaim, CommitInput, Requirement } from "./auditModel";
+import { parseAuditRange } from "./auditRange";
+import { renderAuditJson, renderAuditMarkdown } from "./auditRender";
+
+export { AuditError } from "./auditError";
+export { REQUIREMENTS, type AuditReport, type Requirement } from "./auditModel";
 
 export interface AuditRequest {
   readonly workspaceFolder: string;
   readonly ledgerPath: string;
   /** A Git revision range such as `origin/main..HEAD`. */
   readonly range: string;
+  /** Requirements whose violations the report lists (none: the report only describes). */
+  readonly requirements?: readonly Requirement[];
 }
 
 export interface AuditRun {
@@ -15,9 +31,157 @@ export interface AuditRun {
   readonly markdown: string;
   /** Commits the range held. */
   readonly commits: number;
+  /** The report itself (`docket/audit/v1`). */
+  readonly report: AuditReport;
+  /** The report as its documented JSON text. */
+  readonly json: string;
 }
 
-/** Audits a range; throws a DocketError with a coded message for a bad range or ledger. */
+/** Audits a range; throws an AuditError (a DocketError with `exitCode`) for a bad range, repository or ledger. */
 export async function runAudit(request: AuditRequest): Promise<AuditRun> {
-  return { markdown: `# Docket audit of \`${request.range}\`\n\n(not implemented yet)\n`, commits: 0 };
+  const report = await auditRange(request);
+  return { markdown: renderAuditMarkdown(report), commits: report.summary.commits, report, json: renderAuditJson(report) };
+}
+
+const toPosix = (value: string): string => value.split(path.sep).join("/");
+
+function realFolder(folder: string): string {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    throw new AuditError("docket.no-workspace", `no folder at ${folder}`, 2);
+  }
+}
+
+export async function auditRange(request: AuditRequest): Promise<AuditReport> {
+  const range = parseAuditRange(request.range);
+  const workspace = realFolder(request.workspaceFolder);
+  const root = realFolder(await repositoryRoot(workspace));
+  const workspacePrefix = toPosix(path.relative(root, workspace));
+  if (workspacePrefix.startsWith("..")) throw new AuditError("docket.audit-not-a-repository", `${workspace} is not inside ${root}`, 2);
+  if (await isShallow(root)) {
+    throw new AuditError(
+      "docket.audit-shallow-clone",
+      "this clone is shallow: the commits before its cut are missing, so the range and its base cannot be read. Run `git fetch --unshallow` (in GitHub Actions: actions/checkout with fetch-depth: 0) and audit again",
+      2,
+    );
+  }
+  const to = await resolveCommit(root, range.to);
+  if (to === null) throw new AuditError("docket.audit-range-invalid", `${JSON.stringify(range.to)} names no commit in ${root}`, 2);
+  const from = range.from === null ? null : await resolveCommit(root, range.from);
+  if (range.from !== null && from === null) throw new AuditError("docket.audit-range-invalid", `${JSON.stringify(range.from)} names no commit in ${root}`, 2);
+  const base = from === null ? null : await mergeBase(root, from, to);
+
+  const gitCommits = await listCommits(root, from, to);
+  const notes = await docketNotes(root, new Set(gitCommits.map((commit) => commit.sha)));
+  const ledgerPath = path.resolve(request.ledgerPath);
+  const ledgerInRepo = ledgerRepositoryPath(root, ledgerPath);
+  const docketPrefix = workspacePrefix === "" ? ".docket/" : `${workspacePrefix}/.docket/`;
+  const docketState = [docketPrefix, ...(ledgerInRepo === null ? [] : [ledgerInRepo, `${ledgerInRepo}.anchor`])];
+  const commits: CommitInput[] = [];
+  for (const commit of gitCommits) {
+    const changes = await commitChanges(root, commit);
+    commits.push({
+      sha: commit.sha,
+      parents: commit.parents,
+      subject: commit.subject,
+      changes: changes.map((change) => describeChange(change, workspacePrefix, docketState)),
+      claims: claimsOf(commit, notes.get(commit.sha) ?? null),
+    });
+  }
+
+  const interest = {
+    paths: new Set(commits.flatMap((commit) => commit.changes.flatMap((change) => (change.workspacePath === null || change.docketState || change.invalid !== null ? [] : [change.workspacePath])))),
+    landingIds: new Set(commits.flatMap((commit) => commit.claims.filter((claim) => claim.key === "Docket-Landing").map((claim) => claim.value.trim().split(/\s+/u)[0] ?? ""))),
+    scopeIds: new Set(commits.flatMap((commit) => commit.claims.filter((claim) => claim.key === "Docket-Scope").map((claim) => claim.value.trim()))),
+  };
+  const ledger = readAuditLedger(ledgerPath, containmentRootFor(workspace, ledgerPath), interest);
+  let baseLines: number | null = null;
+  if (ledgerInRepo !== null) {
+    if (base !== null) baseLines = await committedPrefix(root, base, ledgerInRepo, ledger, "the range's base");
+    await committedPrefix(root, to, ledgerInRepo, ledger, "the range's head");
+  }
+  return classifyAudit({
+    range: request.range,
+    base,
+    head: to,
+    ledger: { path: ledgerInRepo ?? ledgerPath, lines: ledger.lines, headLineSha256: ledger.headLineSha256, baseLines },
+    commits,
+    landings: ledger.landings,
+    scopes: ledger.scopes,
+    knownScopeIds: ledger.knownScopeIds,
+    requirements: request.requirements ?? [],
+  });
+}
+
+/** The ledger's repository-relative path, or null when it lies outside the repository. */
+function ledgerRepositoryPath(root: string, ledgerPath: string): string | null {
+  let resolved = ledgerPath;
+  try {
+    resolved = path.join(fs.realpathSync(path.dirname(ledgerPath)), path.basename(ledgerPath));
+  } catch {
+    // a missing folder: the ledger read refuses it
+  }
+  const relative = path.relative(root, resolved);
+  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? null : toPosix(relative);
+}
+
+/**
+ * The merge's own changes are the paths that differ from every parent (a conflict resolution or
+ * an edit made in the merge); everything else came from a commit the range lists itself or from
+ * the base's side, which is not this range's to answer for.
+ */
+async function commitChanges(root: string, commit: GitCommit): Promise<GitChange[]> {
+  if (commit.parents.length === 0) return diffTree(root, null, commit.sha);
+  const [first, ...others] = commit.parents as [string, ...string[]];
+  let changes = await diffTree(root, first, commit.sha);
+  for (const parent of others) {
+    const against = new Set((await diffTree(root, parent, commit.sha)).map((change) => change.path));
+    changes = changes.filter((change) => against.has(change.path));
+  }
+  return changes;
+}
+
+const NOTE_LINE = /^(Docket-Landing|Docket-Scope)\s*:\s*(.*)$/iu;
+
+function claimsOf(commit: GitCommit, note: string | null): CommitClaim[] {
+  const claims: CommitClaim[] = [
+    ...commit.landingTrailers.map((value) => ({ source: "trailer" as const, key: "Docket-Landing" as const, value })),
+    ...commit.scopeTrailers.map((value) => ({ source: "trailer" as const, key: "Docket-Scope" as const, value })),
+  ];
+  for (const line of (note ?? "").split("\n")) {
+    const match = NOTE_LINE.exec(line.trim());
+    if (match === null) continue;
+    const key = (match[1] as string).toLowerCase() === "docket-landing" ? ("Docket-Landing" as const) : ("Docket-Scope" as const);
+    claims.push({ source: "note", key, value: (match[2] as string).trim() });
+  }
+  return claims;
+}
+
+/**
+ * The ledger a commit carries must be a prefix of the ledger audited (Docket only appends; the
+ * merge driver keeps the common prefix byte for byte): else the audited ledger is not the history
+ * the range was built on. Returns the committed ledger's line count (0 when the commit has none).
+ */
+async function committedPrefix(root: string, commit: string, ledgerInRepo: string, ledger: AuditLedgerRead, what: string): Promise<number> {
+  const committed = await committedLedger(root, commit, ledgerInRepo);
+  const diverged = (why: string): never => {
+    throw new AuditError(
+      "docket.audit-ledger-diverged",
+      `the ledger committed at ${what} (${commit.slice(0, 12)}:${ledgerInRepo}) ${why}; the audited ledger is not the history this range was built on`,
+      3,
+    );
+  };
+  if (committed === null) return 0;
+  if (committed === "not-a-file") return diverged("is not a regular file");
+  if (committed.lines === 0 || committed.lastLine === null) return 0;
+  if (committed.lines > ledger.lines) return diverged(`holds ${committed.lines} lines, more than the audited ledger's ${ledger.lines}`);
+  let lineSha256: unknown = null;
+  try {
+    lineSha256 = (JSON.parse(committed.lastLine) as { lineSha256?: unknown }).lineSha256;
+  } catch {
+    return diverged("does not end with a Docket ledger line");
+  }
+  if (lineSha256 !== ledger.lineSha256At(committed.lines - 1)) return diverged(`differs from the audited ledger at line ${committed.lines}`);
+  return committed.lines;
 }
