@@ -96,11 +96,12 @@ export async function auditRange(request: AuditRequest): Promise<AuditReport> {
     scopeIds: new Set(commits.flatMap((commit) => commit.claims.filter((claim) => claim.key === "Docket-Scope").map((claim) => claim.value.trim()))),
   };
   const ledger = readAuditLedger(ledgerPath, containmentRootFor(workspace, ledgerPath), interest);
-  let baseLines: number | null = null;
-  if (ledgerInRepo !== null) {
-    if (base !== null) baseLines = await committedPrefix(root, base, ledgerInRepo, ledger, "the range's base");
-    await committedPrefix(root, to, ledgerInRepo, ledger, "the range's head");
-  }
+  // The ledger the commits carry: the audited one's place in the repository, or — for a ledger
+  // named from outside it (--ledger) — the workspace's default place. Either way the audited ledger
+  // must continue what the base and the head committed.
+  const committedPath = ledgerInRepo ?? `${docketPrefix}ledger.jsonl`;
+  const baseLines = base === null ? null : await committedPrefix(root, base, committedPath, ledger, "the range's base");
+  await committedPrefix(root, to, committedPath, ledger, "the range's head");
   return classifyAudit({
     range: request.range,
     base,
