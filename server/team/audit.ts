@@ -102,17 +102,23 @@ export async function auditRange(request: AuditRequest): Promise<AuditReport> {
   const committedPath = ledgerInRepo ?? `${docketPrefix}ledger.jsonl`;
   const baseLines = base === null ? null : await committedPrefix(root, base, committedPath, ledger, "the range's base");
   await committedPrefix(root, to, committedPath, ledger, "the range's head");
-  return classifyAudit({
-    range: request.range,
-    base,
-    head: to,
-    ledger: { path: ledgerInRepo ?? ledgerPath, lines: ledger.lines, headLineSha256: ledger.headLineSha256, baseLines },
-    commits,
-    landings: ledger.landings,
-    scopes: ledger.scopes,
-    knownScopeIds: ledger.knownScopeIds,
-    requirements: request.requirements ?? [],
-  });
+  const classify = (scopes: ReturnType<AuditLedgerRead["describeScopes"]>): AuditReport =>
+    classifyAudit({
+      range: request.range,
+      base,
+      head: to,
+      ledger: { path: ledgerInRepo ?? ledgerPath, lines: ledger.lines, headLineSha256: ledger.headLineSha256, baseLines },
+      commits,
+      landings: ledger.landings,
+      scopes,
+      knownScopeIds: ledger.knownScopeIds,
+      requirements: request.requirements ?? [],
+    });
+  // Matching does not depend on the scopes' records; the first pass finds which landings the range
+  // uses, so only their scopes (and the ones commits name) are rebuilt, however often a path was landed.
+  const matched = classify([]);
+  const used = new Set([...ledger.knownScopeIds, ...matched.commits.flatMap((commit) => commit.paths.flatMap((entry) => (entry.landing === null ? [] : [entry.landing.workScopeId])))]);
+  return classify(ledger.describeScopes(used));
 }
 
 /** The ledger's repository-relative path, or null when it lies outside the repository. */

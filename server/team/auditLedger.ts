@@ -22,7 +22,8 @@ export interface AuditLedgerRead {
   readonly lines: number;
   readonly headLineSha256: string | null;
   readonly landings: readonly LedgerLanding[];
-  readonly scopes: readonly LedgerScope[];
+  /** The report's view of these scopes (judgments, authorizations, landings, debts, guard reviews). */
+  describeScopes(scopeIds: Iterable<string>): LedgerScope[];
   /** Of the scope ids the range named, those the ledger holds. */
   readonly knownScopeIds: ReadonlySet<string>;
   /** The lineSha256 of a zero-based line, or null past the end. */
@@ -71,22 +72,19 @@ export function readAuditLedger(ledgerPath: string, containmentRoot: string, int
     );
   }
   const landings: LedgerLanding[] = found.map(({ storedIndex, ...landing }) => ({ ...landing, line: store.lineOfReplayIndex(storedIndex) ?? 0 }));
-  const scopeIds = new Set(landings.map((landing) => landing.workScopeId));
-  const knownScopeIds = new Set<string>();
-  for (const scopeId of interest.scopeIds) {
-    if (store.replayer.scope(scopeId) !== undefined) {
-      knownScopeIds.add(scopeId);
-      scopeIds.add(scopeId);
-    }
-  }
-  const reviews = guardReviewsByScope(store, scopeIds);
-  const scopes = [...scopeIds].sort(compareCodeUnits).map((scopeId) => describeScope(store, store.replayer.scope(scopeId) as ScopeState, reviews.get(scopeId) ?? []));
+  const listed = interest.scopeIds.size === 0 ? new Set<string>() : new Set(store.replayer.scopeListings().map((listing) => listing.workScopeId));
+  const knownScopeIds = new Set([...interest.scopeIds].filter((scopeId) => listed.has(scopeId)));
   return {
     lines: store.lineCount,
     headLineSha256: store.headLineSha256,
     landings,
-    scopes,
     knownScopeIds,
+    describeScopes: (scopeIds) => {
+      // Rebuilding a closed scope replays its own events again: only the scopes the report shows.
+      const wanted = new Set([...scopeIds].filter((scopeId) => store.replayer.scope(scopeId) !== undefined));
+      const reviews = guardReviewsByScope(store, wanted);
+      return [...wanted].sort(compareCodeUnits).map((scopeId) => describeScope(store, store.replayer.scope(scopeId) as ScopeState, reviews.get(scopeId) ?? []));
+    },
     lineSha256At: (line) => {
       const bytes = store.lineBytes(line);
       if (bytes === undefined) return null;
