@@ -8,7 +8,7 @@ import path from "node:path";
 import { containmentRootFor } from "../workspace/ledgerPaths";
 import { classifyAudit, describeChange } from "./auditClassify";
 import { AuditError } from "./auditError";
-import { committedLedger, diffTree, docketNotes, isShallow, listCommits, mergeBase, repositoryRoot, resolveCommit, type GitChange, type GitCommit } from "./auditGit";
+import { committedFile, diffTree, docketNotes, isShallow, listCommits, mergeBase, repositoryRoot, resolveCommit, streamBlob, type GitChange, type GitCommit } from "./auditGit";
 import { readAuditLedger, type AuditLedgerRead } from "./auditLedger";
 import type { AuditReport, CommitClaim, CommitInput, Requirement } from "./auditModel";
 import { parseAuditRange } from "./auditRange";
@@ -79,8 +79,10 @@ export async function auditRange(request: AuditRequest): Promise<AuditReport> {
   const docketPrefix = workspacePrefix === "" ? ".docket/" : `${workspacePrefix}/.docket/`;
   const docketState = [docketPrefix, ...(ledgerInRepo === null ? [] : [ledgerInRepo, `${ledgerInRepo}.anchor`])];
   const commits: CommitInput[] = [];
+  const changesOf = new Map<string, GitChange[]>();
   for (const commit of gitCommits) {
     const changes = await commitChanges(root, commit);
+    changesOf.set(commit.sha, changes);
     commits.push({
       sha: commit.sha,
       parents: commit.parents,
@@ -100,8 +102,19 @@ export async function auditRange(request: AuditRequest): Promise<AuditReport> {
   // named from outside it (--ledger) — the workspace's default place. Either way the audited ledger
   // must continue what the base and the head committed.
   const committedPath = ledgerInRepo ?? `${docketPrefix}ledger.jsonl`;
-  const baseLines = base === null ? null : await committedPrefix(root, base, committedPath, ledger, "the range's base");
-  await committedPrefix(root, to, committedPath, ledger, "the range's head");
+  const prefix = (blob: string | "not-a-file" | null, what: string): Promise<number> => committedPrefix(root, blob, ledgerPath, ledger.bytes, what);
+  const baseLines = base === null ? null : await prefix(await committedFile(root, base, committedPath), `the range's base (${base.slice(0, 12)}:${committedPath})`);
+  await prefix(await committedFile(root, to, committedPath), `the range's head (${to.slice(0, 12)}:${committedPath})`);
+  // Every version a commit of the range wrote, too: a ledger rewritten in the middle of a branch and
+  // put back later would pass a check of the two ends alone.
+  const checkedBlobs = new Set<string>();
+  for (const commit of gitCommits) {
+    for (const change of changesOf.get(commit.sha) ?? []) {
+      if (change.path !== committedPath || change.status === "D" || checkedBlobs.has(change.newBlob)) continue;
+      checkedBlobs.add(change.newBlob);
+      await prefix(change.newMode === "100644" || change.newMode === "100755" ? change.newBlob : "not-a-file", `${commit.sha.slice(0, 12)} (${committedPath})`);
+    }
+  }
   const classify = (scopes: ReturnType<AuditLedgerRead["describeScopes"]>): AuditReport =>
     classifyAudit({
       range: request.range,
@@ -166,29 +179,38 @@ function claimsOf(commit: GitCommit, note: string | null): CommitClaim[] {
 }
 
 /**
- * The ledger a commit carries must be a prefix of the ledger audited (Docket only appends; the
- * merge driver keeps the common prefix byte for byte): else the audited ledger is not the history
- * the range was built on. Returns the committed ledger's line count (0 when the commit has none).
+ * The ledger a commit carries must be a prefix of the ledger audited, byte for byte (Docket only
+ * appends; the merge driver keeps the common prefix byte for byte): else the audited ledger is not
+ * the history the range was built on. The blob is streamed and compared with the file at the same
+ * offsets. Returns the committed ledger's line count (0 when the commit has none).
  */
-async function committedPrefix(root: string, commit: string, ledgerInRepo: string, ledger: AuditLedgerRead, what: string): Promise<number> {
-  const committed = await committedLedger(root, commit, ledgerInRepo);
+async function committedPrefix(root: string, blob: string | "not-a-file" | null, ledgerPath: string, ledgerBytes: number, what: string): Promise<number> {
   const diverged = (why: string): never => {
-    throw new AuditError(
-      "docket.audit-ledger-diverged",
-      `the ledger committed at ${what} (${commit.slice(0, 12)}:${ledgerInRepo}) ${why}; the audited ledger is not the history this range was built on`,
-      3,
-    );
+    throw new AuditError("docket.audit-ledger-diverged", `the ledger committed at ${what} ${why}; the audited ledger is not the history this range was built on`, 3);
   };
-  if (committed === null) return 0;
-  if (committed === "not-a-file") return diverged("is not a regular file");
-  if (committed.lines === 0 || committed.lastLine === null) return 0;
-  if (committed.lines > ledger.lines) return diverged(`holds ${committed.lines} lines, more than the audited ledger's ${ledger.lines}`);
-  let lineSha256: unknown = null;
+  if (blob === null) return 0;
+  if (blob === "not-a-file") return diverged("is not a regular file");
+  const fd = fs.openSync(ledgerPath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  let offset = 0;
+  let lines = 0;
+  let last = 10;
   try {
-    lineSha256 = (JSON.parse(committed.lastLine) as { lineSha256?: unknown }).lineSha256;
-  } catch {
-    return diverged("does not end with a Docket ledger line");
+    const mine = Buffer.allocUnsafe(1 << 16);
+    await streamBlob(root, blob, (chunk) => {
+      if (offset + chunk.length > ledgerBytes) diverged(`is longer than the audited ledger's ${ledgerBytes} bytes of complete lines`);
+      for (let at = 0; at < chunk.length; ) {
+        const length = Math.min(mine.length, chunk.length - at);
+        const read = fs.readSync(fd, mine, 0, length, offset + at);
+        if (read !== length || !mine.subarray(0, length).equals(chunk.subarray(at, at + length))) diverged(`differs from the audited ledger within its first ${offset + at + length} bytes`);
+        at += length;
+      }
+      for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, index + 1)) lines += 1;
+      offset += chunk.length;
+      last = chunk[chunk.length - 1] ?? last;
+    });
+  } finally {
+    fs.closeSync(fd);
   }
-  if (lineSha256 !== ledger.lineSha256At(committed.lines - 1)) return diverged(`differs from the audited ledger at line ${committed.lines}`);
-  return committed.lines;
+  if (last !== 10) return diverged("does not end with a complete line");
+  return lines;
 }

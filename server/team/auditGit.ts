@@ -14,6 +14,9 @@ interface GitRun {
 
 const GIT_TIMEOUT_MS = 120_000;
 
+// Replace refs would let a repository show other commits and trees than the ones it has.
+const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_NO_REPLACE_OBJECTS: "1", LC_ALL: "C", GIT_PAGER: "cat" };
+
 // Settings a hostile repository could use to run a program while Docket reads it.
 const SAFE_CONFIG = ["-c", "core.fsmonitor=false", "-c", "core.quotePath=false"];
 
@@ -21,7 +24,7 @@ function runGit(cwd: string, args: readonly string[]): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", [...SAFE_CONFIG, ...args], {
       cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", GIT_PAGER: "cat" },
+      env: GIT_ENV,
       stdio: ["ignore", "pipe", "pipe"],
     });
     const out: Buffer[] = [];
@@ -149,48 +152,38 @@ export async function diffTree(root: string, parent: string | null, commit: stri
   return changes;
 }
 
-export interface CommittedLedger {
-  /** Complete lines the blob holds. */
-  readonly lines: number;
-  /** The last complete line, as text (null when it holds none). */
-  readonly lastLine: string | null;
-}
-
 /**
- * The ledger a commit carries at `relativePath`: null when the commit has none there, "not-a-file"
- * when the entry is a link, a folder or a submodule. The blob is streamed: only the line being read
- * and the last complete one are ever held.
+ * The blob id of the file a commit carries at `relativePath`: null when the commit has none there,
+ * "not-a-file" when the entry is a link, a folder or a submodule.
  */
-export async function committedLedger(root: string, commit: string, relativePath: string): Promise<CommittedLedger | "not-a-file" | null> {
+export async function committedFile(root: string, commit: string, relativePath: string): Promise<string | "not-a-file" | null> {
   const listing = await gitText(root, ["ls-tree", "-z", "--full-tree", commit, "--", relativePath], "cannot list the committed ledger");
   const entry = listing.split("\0").find((item) => item.endsWith(`\t${relativePath}`));
   if (entry === undefined) return null;
   const meta = /^(\d{6}) (\w+) ([0-9a-f]{40})\t/u.exec(entry);
   if (meta === null || meta[2] !== "blob" || (meta[1] !== "100644" && meta[1] !== "100755")) return "not-a-file";
-  return streamLines(root, meta[3] as string);
+  return meta[3] as string;
 }
 
-function streamLines(root: string, blob: string): Promise<CommittedLedger> {
+/** Streams a blob's bytes to `onChunk` (never held whole); resolves once Git has sent them all. */
+export function streamBlob(root: string, blob: string, onChunk: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", [...SAFE_CONFIG, "cat-file", "blob", blob], { cwd: root, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" }, stdio: ["ignore", "pipe", "pipe"] });
-    let lines = 0;
-    let current: Buffer[] = [];
-    let last: Buffer | null = null;
+    const child = spawn("git", [...SAFE_CONFIG, "cat-file", "blob", blob], { cwd: root, env: GIT_ENV, stdio: ["ignore", "pipe", "pipe"] });
+    let failure: unknown = null;
     child.stdout.on("data", (chunk: Buffer) => {
-      let start = 0;
-      for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
-        current.push(chunk.subarray(start, newline));
-        last = Buffer.concat(current);
-        current = [];
-        lines += 1;
-        start = newline + 1;
+      if (failure !== null) return;
+      try {
+        onChunk(chunk);
+      } catch (error) {
+        failure = error;
+        child.kill("SIGKILL");
       }
-      if (start < chunk.length) current.push(chunk.subarray(start));
     });
     child.on("error", (error) => reject(new AuditError("docket.audit-git-failed", `cannot read the committed ledger: ${error.message}`, 2)));
     child.on("close", (status) => {
-      if (status !== 0) reject(new AuditError("docket.audit-git-failed", `cannot read the committed ledger blob ${blob}`, 2));
-      else resolve({ lines, lastLine: last === null ? null : (last as Buffer).toString("utf8") });
+      if (failure !== null) reject(failure);
+      else if (status !== 0) reject(new AuditError("docket.audit-git-failed", `cannot read the committed ledger blob ${blob}`, 2));
+      else resolve();
     });
   });
 }

@@ -20,14 +20,14 @@ export interface LedgerInterest {
 
 export interface AuditLedgerRead {
   readonly lines: number;
+  /** Bytes of complete lines (what a committed version may at most hold). */
+  readonly bytes: number;
   readonly headLineSha256: string | null;
   readonly landings: readonly LedgerLanding[];
   /** The report's view of these scopes (judgments, authorizations, landings, debts, guard reviews). */
   describeScopes(scopeIds: Iterable<string>): LedgerScope[];
   /** Of the scope ids the range named, those the ledger holds. */
   readonly knownScopeIds: ReadonlySet<string>;
-  /** The lineSha256 of a zero-based line, or null past the end. */
-  lineSha256At(line: number): string | null;
 }
 
 const STORE_FAULT_CODES = {
@@ -76,6 +76,7 @@ export function readAuditLedger(ledgerPath: string, containmentRoot: string, int
   const knownScopeIds = new Set([...interest.scopeIds].filter((scopeId) => listed.has(scopeId)));
   return {
     lines: store.lineCount,
+    bytes: store.offset,
     headLineSha256: store.headLineSha256,
     landings,
     knownScopeIds,
@@ -84,12 +85,6 @@ export function readAuditLedger(ledgerPath: string, containmentRoot: string, int
       const wanted = new Set([...scopeIds].filter((scopeId) => store.replayer.scope(scopeId) !== undefined));
       const reviews = guardReviewsByScope(store, wanted);
       return [...wanted].sort(compareCodeUnits).map((scopeId) => describeScope(store, store.replayer.scope(scopeId) as ScopeState, reviews.get(scopeId) ?? []));
-    },
-    lineSha256At: (line) => {
-      const bytes = store.lineBytes(line);
-      if (bytes === undefined) return null;
-      const parsed = JSON.parse(bytes.toString("utf8")) as { lineSha256?: unknown };
-      return typeof parsed.lineSha256 === "string" ? parsed.lineSha256 : null;
     },
   };
 }

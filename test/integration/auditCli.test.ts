@@ -228,6 +228,51 @@ test("a ledger the audit does not understand exits 3: missing, foreign, damaged,
   assert.match(diverged.stderr, /^docket: docket\.audit-ledger-diverged: the ledger committed at the range's head/u);
 });
 
+test("a merge answers only for the paths that differ from every parent: a clean merge adds nothing, an edit made in the merge is unlanded", () => {
+  const trunk = commitOn("trunk", "main", "Trunk moves on", { "README.md": "# Greeter\n\nMore.\n" });
+  runGit(repo, ["checkout", "--quiet", "-B", "merged", "feature"]);
+  runGit(repo, ["merge", "--quiet", "--no-edit", "--no-ff", trunk]);
+  runGit(repo, ["checkout", "--quiet", "-B", "evil-merge", "feature"]);
+  runGit(repo, ["merge", "--quiet", "--no-commit", "--no-ff", trunk]);
+  fs.writeFileSync(path.join(repo, "src", "extra.ts"), "export const extra = 1;\n");
+  runGit(repo, ["add", "--all"]);
+  runGit(repo, ["commit", "--quiet", "--no-verify", "-m", "Merge trunk (and sneak in a file)"]);
+  runGit(repo, ["checkout", "--quiet", "feature"]);
+  type Report = { commits: { subject: string; parents: string[]; paths: { path: string; class: string }[] }[] };
+  const clean = JSON.parse(docket(repo, ["audit", "trunk..merged", "--json"]).stdout) as Report;
+  assert.deepEqual(clean.commits.map((commit) => [commit.subject.replace(/^Merge .*/u, "Merge"), commit.parents.length, commit.paths.map((entry) => `${entry.path}=${entry.class}`)]), [
+    ["Change the greeting", 1, [".docket/.gitignore=docket-state", ".docket/ledger.jsonl=docket-state", "src/greeting.ts=landed"]],
+    ["Add a farewell", 1, ["src/farewell.ts=unlanded"]],
+    ["Merge", 2, []],
+  ]);
+  const evil = JSON.parse(docket(repo, ["audit", "trunk..evil-merge", "--json"]).stdout) as Report;
+  assert.deepEqual(evil.commits[2]?.paths.map((entry) => `${entry.path}=${entry.class}`), ["src/extra.ts=unlanded"]);
+});
+
+test("a ledger rewritten in the middle of the branch (and put back) is refused: docket.audit-ledger-diverged names the commit", () => {
+  const ledgerFile = path.join(repo, ".docket", "ledger.jsonl");
+  const original = fs.readFileSync(ledgerFile, "utf8");
+  const lines = original.split("\n");
+  const rewritten = lines.slice(0, 3).join("\n").replace(/"occurredAt":"[^"]+"/u, '"occurredAt":"2000-01-01T00:00:00.000Z"') + "\n";
+  const middle = commitOn("rewrite", "feature", "Rewrite the ledger", { ".docket/ledger.jsonl": rewritten });
+  commitOn("rewrite", "rewrite", "Put the ledger back", { ".docket/ledger.jsonl": original });
+  fs.writeFileSync(ledgerFile, original);
+  const run = docket(repo, ["audit", "main..rewrite"]);
+  assert.equal(run.status, 3, run.stderr);
+  assert.match(run.stderr, new RegExp(`^docket: docket\\.audit-ledger-diverged: the ledger committed at ${middle.slice(0, 12)} `, "u"));
+});
+
+test("a ledger that is a symbolic link is not read: exit 3 docket.unsafe-path", () => {
+  const clone = path.join(folder, "linked");
+  execFileSync("git", ["clone", "--quiet", "--no-local", "--branch", "feature", repo, clone], { stdio: "ignore" });
+  const ledgerFile = path.join(clone, ".docket", "ledger.jsonl");
+  fs.renameSync(ledgerFile, path.join(folder, "elsewhere.jsonl"));
+  fs.symlinkSync(path.join(folder, "elsewhere.jsonl"), ledgerFile);
+  const run = docket(clone, ["audit", "origin/main..HEAD"]);
+  assert.equal(run.status, 3);
+  assert.match(run.stderr, /^docket: docket\.unsafe-path: .*symbolic link/u);
+});
+
 /** A PATH whose `docket` is the built CLI, as the workflow's install step provides. */
 function docketOnPath(): string {
   const bin = path.join(folder, "bin");
