@@ -17,14 +17,16 @@ function requirementsOf(value: string | undefined): Requirement[] {
 }
 
 export async function runAuditCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseArgs(args, ["ledger", "workspace", "require"], ["json", "markdown"]);
+  const parsed = parseArgs(args, ["ledger", "workspace", "require", "language"], ["json", "markdown"]);
   if (parsed.positionals.length !== 1) throw new UsageError("audit needs exactly one revision range, e.g. origin/main..HEAD", "docket.audit-range-invalid");
   if (parsed.flags.has("json") && parsed.flags.has("markdown")) throw new UsageError("--json and --markdown exclude each other");
   const requirements = requirementsOf(stringFlag(parsed, "require"));
+  const language = stringFlag(parsed, "language") ?? "en";
+  if (language !== "en" && language !== "ko") throw new UsageError("--language is en or ko");
   const { workspaceFolder, ledgerPath } = locateLedger(parsed, io);
   let run: Awaited<ReturnType<typeof runAudit>>;
   try {
-    run = await runAudit({ workspaceFolder, ledgerPath, range: parsed.positionals[0] as string, requirements });
+    run = await runAudit({ workspaceFolder, ledgerPath, range: parsed.positionals[0] as string, requirements, language });
   } catch (error) {
     if (error instanceof AuditError) {
       io.stderr(`docket: ${error.code}: ${error.message}\n`);

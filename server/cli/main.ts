@@ -91,7 +91,8 @@ Usage:
   docket notebook publish PROPOSAL_ID --yes [--sha256 DIGEST]
                                            publish all of a proposal's records or none (exit 3 =
                                            recovery required). See docs/notebook.md
-  docket audit <rev-range> [--json | --markdown] [--require landed,verified,...] [--workspace DIR] [--ledger PATH]
+  docket audit <rev-range> [--json | --markdown] [--require landed,verified,...] [--language en|ko]
+               [--workspace DIR] [--ledger PATH]
                                            classify each path each commit of the range changed as
                                            landed, unlanded or Docket state, with each scope's
                                            judgments, authorizations, landings and debts (exit 1 a

@@ -12,10 +12,11 @@ import { committedFile, diffTree, docketNotes, isShallow, listCommits, mergeBase
 import { readAuditLedger, type AuditLedgerRead } from "./auditLedger";
 import type { AuditReport, CommitClaim, CommitInput, Requirement } from "./auditModel";
 import { parseAuditRange } from "./auditRange";
-import { renderAuditJson, renderAuditMarkdown } from "./auditRender";
+import { renderAuditJson, renderAuditMarkdown, type AuditLanguage } from "./auditRender";
 
 export { AuditError } from "./auditError";
 export { REQUIREMENTS, type AuditReport, type Requirement } from "./auditModel";
+export type { AuditLanguage } from "./auditRender";
 
 export interface AuditRequest {
   readonly workspaceFolder: string;
@@ -24,6 +25,8 @@ export interface AuditRequest {
   readonly range: string;
   /** Requirements whose violations the report lists (none: the report only describes). */
   readonly requirements?: readonly Requirement[];
+  /** The Markdown report's language (the JSON is language-free); English by default. */
+  readonly language?: AuditLanguage;
 }
 
 export interface AuditRun {
@@ -40,7 +43,7 @@ export interface AuditRun {
 /** Audits a range; throws an AuditError (a DocketError with `exitCode`) for a bad range, repository or ledger. */
 export async function runAudit(request: AuditRequest): Promise<AuditRun> {
   const report = await auditRange(request);
-  return { markdown: renderAuditMarkdown(report), commits: report.summary.commits, report, json: renderAuditJson(report) };
+  return { markdown: renderAuditMarkdown(report, request.language ?? "en"), commits: report.summary.commits, report, json: renderAuditJson(report) };
 }
 
 const toPosix = (value: string): string => value.split(path.sep).join("/");

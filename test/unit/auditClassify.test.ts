@@ -178,3 +178,17 @@ test("JSON: format docket/audit/v1, keys sorted by code units; Markdown escapes 
   assert.equal(mdCode("a`b"), "``a`b``");
   assert.equal(mdText("a_b*c"), "a\\_b\\*c");
 });
+
+test("Markdown in Korean: the same report with Korean words, violations built from their fields", () => {
+  const l1 = landing("landing:1", SHA_A, ["src/a.ts"], 5);
+  const report = classifyAudit(input([commit(1, ["src/a.ts", "src/b.ts"])], [l1], { requirements: ["landed", "verified"] }));
+  const korean = renderAuditMarkdown(report, "ko");
+  assert.match(korean, /^# Docket 감사: `main\.\.feature`/u);
+  assert.match(korean, /❌ `--require landed,verified` \*\*위반 2건\*\*/u);
+  assert.match(korean, /`src\/a\.ts` \| M \| ✅ 반영됨 \| `landing:1` \| 경로 \|/u);
+  assert.match(korean, /`src\/b\.ts` \| M \| ❌ \*\*미반영\*\*/u);
+  assert.match(korean, /- `landed` · `unlanded`: 커밋 `111111111111`, 경로 `src\/b\.ts`/u);
+  assert.match(korean, /## 범위/u);
+  assert.doesNotMatch(korean, /without a landing/u);
+  assert.match(renderAuditMarkdown(report), /^# Docket audit of `main\.\.feature`/u);
+});
