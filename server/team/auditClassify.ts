@@ -7,7 +7,8 @@
 //     appended after the ledger committed at the range's base (earlier ones were spent by history
 //     the range does not contain);
 //  3. each (landing, path) pair vouches for one commit only — the oldest in the range — so a
-//     landed path edited again later without Docket is unlanded, with or without a copied trailer.
+//     landed path edited again later without Docket is unlanded, with or without a copied trailer;
+//     a pair some commit claims is left to claims (the fallback never hands it to another commit).
 import { compareCodeUnits } from "../ledger/canonicalJson";
 import {
   AUDIT_FORMAT,
@@ -99,6 +100,20 @@ export function classifyAudit(input: ClassifyInput): AuditReport {
     return { reroutePending: recorded?.reroutePending ?? true, verificationPending: recorded?.verificationPending ?? true };
   };
   const consumed = new Set<string>();
+  // Pairs a commit of the range names in a claim that checks out are kept for claims: the path
+  // fallback never gives them to another commit (an older commit that created the same file would
+  // otherwise take the landing from the commit that carries it).
+  const claimedPairs = new Set<string>();
+  for (const commit of input.commits) {
+    const changed = new Set(commit.changes.flatMap((change) => (change.invalid === null && !change.docketState && change.workspacePath !== null ? [change.workspacePath] : [])));
+    const scopes = commit.claims.filter((claim) => claim.key === "Docket-Scope").map((claim) => claim.value.trim());
+    for (const claim of commit.claims) {
+      const parsed = claim.key === "Docket-Landing" ? parseLandingClaim(claim.value) : null;
+      const found = parsed === null ? undefined : landingsById.get(parsed.landingId)?.find((candidate) => candidate.eventSha256 === parsed.eventSha256);
+      const claimed = found !== undefined && (scopes.length === 0 || scopes.includes(found.workScopeId)) ? found : undefined;
+      for (const changedPath of claimed?.changedPaths ?? []) if (changed.has(changedPath)) claimedPairs.add(pairKey(claimed as LedgerLanding, changedPath));
+    }
+  }
   const commitsOfScope = new Map<string, Set<string>>();
   const usedLandings = new Map<string, LedgerLanding>();
   const reportCommits: ReportCommit[] = [];
@@ -156,7 +171,7 @@ export function classifyAudit(input: ClassifyInput): AuditReport {
         for (const entry of vouching) if (entry.landing?.eventSha256 === chosen.landing.eventSha256) landedByClaim.add(entry.index);
       } else {
         const candidate = (landingsByPath.get(wp) ?? []).find(
-          (landing) => (input.ledger.baseLines === null || landing.line >= input.ledger.baseLines) && !consumed.has(pairKey(landing, wp)),
+          (landing) => (input.ledger.baseLines === null || landing.line >= input.ledger.baseLines) && !consumed.has(pairKey(landing, wp)) && !claimedPairs.has(pairKey(landing, wp)),
         );
         if (candidate !== undefined) chosen = { landing: candidate, match: "path" };
       }

@@ -145,6 +145,17 @@ test("a landing committed before the range's base cannot vouch by path for a lat
   assert.deepEqual(report.commits[0]?.paths, [{ class: "unlanded", landing: null, path: "src/greeting.ts", reason: null, status: "M" }]);
 });
 
+test("a single revision audits its whole history: the root commit against the empty tree, no base", () => {
+  const run = docket(repo, ["audit", "feature", "--json"]);
+  assert.equal(run.status, 0, run.stderr);
+  const report = JSON.parse(run.stdout) as { base: string | null; ledger: { baseLines: number | null }; commits: { subject: string; parents: string[]; paths: { path: string; class: string }[] }[] };
+  assert.equal(report.base, null);
+  assert.equal(report.ledger.baseLines, null);
+  assert.deepEqual(report.commits[0], { ...report.commits[0], subject: "Initial commit", parents: [] });
+  assert.deepEqual(report.commits[0]?.paths.map((entry) => `${entry.path}=${entry.class}`), ["README.md=unlanded", "src/greeting.ts=unlanded"]);
+  assert.deepEqual(report.commits.slice(1).map((commit) => commit.subject), ["Change the greeting", "Add a farewell"]);
+});
+
 test("bad ranges and options exit 2 with a code, before Git runs anything", () => {
   const cases: [readonly string[], RegExp][] = [
     [["audit", "-HEAD"], /docket\.audit-range-invalid: .*begins with '-'/u],

@@ -192,3 +192,12 @@ test("Markdown in Korean: the same report with Korean words, violations built fr
   assert.doesNotMatch(korean, /without a landing/u);
   assert.match(renderAuditMarkdown(report), /^# Docket audit of `main\.\.feature`/u);
 });
+
+test("a pair a later commit claims is not handed to an earlier commit by the path fallback", () => {
+  const l1 = landing("landing:1", SHA_A, ["src/a.ts"], 5);
+  const report = classifyAudit(input([commit(1, ["src/a.ts"]), commit(2, ["src/a.ts"], [trailer(`landing:1 ${SHA_A}`)])], [l1], { base: null, ledger: { path: ".docket/ledger.jsonl", lines: 20, headLineSha256: null, baseLines: null } }));
+  assert.deepEqual(report.commits.map((entry) => [entry.paths[0]?.class, entry.paths[0]?.landing?.match ?? null]), [
+    ["unlanded", null],
+    ["landed", "trailer"],
+  ]);
+});
