@@ -168,6 +168,8 @@ test("bad ranges and options exit 2 with a code, before Git runs anything", () =
     [["audit", "--output=/tmp/x", "main..feature"], /docket\.usage: unknown option --output/u],
     [["audit", "main..feature", "--json", "--markdown"], /docket\.usage/u],
     [["audit", "main..feature", "--require", "landed,bogus"], /docket\.audit-require-invalid: .*"bogus"/u],
+    [["audit", "main..feature", "--language", "fr"], /docket\.usage: --language is en or ko/u],
+    [["audit", "main..feature", "--workspace", folder], /docket\.audit-not-a-repository/u],
   ];
   for (const [args, expected] of cases) {
     const run = docket(repo, args);
