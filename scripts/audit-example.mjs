@@ -1,7 +1,7 @@
 // Builds the scripted two-commit branch of docs/examples/audit-report.md and audits it with the
 // built CLI (dist/docket.js; run `node scripts/build.mjs` first):
 //
-//   node scripts/audit-example.mjs [--out FILE] [--repo DIR]
+//   node scripts/audit-example.mjs [--out FILE] [--repo DIR] [--subfolder NAME]
 //
 // `main` holds README.md and src/greeting.ts. On `feature`, Docket is turned on (`docket on`) and a
 // whole cycle runs through `docket mcp` (the MCP SDK's client): a work judgment, its conclusion, an
@@ -10,7 +10,8 @@
 // trailer naming the landing (what the prepare-commit-msg hook writes); commit 2 adds
 // src/farewell.ts without Docket. The report is `docket audit main..feature --markdown`; with
 // --out it is written there (else to stdout). --repo keeps the repository in DIR (which must not
-// exist) for further audits; without it the repository is removed.
+// exist) for further audits; without it the repository is removed. --subfolder runs Docket in a
+// folder of the repository instead of its root (the workspace is then DIR/NAME).
 //
 // Commit dates are fixed; the ledger's `occurredAt` (and so every hash and commit id after it) is
 // the clock's, so two runs differ only in hexadecimal ids (test/integration/auditExample.test.ts
@@ -32,6 +33,7 @@ const option = (name) => {
 };
 const out = option("--out");
 const keep = option("--repo");
+const subfolder = option("--subfolder") ?? "";
 
 const DATE = "2026-12-01T10:00:00Z";
 const gitEnv = { ...process.env, GIT_AUTHOR_DATE: DATE, GIT_COMMITTER_DATE: DATE, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
@@ -66,21 +68,22 @@ function recordedLanding(repo) {
   throw new Error("the ledger holds no landing");
 }
 
-export async function buildScenario(repo) {
+export async function buildScenario(repo, sub = "") {
   fs.mkdirSync(repo);
+  const workspace = path.join(repo, sub);
   git(repo, ["init", "--quiet", "--initial-branch=main"]);
   git(repo, ["config", "user.name", "Docket Example"]);
   git(repo, ["config", "user.email", "example@docket.invalid"]);
   git(repo, ["config", "commit.gpgsign", "false"]);
-  write(repo, "README.md", "# Greeter\n");
-  write(repo, "src/greeting.ts", "export const greeting = \"Hello\";\n");
+  write(workspace, "README.md", "# Greeter\n");
+  write(workspace, "src/greeting.ts", "export const greeting = \"Hello\";\n");
   git(repo, ["add", "--all"]);
   git(repo, ["commit", "--quiet", "--no-verify", "-m", "Initial commit"]);
   git(repo, ["checkout", "--quiet", "-b", "feature"]);
 
-  const on = docket(repo, ["on", "--workspace", repo]);
+  const on = docket(workspace, ["on", "--workspace", workspace]);
   if (on.status !== 0) throw new Error(`docket on failed: ${on.stderr}`);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--workspace", repo], cwd: repo, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--workspace", workspace], cwd: workspace, stderr: "pipe" });
   const client = new Client({ name: "docket-audit-example", version: "0.0.0" });
   await client.connect(transport);
   try {
@@ -95,7 +98,7 @@ export async function buildScenario(repo) {
       outcome: { kind: "contextual-judgment", rationale: "Users asked for a friendlier greeting.", artifact: "Say \"Hello, world\".", stopEvidence: ["The wording is agreed."] },
     });
     await tool(client, "authorize_change", { movement: "Change the greeting to \"Hello, world\".", stableLanding: "src/greeting.ts says \"Hello, world\".", verificationTarget: "The file says \"Hello, world\"." });
-    write(repo, "src/greeting.ts", "export const greeting = \"Hello, world\";\n");
+    write(workspace, "src/greeting.ts", "export const greeting = \"Hello, world\";\n");
     await tool(client, "record_landing", { result: "The greeting now says \"Hello, world\".", verification: ["cat src/greeting.ts"] });
     await tool(client, "open_judgment", {
       purpose: "reroute-decision",
@@ -107,10 +110,10 @@ export async function buildScenario(repo) {
   } finally {
     await client.close();
   }
-  const landing = recordedLanding(repo);
+  const landing = recordedLanding(workspace);
   git(repo, ["add", "--all"]);
   git(repo, ["commit", "--quiet", "--no-verify", "-m", "Change the greeting", "-m", `Docket-Landing: ${landing.landingId} ${landing.eventSha256}\nDocket-Scope: ${landing.workScopeId}`]);
-  write(repo, "src/farewell.ts", "export const farewell = \"Bye\";\n");
+  write(workspace, "src/farewell.ts", "export const farewell = \"Bye\";\n");
   git(repo, ["add", "--all"]);
   git(repo, ["commit", "--quiet", "--no-verify", "-m", "Add a farewell"]);
   return landing;
@@ -120,8 +123,9 @@ async function main() {
   const temporary = keep === null ? fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "docket-audit-example-"))) : null;
   const repo = keep === null ? path.join(temporary, "greeter") : path.resolve(keep);
   try {
-    await buildScenario(repo);
-    const audit = docket(repo, ["audit", "main..feature", "--markdown"]);
+    await buildScenario(repo, subfolder);
+    const workspace = path.join(repo, subfolder);
+    const audit = docket(workspace, ["audit", "main..feature", "--markdown", "--workspace", workspace]);
     if (audit.status !== 0) throw new Error(`docket audit exited ${String(audit.status)}: ${audit.stderr}`);
     if (out === null) process.stdout.write(audit.stdout);
     else fs.writeFileSync(path.resolve(out), audit.stdout);

@@ -286,6 +286,30 @@ test("a ledger that is a symbolic link is not read: exit 3 docket.unsafe-path", 
   assert.match(run.stderr, /^docket: docket\.unsafe-path: .*symbolic link/u);
 });
 
+test("Docket in a folder of the repository: paths are compared as the workspace sees them, its .docket/ is Docket state", () => {
+  const mono = path.join(folder, "mono");
+  const build = spawnSync(process.execPath, [path.join(repoRoot(), "scripts", "audit-example.mjs"), "--repo", mono, "--subfolder", "app", "--out", path.join(folder, "mono.md")], { encoding: "utf8" });
+  assert.equal(build.status, 0, build.stderr);
+  const workspace = path.join(mono, "app");
+  // The landed commit again without its trailer (the fallback must convert app/src/greeting.ts to
+  // src/greeting.ts), then a root-level file beside the workspace.
+  const tree = runGit(mono, ["rev-parse", "feature~1^{tree}"]).trim();
+  const bare = execFileSync("git", ["-C", mono, "commit-tree", tree, "-p", "main", "-m", "No trailer"], { encoding: "utf8" }).trim();
+  runGit(mono, ["checkout", "--quiet", "-B", "mono-branch", bare]);
+  fs.writeFileSync(path.join(mono, "NOTES.md"), "notes\n");
+  runGit(mono, ["add", "--all"]);
+  runGit(mono, ["commit", "--quiet", "--no-verify", "-m", "Notes beside the app"]);
+  runGit(mono, ["checkout", "--quiet", "feature"]);
+  const run = docket(workspace, ["audit", "main..mono-branch", "--json", "--workspace", workspace]);
+  assert.equal(run.status, 0, run.stderr);
+  const report = JSON.parse(run.stdout) as { ledger: { path: string }; commits: { paths: { path: string; class: string; landing: { match: string } | null }[] }[] };
+  assert.equal(report.ledger.path, "app/.docket/ledger.jsonl");
+  assert.deepEqual(
+    report.commits.map((commit) => commit.paths.map((entry) => `${entry.path}=${entry.class}${entry.landing === null ? "" : `/${entry.landing.match}`}`)),
+    [["app/.docket/.gitignore=docket-state", "app/.docket/ledger.jsonl=docket-state", "app/src/greeting.ts=landed/path"], ["NOTES.md=unlanded"]],
+  );
+});
+
 /** A PATH whose `docket` is the built CLI, as the workflow's install step provides. */
 function docketOnPath(): string {
   const bin = path.join(folder, "bin");
