@@ -310,6 +310,21 @@ test("Docket in a folder of the repository: paths are compared as the workspace 
   );
 });
 
+test("a completion-guard review recorded in the scope (docket/guard/v1) is listed with its status", () => {
+  const clone = path.join(folder, "guarded");
+  execFileSync("git", ["clone", "--quiet", "--no-local", "--branch", "feature", repo, clone], { stdio: "ignore" });
+  const request = { draft: "The greeting says Hello, world.", claims: [{ id: "c1", text: "src/greeting.ts says Hello, world" }], sources: [{ kind: "file", path: "src/greeting.ts" }] };
+  const opened = spawnSync(process.execPath, [DOCKET_CLI, "review", "open", "--json"], { cwd: clone, input: JSON.stringify(request), encoding: "utf8" });
+  assert.equal(opened.status, 0, opened.stderr);
+  const reviewId = (JSON.parse(opened.stdout) as { reviewId: string }).reviewId;
+  const judged = { reviewId, claims: [{ claimId: "c1", verdict: "supported", citations: ["source:1"] }], response: { verdict: "supported", rationale: "Read the file." } };
+  assert.equal(spawnSync(process.execPath, [DOCKET_CLI, "review", "submit", "--json"], { cwd: clone, input: JSON.stringify(judged), encoding: "utf8" }).status, 0);
+  const run = docket(clone, ["audit", "origin/main..HEAD", "--json"]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual((JSON.parse(run.stdout) as { scopes: { guardReviews: unknown[] }[] }).scopes[0]?.guardReviews, [{ claims: 1, reviewId, status: "supported" }]);
+  assert.match(docket(clone, ["audit", "origin/main..HEAD"]).stdout, new RegExp(`\\*\\*Guard reviews\\*\\*: \`${reviewId}\` supported \\(1 claim\\)`, "u"));
+});
+
 /** A PATH whose `docket` is the built CLI, as the workflow's install step provides. */
 function docketOnPath(): string {
   const bin = path.join(folder, "bin");
