@@ -5,6 +5,8 @@
 // The VS Code command "Docket: Audit Branch…" builds on `runAudit`.
 import fs from "node:fs";
 import path from "node:path";
+import type { Envelope } from "../ledger/envelope";
+import { parseStored } from "../ledger/replay";
 import { containmentRootFor } from "../workspace/ledgerPaths";
 import { classifyAudit, describeChange } from "./auditClassify";
 import { AuditError } from "./auditError";
@@ -105,9 +107,9 @@ export async function auditRange(request: AuditRequest): Promise<AuditReport> {
   // named from outside it (--ledger) — the workspace's default place. Either way the audited ledger
   // must continue what the base and the head committed.
   const committedPath = ledgerInRepo ?? `${docketPrefix}ledger.jsonl`;
-  const prefix = (blob: string | "not-a-file" | null, what: string): Promise<number> => committedPrefix(root, blob, ledgerPath, ledger.bytes, what);
-  const baseLines = base === null ? null : await prefix(await committedFile(root, base, committedPath), `the range's base (${base.slice(0, 12)}:${committedPath})`);
-  await prefix(await committedFile(root, to, committedPath), `the range's head (${to.slice(0, 12)}:${committedPath})`);
+  const version = (blob: string | "not-a-file" | null, what: string): Promise<CommittedVersion> => committedVersion(root, blob, ledgerPath, ledger, what);
+  const atBase = base === null ? null : await version(await committedFile(root, base, committedPath), `the range's base (${base.slice(0, 12)}:${committedPath})`);
+  await version(await committedFile(root, to, committedPath), `the range's head (${to.slice(0, 12)}:${committedPath})`);
   // Every version a commit of the range wrote, too: a ledger rewritten in the middle of a branch and
   // put back later would pass a check of the two ends alone.
   const checkedBlobs = new Set<string>();
@@ -115,7 +117,7 @@ export async function auditRange(request: AuditRequest): Promise<AuditReport> {
     for (const change of changesOf.get(commit.sha) ?? []) {
       if (change.path !== committedPath || change.status === "D" || checkedBlobs.has(change.newBlob)) continue;
       checkedBlobs.add(change.newBlob);
-      await prefix(change.newMode === "100644" || change.newMode === "100755" ? change.newBlob : "not-a-file", `${commit.sha.slice(0, 12)} (${committedPath})`);
+      await version(change.newMode === "100644" || change.newMode === "100755" ? change.newBlob : "not-a-file", `${commit.sha.slice(0, 12)} (${committedPath})`);
     }
   }
   const classify = (scopes: ReturnType<AuditLedgerRead["describeScopes"]>): AuditReport =>
@@ -123,11 +125,12 @@ export async function auditRange(request: AuditRequest): Promise<AuditReport> {
       range: request.range,
       base,
       head: to,
-      ledger: { path: ledgerInRepo ?? ledgerPath, lines: ledger.lines, headLineSha256: ledger.headLineSha256, baseLines },
+      ledger: { path: ledgerInRepo ?? ledgerPath, lines: ledger.lines, headLineSha256: ledger.headLineSha256, baseLines: atBase?.lines ?? null },
       commits,
       landings: ledger.landings,
       scopes,
       knownScopeIds: ledger.knownScopeIds,
+      spentLandings: atBase?.landings ?? new Set<string>(),
       requirements: request.requirements ?? [],
     });
   // Matching does not depend on the scopes' records; the first pass finds which landings the range
@@ -181,39 +184,82 @@ function claimsOf(commit: GitCommit, note: string | null): CommitClaim[] {
   return claims;
 }
 
+interface CommittedVersion {
+  /** Complete lines of the committed ledger (0 when the commit carries none). */
+  readonly lines: number;
+  /** eventSha256 of every landing event it holds. */
+  readonly landings: ReadonlySet<string>;
+}
+
 /**
- * The ledger a commit carries must be a prefix of the ledger audited, byte for byte (Docket only
- * appends; the merge driver keeps the common prefix byte for byte): else the audited ledger is not
- * the history the range was built on. The blob is streamed and compared with the file at the same
- * offsets. Returns the committed ledger's line count (0 when the commit has none).
+ * A ledger a commit carries must be history the audited ledger contains (Docket only appends): its
+ * bytes a prefix of the audited file — or, after a merge through Docket's merge driver (which keeps
+ * the common prefix and re-wraps the other side's lines with new numbers, never changing an
+ * entry), every developer/v8 event it holds accepted by the audited ledger's replay with the same
+ * hash. Else the audited ledger is not the history the range was built on. The blob is streamed
+ * (a line at a time), compared with the file at the same offsets and scanned for its events.
  */
-async function committedPrefix(root: string, blob: string | "not-a-file" | null, ledgerPath: string, ledgerBytes: number, what: string): Promise<number> {
+async function committedVersion(root: string, blob: string | "not-a-file" | null, ledgerPath: string, ledger: AuditLedgerRead, what: string): Promise<CommittedVersion> {
   const diverged = (why: string): never => {
     throw new AuditError("docket.audit-ledger-diverged", `the ledger committed at ${what} ${why}; the audited ledger is not the history this range was built on`, 3);
   };
-  if (blob === null) return 0;
+  if (blob === null) return { lines: 0, landings: new Set() };
   if (blob === "not-a-file") return diverged("is not a regular file");
   const fd = fs.openSync(ledgerPath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   let offset = 0;
+  let prefix = true;
   let lines = 0;
-  let last = 10;
+  let missing: string | null = null;
+  const landings = new Set<string>();
+  let partial: Buffer[] = [];
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const scanLine = (bytes: Buffer): void => {
+    lines += 1;
+    let value: { stream?: unknown; entry?: unknown };
+    try {
+      value = JSON.parse(decoder.decode(bytes)) as typeof value;
+    } catch {
+      diverged(`holds a line that is not a Docket ledger line (line ${lines})`);
+      return;
+    }
+    if (value.stream !== "developer/v8") return;
+    // Parsing recomputes the envelope's hash: an edited entry cannot keep the hash it claims.
+    let envelope: Envelope;
+    try {
+      envelope = parseStored(value.entry);
+    } catch {
+      diverged(`holds an entry that is not a valid developer/v8 envelope (line ${lines})`);
+      return;
+    }
+    if (missing === null && !ledger.hasEvent(envelope.eventId, envelope.eventSha256)) missing = `${envelope.eventId} (line ${lines})`;
+    if (envelope.kind === "implementation-landing-recorded") landings.add(envelope.eventSha256);
+  };
   try {
     const mine = Buffer.allocUnsafe(1 << 16);
     await streamBlob(root, blob, (chunk) => {
-      if (offset + chunk.length > ledgerBytes) diverged(`is longer than the audited ledger's ${ledgerBytes} bytes of complete lines`);
-      for (let at = 0; at < chunk.length; ) {
-        const length = Math.min(mine.length, chunk.length - at);
-        const read = fs.readSync(fd, mine, 0, length, offset + at);
-        if (read !== length || !mine.subarray(0, length).equals(chunk.subarray(at, at + length))) diverged(`differs from the audited ledger within its first ${offset + at + length} bytes`);
-        at += length;
+      if (prefix) {
+        if (offset + chunk.length > ledger.bytes) prefix = false;
+        for (let at = 0; prefix && at < chunk.length; ) {
+          const length = Math.min(mine.length, chunk.length - at);
+          const read = fs.readSync(fd, mine, 0, length, offset + at);
+          if (read !== length || !mine.subarray(0, length).equals(chunk.subarray(at, at + length))) prefix = false;
+          at += length;
+        }
       }
-      for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, index + 1)) lines += 1;
       offset += chunk.length;
-      last = chunk[chunk.length - 1] ?? last;
+      let start = 0;
+      for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+        partial.push(chunk.subarray(start, newline));
+        scanLine(partial.length === 1 ? (partial[0] as Buffer) : Buffer.concat(partial));
+        partial = [];
+        start = newline + 1;
+      }
+      if (start < chunk.length) partial.push(Buffer.from(chunk.subarray(start)));
     });
   } finally {
     fs.closeSync(fd);
   }
-  if (last !== 10) return diverged("does not end with a complete line");
-  return lines;
+  if (partial.length > 0) return diverged("does not end with a complete line");
+  if (!prefix && missing !== null) return diverged(`is neither a prefix of the audited ledger nor contained in it: its event ${missing as string} is not in the audited ledger`);
+  return { lines, landings };
 }

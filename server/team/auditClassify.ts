@@ -3,9 +3,9 @@
 //  1. a commit's own claims (Docket-Landing trailers and refs/notes/docket notes) are checked
 //     against the ledger — the landing must exist, be accepted with exactly that eventSha256, sit in
 //     the scope the commit names (if it names one) and have recorded the path;
-//  2. a path no verified claim covers falls back to the landings that recorded it, but only those
-//     appended after the ledger committed at the range's base (earlier ones were spent by history
-//     the range does not contain);
+//  2. a path no verified claim covers falls back to the landings that recorded it, but not those
+//     the ledger committed at the range's base already held (they were spent by history the range
+//     does not contain);
 //  3. each (landing, path) pair vouches for one commit only — the oldest in the range — so a
 //     landed path edited again later without Docket is unlanded, with or without a copied trailer;
 //     a pair some commit claims is left to claims (the fallback never hands it to another commit).
@@ -37,6 +37,8 @@ export interface ClassifyInput {
   readonly scopes: readonly LedgerScope[];
   /** Scope ids the range named that the ledger holds. */
   readonly knownScopeIds: ReadonlySet<string>;
+  /** eventSha256 of the landings the ledger committed at the base already held (spent before the range). */
+  readonly spentLandings: ReadonlySet<string>;
   readonly requirements: readonly Requirement[];
 }
 
@@ -171,7 +173,7 @@ export function classifyAudit(input: ClassifyInput): AuditReport {
         for (const entry of vouching) if (entry.landing?.eventSha256 === chosen.landing.eventSha256) landedByClaim.add(entry.index);
       } else {
         const candidate = (landingsByPath.get(wp) ?? []).find(
-          (landing) => (input.ledger.baseLines === null || landing.line >= input.ledger.baseLines) && !consumed.has(pairKey(landing, wp)) && !claimedPairs.has(pairKey(landing, wp)),
+          (landing) => !input.spentLandings.has(landing.eventSha256) && !consumed.has(pairKey(landing, wp)) && !claimedPairs.has(pairKey(landing, wp)),
         );
         if (candidate !== undefined) chosen = { landing: candidate, match: "path" };
       }

@@ -22,6 +22,8 @@ export interface AuditLedgerRead {
   readonly lines: number;
   /** Bytes of complete lines (what a committed version may at most hold). */
   readonly bytes: number;
+  /** Whether replay accepted the developer/v8 event with this id and hash. */
+  hasEvent(eventId: string, eventSha256: string): boolean;
   readonly headLineSha256: string | null;
   readonly landings: readonly LedgerLanding[];
   /** The report's view of these scopes (judgments, authorizations, landings, debts, guard reviews). */
@@ -77,6 +79,10 @@ export function readAuditLedger(ledgerPath: string, containmentRoot: string, int
   return {
     lines: store.lineCount,
     bytes: store.offset,
+    hasEvent: (eventId, eventSha256) => {
+      const ordinal = store.replayer.ordinalOfEventId(eventId);
+      return ordinal !== undefined && store.replayer.eventSha256Of(ordinal) === eventSha256;
+    },
     headLineSha256: store.headLineSha256,
     landings,
     knownScopeIds,

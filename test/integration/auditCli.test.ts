@@ -13,6 +13,8 @@ import { DOCKET_CLI } from "../support/mcpClient";
 import { repoRoot } from "../support/repoRoot";
 import { runGit, tempFolder } from "../support/gitRepo";
 import { normalizeIds } from "../support/auditIds";
+import { cycleScopesEntries } from "../support/generatedCycles";
+import { DEVELOPER_STREAM, encodeLedgerLine } from "../../server/ledger/ledgerLine";
 
 interface Run {
   readonly status: number | null;
@@ -323,6 +325,51 @@ test("a completion-guard review recorded in the scope (docket/guard/v1) is liste
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual((JSON.parse(run.stdout) as { scopes: { guardReviews: unknown[] }[] }).scopes[0]?.guardReviews, [{ claims: 1, reviewId, status: "supported" }]);
   assert.match(docket(clone, ["audit", "origin/main..HEAD"]).stdout, new RegExp(`\\*\\*Guard reviews\\*\\*: \`${reviewId}\` supported \\(1 claim\\)`, "u"));
+});
+
+/** Ledger lines of `entries` (stream and entry each) numbered from 0, as one text. */
+function wrapLines(entries: readonly { stream: string; entry: unknown }[]): string {
+  let previous: string | null = null;
+  return entries
+    .map((item, index) => {
+      const encoded = encodeLedgerLine(index, previous, item.stream as typeof DEVELOPER_STREAM, item.entry);
+      previous = encoded.lineSha256;
+      return encoded.text;
+    })
+    .join("");
+}
+
+test("after a merge of the base through a ledger merge, the branch's earlier ledger is no longer a byte prefix but its events are contained: audited, base landings spent", () => {
+  // mainline: the base moved on with a ledger of its own (one generated, closed scope).
+  const mainEntries = cycleScopesEntries(1).map((entry) => ({ stream: DEVELOPER_STREAM as string, entry: entry as unknown }));
+  const mainLedger = wrapLines(mainEntries);
+  const mainline = commitOn("mainline", "main", "Main records its own work", { ".docket/ledger.jsonl": mainLedger });
+  // The merge resolution a ledger merge gives: main's lines, then the branch's re-wrapped after them.
+  const branchEntries = fs
+    .readFileSync(path.join(repo, ".docket", "ledger.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { stream: string; entry: unknown });
+  const merged = wrapLines([...mainEntries, ...branchEntries]);
+  runGit(repo, ["checkout", "--quiet", "-B", "merged-ledger", "feature"]);
+  spawnSync("git", ["-C", repo, "merge", "--quiet", "--no-commit", "--no-ff", mainline], { encoding: "utf8" });
+  fs.writeFileSync(path.join(repo, ".docket", "ledger.jsonl"), merged);
+  runGit(repo, ["add", "--all"]);
+  runGit(repo, ["commit", "--quiet", "--no-verify", "-m", "Merge mainline (ledgers merged)"]);
+  const clone = path.join(folder, "merged-clone");
+  execFileSync("git", ["clone", "--quiet", "--no-local", "--branch", "merged-ledger", repo, clone], { stdio: "ignore" });
+  runGit(repo, ["checkout", "--quiet", "-f", "feature"]);
+  const run = docket(clone, ["audit", "origin/mainline..HEAD", "--json", "--require", "landed"]);
+  assert.equal(run.status, 1, run.stderr);
+  const report = JSON.parse(run.stdout) as { base: string; ledger: { baseLines: number; lines: number }; commits: { paths: { path: string; class: string }[] }[] };
+  assert.equal(report.base, mainline);
+  assert.deepEqual([report.ledger.baseLines, report.ledger.lines], [mainEntries.length, mainEntries.length + branchEntries.length]);
+  assert.deepEqual(
+    report.commits.map((commit) => commit.paths.map((entry) => `${entry.path}=${entry.class}`)),
+    [[".docket/.gitignore=docket-state", ".docket/ledger.jsonl=docket-state", "src/greeting.ts=landed"], ["src/farewell.ts=unlanded"], [".docket/ledger.jsonl=docket-state"]],
+  );
+  assert.match(run.stderr, /unlanded: src\/farewell\.ts/u);
+  assert.doesNotMatch(run.stderr, /diverged/u);
 });
 
 /** A PATH whose `docket` is the built CLI, as the workflow's install step provides. */

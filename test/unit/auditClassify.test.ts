@@ -47,6 +47,7 @@ function input(commits: CommitInput[], landings: LedgerLanding[], extra: Partial
     landings,
     scopes: [scopeOf(landings)],
     knownScopeIds: new Set(["scope:one"]),
+    spentLandings: new Set<string>(),
     requirements: ["landed"],
     ...extra,
   };
@@ -120,14 +121,14 @@ test("forged and mismatched claims are reported and never land a path: unknown i
         commit(4, ["src/c.ts"], [trailer("landing:1"), { source: "note", key: "Docket-Scope", value: "scope:ghost" }]),
       ],
       [l1, l2],
-      { ledger: { path: ".docket/ledger.jsonl", lines: 20, headLineSha256: null, baseLines: 10 } },
+      { ledger: { path: ".docket/ledger.jsonl", lines: 20, headLineSha256: null, baseLines: 10 }, spentLandings: new Set([SHA_A]) },
     ),
   );
   assert.deepEqual(
     report.commits.map((entry) => entry.claims.map((claim) => claim.status)),
     [["unknown-landing"], ["event-mismatch"], ["path-not-recorded"], ["malformed", "unknown-scope"]],
   );
-  // baseLines 10: landing:1 (line 5) was committed before the range, so it cannot land src/a.ts by path either.
+  // landing:1 was in the ledger committed at the base (spent), so it cannot land src/a.ts by path either.
   assert.ok(report.commits.every((entry) => entry.paths.every((item) => item.class === "unlanded")));
 });
 
