@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
+import { auditFigures } from "./audit";
 import { calibrationFigures } from "./calibration";
 import { cliFigures } from "./cli";
 import { extensionStartFigures } from "./extensionStart";
@@ -55,6 +56,7 @@ const PRODUCERS: readonly Producer[] = [
   { area: "merge", quick: true, run: teamMergeFigures },
   // Not in --quick: at its small sizes Node's own start outweighs the `git ls-files` floor.
   { area: "router", quick: false, run: routerFigures },
+  { area: "audit", quick: true, run: auditFigures },
 ];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only=<prefix>[,<prefix>…]] [--json <file>|-] [--rounds=<n>]

@@ -88,6 +88,7 @@ const CLI_BUNDLES = {
   "server/cli/workspaceCommands": "docket-cli-workspace.js",
   "server/cli/ledgerCommands": "docket-cli-ledger.js",
   "server/cli/mergeCommand": "docket-cli-merge.js",
+  "server/cli/auditCommand": "docket-cli-audit.js",
   "server/cli/servers": "docket-cli-servers.js",
   "server/router/planCli": "docket-cli-plan.js",
   "server/notebook/notebookCli": "docket-cli-notebook.js",

@@ -102,6 +102,13 @@ Usage:
                                            Git merge driver for .docket/ledger.jsonl (%O %A %B %P):
                                            exit 0 merged into OURS, 1 conflict (coded message, OURS
                                            untouched). See docs/ledger-merge.md
+  docket audit <rev-range> [--json | --markdown] [--require landed,verified,...] [--language en|ko]
+               [--workspace DIR] [--ledger PATH]
+                                           classify each path each commit of the range changed as
+                                           landed, unlanded or Docket state, with each scope's
+                                           judgments, authorizations, landings and debts (exit 1 a
+                                           --require is violated, 2 bad range or shallow clone, 3 a
+                                           ledger not understood). See docs/audit.md
   docket --help | --version
 
 The ledger defaults to <workspace>/.docket/ledger.jsonl, where the workspace is the Git root
@@ -208,6 +215,11 @@ export function runCli(argv: readonly string[], io: CliIo): number | null | Prom
       // Loaded only here: commit links (and the prepare-commit-msg hook) need Git and the ledger's landings.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return settled((require("../team/linkCli") as typeof import("../team/linkCli")).runLinkCommand(rest, io), io);
+    }
+    if (command === "audit") {
+      // Loaded only here: the audit's Git adapter and renderers are needed by no other command.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return settled((require("./auditCommand") as typeof import("./auditCommand")).runAuditCommand(rest, io), io);
     }
     if (command === "ledger") {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -94,6 +94,15 @@ export const ErrorCodes = {
   gitRevisionInvalid: "docket.git-revision-invalid",
   gitHookConflict: "docket.git-hook-conflict",
   gitHooksOutside: "docket.git-hooks-outside",
+  // `docket audit` (server/team/audit.ts): a range, repository or ledger the audit cannot read.
+  auditRangeInvalid: "docket.audit-range-invalid",
+  auditShallowClone: "docket.audit-shallow-clone",
+  auditNotARepository: "docket.audit-not-a-repository",
+  auditGitFailed: "docket.audit-git-failed",
+  auditPathInvalid: "docket.audit-path-invalid",
+  auditSubmodule: "docket.audit-submodule",
+  auditLedgerDiverged: "docket.audit-ledger-diverged",
+  ledgerMissing: "docket.ledger-missing",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
