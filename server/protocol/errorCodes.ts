@@ -88,6 +88,8 @@ export const ErrorCodes = {
   observerBlocked: "docket.observer-blocked",
   // The Observer stream changed since the caller read it (observer_commit's fingerprint).
   observerStale: "docket.observer-stale",
+  // Team provenance (server/team): a commit id the workspace's repository does not hold.
+  commitNotFound: "docket.commit-not-found",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
