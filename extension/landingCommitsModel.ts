@@ -61,12 +61,14 @@ function commitRow(parentId: string, commit: LinkedCommitRow, l10n: Translator):
 export function buildCommitsNode(landingBase: string, state: LandingCommitsState, l10n: Translator): CommitNode {
   const id = `${landingBase}/commits`;
   const label = l10n.t("Commits");
+  // The rows before an answer have ids of their own: VS Code keeps an id's collapsed state, and the
+  // answered row must open with its commits showing, not inherit the childless row's state.
   switch (state.kind) {
     case "unknown":
-      return { id, label, description: l10n.t("looking up…"), tooltip: l10n.t("Looking up the commits that carry this landing…"), icon: "loading~spin", context: CommitItemContext.commits, children: [] };
+      return { id: `${id}-looking`, label, description: l10n.t("looking up…"), tooltip: l10n.t("Looking up the commits that carry this landing…"), icon: "loading~spin", context: CommitItemContext.commits, children: [] };
     case "failed":
       return {
-        id,
+        id: `${id}-failed`,
         label,
         description: l10n.t("could not be read"),
         tooltip: l10n.t("Docket could not read the commits that carry this landing: {0}", state.message),

@@ -16,9 +16,10 @@ const B: LinkedCommitRow = { sha: "b".repeat(40), subject: "Fix the greeting tes
 
 test("before the backend answered, the row says it is looking and has no children", () => {
   const node = buildCommitsNode(BASE, { kind: "unknown" }, l10n);
-  assert.equal(node.id, `${BASE}/commits`);
   assert.equal(node.label, "Commits");
   assert.equal(node.description, "looking up…");
+  // Not the answered row's id: VS Code would keep this childless row's state for it.
+  assert.notEqual(node.id, buildCommitsNode(BASE, { kind: "known", commits: [A] }, l10n).id);
   assert.equal(node.icon, "loading~spin");
   assert.deepEqual(node.children, []);
   assert.equal(node.open, undefined);
@@ -36,6 +37,7 @@ test("a landing with no commit: one quiet 'not committed yet' row, nothing to op
 
 test("a landing with one commit: the row is open with the short id and subject; the source is in the tooltip; a click opens it", () => {
   const node = buildCommitsNode(BASE, { kind: "known", commits: [A] }, l10n);
+  assert.equal(node.id, `${BASE}/commits`);
   assert.equal(node.description, "1 commit");
   assert.equal(node.expanded, true);
   assert.equal(node.children.length, 1);
