@@ -124,6 +124,8 @@ export function activate(context: vscode.ExtensionContext, loading?: BundleLoadi
       const running = current.initOptions;
       if (running === undefined || !sameInitOptions(running, next)) {
         log.info("folder, trust or docket.ledgerPath changed: restarting the backend");
+        // Another folder or ledger: its landings and commits are not the ones shown.
+        landingCommits.reset();
         void current.start(next);
       }
     }, 250);

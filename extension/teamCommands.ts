@@ -70,9 +70,9 @@ function basisText(suggestion: AuditRangeSuggestion): string {
   }
 }
 
-/** A title safe in a URI path: no slashes or control characters, short. */
+/** A title safe in a URI path: a slash shown as "∕" (so `origin/main` still reads as such), no control characters, short. */
 function documentName(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f/\\]+/gu, " ").trim().slice(0, 80);
+  return text.replace(/[/\\]/gu, "\u2215").replace(/[\u0000-\u001f\u007f]+/gu, " ").trim().slice(0, 80);
 }
 
 export function registerTeamCommands(backend: Backend, log: vscode.LogOutputChannel, register: Register): vscode.Disposable[] {
@@ -104,7 +104,12 @@ export function registerTeamCommands(backend: Backend, log: vscode.LogOutputChan
   async function showAudit(report: AuditReport): Promise<void> {
     lastAudit = report;
     const document = await audits.open(documentName(vscode.l10n.t("Docket audit {0}", report.range)), report.markdown);
-    await vscode.commands.executeCommand("markdown.showPreview", document.uri);
+    try {
+      await vscode.commands.executeCommand("markdown.showPreview", document.uri);
+    } catch {
+      // The built-in Markdown extension is disabled: the report's text is still worth reading.
+      await vscode.window.showTextDocument(document, { preview: true });
+    }
     const summary =
       report.commits === 1 ? vscode.l10n.t("Docket audited {0}: 1 commit.", report.range) : vscode.l10n.t("Docket audited {0}: {1} commits.", report.range, report.commits);
     void vscode.window.showInformationMessage(summary, copyMarkdown).then((choice) => {

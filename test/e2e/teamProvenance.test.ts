@@ -47,6 +47,17 @@ async function landAndCommit(workspace: string): Promise<{ sha: string }> {
   return { sha: git(workspace, "rev-parse", "HEAD").trim() };
 }
 
+/** The trailer line of the landing's commit (HEAD's message), for a follow-up commit to repeat. */
+function landingLine(workspace: string): string {
+  return git(workspace, "log", "-1", "--format=%(trailers:key=Docket-Landing)").trim();
+}
+
+function secondCommit(workspace: string, trailer: string): string {
+  fs.writeFileSync(path.join(workspace, "src", "hello.ts"), "export const hello = (name: string): string => `hello ${name.trim()}!`;\n");
+  git(workspace, "commit", "--quiet", "--no-verify", "-am", `Follow-up\n\n${trailer}\n`);
+  return git(workspace, "rev-parse", "HEAD").trim();
+}
+
 test("a landing's commit in the Work view and Docket: Audit Branch… in real VS Code (code-server)", { timeout: BUDGET_MS + 600_000 }, async (t) => {
   const files = {
     "README.md": "# Greeting service\n",
@@ -79,6 +90,11 @@ test("a landing's commit in the Work view and Docket: Audit Branch… in real VS
       await p.waitForTimeout(1_000);
       await shot("02-commit-diff");
       mark("commitDiff");
+      // A new commit moves HEAD but not the ledger: the .git watcher alone brings the second row.
+      const second = secondCommit(dirs.workspace, landingLine(dirs.workspace));
+      await row(p, new RegExp(`${second.slice(0, 7)}\\s*Follow-up`, "u")).waitFor({ timeout: 20_000 });
+      await row(p, /Commits\s*2 commits/u).waitFor({ timeout: 10_000 });
+      mark("headMoved");
     }
 
     // From the Work view's "…" menu (it is in the command palette too: the extension-host suite runs it).
