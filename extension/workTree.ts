@@ -2,9 +2,9 @@
 // active scope's frames, authorization and landings and for the newest page of the closed scopes'
 // history, older pages as "Show older…" asks for them, the guard
 // overview for the Reviews section, the Notebook's pending proposals for the row that leads to
-// them, a landing's commits once its row is opened) and re-asks for the work state whenever the status revision moves (or the backend finishes
-// reading the history it first answered from its snapshot); a reply older than the
-// latest request is dropped, never shown.
+// them, a landing's commits once its row is opened) and re-asks for the work state whenever the
+// status revision moves (or the backend finishes reading the history it first answered from its
+// snapshot); a reply older than the latest request is dropped, never shown.
 import * as vscode from "vscode";
 import type { GuardOverview, ProposalSummary, Status, WorkHistoryPage, WorkHistoryPageParams, WorkState } from "../server/protocol/messages";
 import { proposalNotice, type ProposalNotice } from "./proposalNotice";
