@@ -5,7 +5,7 @@
 // refreshes (the ledger moved) and when HEAD, a branch or Docket's notes move in the workspace's
 // .git folder; until the new answer comes the rows keep the last one, so they do not flicker.
 import * as vscode from "vscode";
-import type { LandingCommits } from "../server/protocol/messages";
+import { TrailerLandingId, type LandingCommits } from "../server/protocol/messages";
 import { toDocketError } from "./errors";
 import type { LandingCommitsState } from "./landingCommitsModel";
 
@@ -16,6 +16,7 @@ const REMEMBERED = 200;
 /** Git writes several files for one commit or checkout: one re-ask after they settle. */
 const GIT_SETTLE_MS = 300;
 const UNKNOWN: LandingCommitsState = { kind: "unknown" };
+const NONE: LandingCommitsState = { kind: "known", commits: [] };
 
 export class LandingCommitsSource implements vscode.Disposable {
   private readonly known = new Map<string, LandingCommitsState>();
@@ -52,6 +53,12 @@ export class LandingCommitsSource implements vscode.Disposable {
       this.asked.delete(old);
     }
     if (this.known.has(landingId) || this.pending.has(landingId)) return;
+    // An id no Docket-Landing line can name (a hand-edited ledger) is carried by no commit: nothing to ask.
+    if (!TrailerLandingId.safeParse(landingId).success) {
+      this.known.set(landingId, NONE);
+      this.changed.fire();
+      return;
+    }
     this.pending.add(landingId);
     this.watchGit();
     this.schedule();

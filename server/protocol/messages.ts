@@ -1155,9 +1155,11 @@ export const RevisionRange = z
   .regex(/^[^\s\x00-\x1f\x7f]+$/u, "a revision range has no spaces or control characters")
   .refine((range) => range.split(/\.{2,3}/u).every((side) => !side.startsWith("-")), "no side of a revision range may start with '-'");
 
+/** A landing id as a `Docket-Landing: <landingId> <eventSha256>` line can name it: no whitespace or control characters. */
+export const TrailerLandingId = z.string().min(1).max(200).regex(/^[^\s\x00-\x1f\x7f]+$/u);
 export const LandingCommitsParams = z.strictObject({
   /** The landings whose rows were expanded (asked lazily, never every landing at start). */
-  landingIds: z.array(z.string().min(1).max(200)).min(1).max(100),
+  landingIds: z.array(TrailerLandingId).min(1).max(100),
 });
 export type LandingCommitsParams = z.infer<typeof LandingCommitsParams>;
 export const LinkedCommitRow = z.strictObject({

@@ -16,6 +16,8 @@ test("landingCommits: 1..100 landing ids, nothing else", () => {
   assert.equal(params.safeParse({ landingIds: Array.from({ length: 101 }, (_, i) => `landing:${i}`) }).success, false);
   assert.equal(params.safeParse({ landingIds: [""] }).success, false);
   assert.equal(params.safeParse({ landingIds: ["x".repeat(201)] }).success, false);
+  // A Docket-Landing line is `<landingId> <eventSha256>`: an id with whitespace could not be named by one.
+  for (const id of ["landing: a", "landing:a\n", "landing:\ta", "landing:\u0000"]) assert.equal(params.safeParse({ landingIds: [id] }).success, false, JSON.stringify(id));
   assert.equal(params.safeParse({ landingIds: ["landing:a"], head: "HEAD" }).success, false);
   assert.equal(params.safeParse({}).success, false);
 });
