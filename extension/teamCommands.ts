@@ -171,7 +171,14 @@ export function registerTeamCommands(backend: Backend, log: vscode.LogOutputChan
       return report;
     }),
 
-    register(TeamCommandIds.copyAuditMarkdown, async () => {
+    register(TeamCommandIds.copyAuditMarkdown, async (shown?: unknown) => {
+      // From the title of an audit document: that report, whichever audit ran last.
+      if (shown instanceof vscode.Uri && shown.scheme === AUDIT_DOCUMENT_SCHEME) {
+        const markdown = (await vscode.workspace.openTextDocument(shown)).getText();
+        await vscode.env.clipboard.writeText(markdown);
+        void vscode.window.showInformationMessage(vscode.l10n.t("The audit is on the clipboard as Markdown."));
+        return markdown;
+      }
       if (lastAudit === null) {
         void vscode.window.showInformationMessage(vscode.l10n.t("No audit to copy yet: run Docket: Audit Branch… first."));
         return undefined;

@@ -199,6 +199,12 @@ describe("Docket in a real VS Code extension host", function () {
     const copied: unknown = await vscode.commands.executeCommand("docket.copyAuditMarkdown");
     assert.equal(copied, report?.markdown);
     assert.equal(await vscode.env.clipboard.readText(), report?.markdown);
+    // From an audit document's title: that document's report.
+    const shown = vscode.workspace.textDocuments.find((document) => document.uri.scheme === "docket-audit");
+    assert.ok(shown, "the report is a docket-audit: document");
+    await vscode.env.clipboard.writeText("");
+    assert.equal(await vscode.commands.executeCommand("docket.copyAuditMarkdown", shown.uri), report?.markdown);
+    assert.equal(await vscode.env.clipboard.readText(), report?.markdown);
     // An option-like range is refused before anything runs: the command reports and resolves undefined.
     assert.equal(await vscode.commands.executeCommand("docket.auditBranch", "--output=/tmp/docket-x"), undefined);
   });
