@@ -14,6 +14,7 @@ import type { ProposalTreeProvider } from "./proposalTree";
 import { registerOperationCommands } from "./operationCommands";
 import { registerPlanCommand } from "./planPanel";
 import type { ReceiptsViewProvider } from "./receiptsView";
+import { registerTeamCommands } from "./teamCommands";
 import {
   backendUnavailableMessage,
   noFolderMessage,
@@ -65,6 +66,7 @@ const WARNINGS = new Set<string>([
   ErrorCodes.landingPathsRequired,
   ErrorCodes.taskInvalid,
   ErrorCodes.snapshotUnavailable,
+  ErrorCodes.commitNotFound,
   ClientErrorCodes.backendUnavailable,
 ]);
 
@@ -182,12 +184,14 @@ export function registerCommands({ backend, log, receipts, extensionUri, noteboo
 
   const operations = registerOperationCommands({ backend, log, register, requireWritableWorkspace, refreshStatus: refreshedStatus });
   const evidence = registerEvidenceDocuments(backend, register);
+  const team = registerTeamCommands(backend, log, register);
   const plan = registerPlanCommand({ extensionUri, backend, log, register });
   const notebookCommands = registerNotebookCommands({ backend, log, register, tree: notebook.tree, documents: notebook.documents });
 
   return [
     ...operations,
     ...evidence,
+    ...team,
     ...plan,
     ...notebookCommands,
     register(CommandIds.turnOn, async () => {

@@ -16,6 +16,7 @@ import { registerMcpServer } from "./mcpRegistration";
 import { RECEIPTS_VIEW_ID, ReceiptsViewProvider } from "./receiptsView";
 import { DocketStatusBar, ObserverStatusBar } from "./statusBar";
 import { WorkTreeProvider } from "./workTree";
+import { LandingCommitsSource } from "./landingCommits";
 import { markActivateEntered, sinceActivate } from "./startTimeline";
 import { GuardOverviewSource } from "./guardOverviewSource";
 import { registerGuardNotifier } from "./guardNotifier";
@@ -45,10 +46,16 @@ export function activate(context: vscode.ExtensionContext, loading?: BundleLoadi
   );
   const current = new Backend(context, log);
   backend = current;
+  // Nothing is asked until a landing's row is opened (start budget: docs/performance.md).
+  const landingCommits = new LandingCommitsSource(
+    (landingIds) => current.request(Requests.teamLandingCommits, { landingIds }),
+    () => (current.status?.source.kind === "workspace" ? current.status.workspaceFolder : null),
+  );
   const workTree = new WorkTreeProvider(
     () => current.request(Requests.workState, {}),
     (params) => current.request(Requests.workHistoryPage, params),
     (readyMsBefore) => log.info(`Work view: first rows given to VS Code${sinceActivate()}, ${readyMsBefore} ms after they were ready`),
+    landingCommits,
   );
   // Before any other view subscribes: a new status reaches the Work view first, so its request
   // for the work state goes out ahead of the others' (the backend answers in order).
@@ -67,6 +74,7 @@ export function activate(context: vscode.ExtensionContext, loading?: BundleLoadi
   context.subscriptions.push(
     log,
     workTree,
+    landingCommits,
     guard,
     guard.onDidChange((overview) => workTree.setGuard(overview)),
     registerGuardNotifier(guard, context.workspaceState),
@@ -116,6 +124,8 @@ export function activate(context: vscode.ExtensionContext, loading?: BundleLoadi
       const running = current.initOptions;
       if (running === undefined || !sameInitOptions(running, next)) {
         log.info("folder, trust or docket.ledgerPath changed: restarting the backend");
+        // Another folder or ledger: its landings and commits are not the ones shown.
+        landingCommits.reset();
         void current.start(next);
       }
     }, 250);

@@ -2,14 +2,15 @@
 // active scope's frames, authorization and landings and for the newest page of the closed scopes'
 // history, older pages as "Show older…" asks for them, the guard
 // overview for the Reviews section, the Notebook's pending proposals for the row that leads to
-// them) and re-asks for the work state whenever the status revision moves (or the backend finishes
-// reading the history it first answered from its snapshot); a reply older than the
-// latest request is dropped, never shown.
+// them, a landing's commits once its row is opened) and re-asks for the work state whenever the
+// status revision moves (or the backend finishes reading the history it first answered from its
+// snapshot); a reply older than the latest request is dropped, never shown.
 import * as vscode from "vscode";
 import type { GuardOverview, ProposalSummary, Status, WorkHistoryPage, WorkHistoryPageParams, WorkState } from "../server/protocol/messages";
 import { proposalNotice, type ProposalNotice } from "./proposalNotice";
 import { HISTORY_PAGE_SIZE, needsWorkState, statusKey } from "./workHistory";
-import { buildWorkTree, SHOW_OLDER_HISTORY_COMMAND, type WorkNode } from "./workTreeModel";
+import type { LandingCommitsSource } from "./landingCommits";
+import { buildWorkTree, SHOW_OLDER_HISTORY_COMMAND, WorkItemContext, type WorkNode } from "./workTreeModel";
 
 export { isBlocked, WorkItemContext, type WorkNode } from "./workTreeModel";
 
@@ -26,6 +27,7 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   readonly onDidChangeTreeData = this.changeEmitter.event;
 
   private readonly showOlderCommand: vscode.Disposable;
+  private readonly commitsChanged: vscode.Disposable | undefined;
   /** The cursor of the older page being loaded, so a second press does not ask twice. */
   private loadingOlder: string | null = null;
   /** When the first rows were ready (performance.now()), until VS Code asks for them; then null. */
@@ -35,12 +37,15 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
    * @param loadWorkState asks the backend; rejects while it is down (the tree then shows the scope only).
    * @param loadHistoryPage asks for the History page at a cursor the work state (or the last page) gave.
    * @param firstRowsGiven told once, when VS Code first asks for rows the view has (for the start's log).
+   * @param commits the landings' commits, asked for when a landing's row is opened (none: no Commits rows).
    */
   constructor(
     private readonly loadWorkState: () => Promise<WorkState>,
     private readonly loadHistoryPage: (params: WorkHistoryPageParams) => Promise<WorkHistoryPage>,
     private readonly firstRowsGiven: (readyMsBefore: number) => void = () => undefined,
+    private readonly commits?: LandingCommitsSource,
   ) {
+    this.commitsChanged = commits?.onDidChange(() => this.rebuild());
     this.showOlderCommand = vscode.commands.registerCommand(SHOW_OLDER_HISTORY_COMMAND, (cursor: unknown) => {
       if (typeof cursor === "string") void this.showOlder(cursor);
     });
@@ -115,6 +120,8 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
       const work = await this.loadWorkState();
       if (generation !== this.generation) return;
       this.work = work;
+      // The ledger moved: the landings looked at may be carried by other commits now (or other landings).
+      this.commits?.refresh();
     } catch {
       if (generation !== this.generation) return;
       this.work = null;
@@ -124,13 +131,15 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
   }
 
   private rebuild(): void {
-    this.roots = buildWorkTree(this.status, this.work, this.guard, this.proposals);
+    const commits = this.commits;
+    this.roots = buildWorkTree(this.status, this.work, this.guard, this.proposals, commits === undefined ? null : (landingId) => commits.stateOf(landingId));
     if (this.roots.length > 0 && this.firstRowsReadyAt === undefined) this.firstRowsReadyAt = performance.now();
     this.changeEmitter.fire(undefined);
   }
 
   dispose(): void {
     this.showOlderCommand.dispose();
+    this.commitsChanged?.dispose();
     this.changeEmitter.dispose();
   }
 
@@ -140,6 +149,8 @@ export class WorkTreeProvider implements vscode.TreeDataProvider<WorkNode> {
       this.firstRowsReadyAt = null;
       this.firstRowsGiven(Math.round(performance.now() - readyAt));
     }
+    // A landing's row is open: its commits are looked up now (lazily, never for every landing at start).
+    if (element?.context === WorkItemContext.landing && element.landingId !== undefined) this.commits?.want(element.landingId);
     return [...(element === undefined ? this.roots : element.children)];
   }
 

@@ -1,6 +1,7 @@
 // Builds the Work view's nodes from the backend's Status and WorkState: the active scope with its
 // next step, frames (question, route sign, obligations, blockers, contributions, owner,
-// conclusion), the active authorization, landings with their changed paths and debts, the
+// conclusion), the active authorization, landings with their changed paths, debts and the commits
+// that carry them (landingCommitsModel.ts), the
 // completion guard's Reviews section (guardTreeModel.ts), closed scopes under History, and a row for
 // Notebook proposals waiting for review (proposalNotice.ts). Whole tree at once, so a node never
 // shows data from two revisions. A label says the essential thing in a few words, so that it is not
@@ -10,6 +11,7 @@ import * as vscode from "vscode";
 import type { GuardOverview, ScopeSummary, Status, WorkFrame, WorkLanding, WorkState } from "../server/protocol/messages";
 import { SHOW_EVIDENCE_COMMAND } from "./evidenceDocuments";
 import { buildGuardSection, type GuardNode, type TreeNodeFields } from "./guardTreeModel";
+import { buildCommitsNode, type CommitNode, type LandingCommitsState } from "./landingCommitsModel";
 import { contributionText, mergeContributions, obligationText } from "./workFrameModel";
 import { closedScopes, historyRows } from "./workHistory";
 import { OperationCommandIds, purposeLabel } from "./operationCommands";
@@ -40,6 +42,12 @@ export const WorkItemContext = {
   proposals: "docket.proposals",
 } as const;
 
+/** Opens a commit's changes, from a landing's commit row (registered in teamCommands.ts). */
+export const OPEN_LANDING_COMMIT_COMMAND = "docket.openLandingCommit";
+
+/** What the view knows of each landing's commits; null when commits are not shown (no Git folder of this workspace). */
+export type CommitsOf = ((landingId: string) => LandingCommitsState) | null;
+
 /** Runs from the History's "Show older…" row with its cursor (registered by WorkTreeProvider). */
 export const SHOW_OLDER_HISTORY_COMMAND = "docket.showOlderHistory";
 
@@ -47,6 +55,8 @@ export interface WorkNode extends TreeNodeFields {
   readonly children: readonly WorkNode[];
   readonly command?: vscode.Command;
   readonly resourceUri?: vscode.Uri;
+  /** A landing's id, on its row: opening the row asks for its commits. */
+  readonly landingId?: string;
 }
 
 export function isBlocked(status: Status): boolean {
@@ -250,8 +260,15 @@ function authorizationNode(authorization: NonNullable<WorkState["authorization"]
   };
 }
 
-/** @param workspaceFolder null when the history is not this workspace's (no files to compare). */
-function landingNode(landing: WorkLanding, workspaceFolder: string | null, prefix = ""): WorkNode {
+function commitWorkNode(node: CommitNode): WorkNode {
+  const { open, children, ...shown } = node;
+  const command =
+    open === undefined ? undefined : { command: OPEN_LANDING_COMMIT_COMMAND, title: vscode.l10n.t("Show Commit Changes"), arguments: [open.sha, open.subject] };
+  return { ...shown, children: children.map(commitWorkNode), command };
+}
+
+/** @param workspaceFolder null when the history is not this workspace's (no files to compare, no commits to look up). */
+function landingNode(landing: WorkLanding, workspaceFolder: string | null, commitsOf: CommitsOf, prefix = ""): WorkNode {
   const base = `${prefix}landing/${landing.landingId}`;
   const paths: WorkNode[] = landing.changedPaths.map((changed) => ({
     id: `${base}/path/${changed}`,
@@ -277,10 +294,12 @@ function landingNode(landing: WorkLanding, workspaceFolder: string | null, prefi
       landing.changedPaths.length === 1 ? vscode.l10n.t("1 path changed") : vscode.l10n.t("{0} paths changed", landing.changedPaths.length),
     tooltip: `${landing.result}\n${landing.landingId}`,
     icon: "git-commit",
+    landingId: landing.landingId,
     context: WorkItemContext.landing,
     expanded: landing.reroutePending || landing.verificationPending,
     children: [
       ...paths,
+      ...(workspaceFolder === null || commitsOf === null ? [] : [commitWorkNode(buildCommitsNode(base, commitsOf(landing.landingId), vscode.l10n))]),
       ...landing.verification.map((entry, index) => leaf(`${base}/check/${index}`, vscode.l10n.t("Check"), entry, "checklist")),
       debt("reroute", vscode.l10n.t("Reroute debt"), landing.reroutePending),
       debt("verification", vscode.l10n.t("Verification debt"), landing.verificationPending),
@@ -288,7 +307,7 @@ function landingNode(landing: WorkLanding, workspaceFolder: string | null, prefi
   };
 }
 
-function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | null): WorkNode {
+function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | null, commitsOf: CommitsOf): WorkNode {
   const children: WorkNode[] = [];
   // Work state of another scope (a reply that crossed a Turn Off/On) is not shown under this one.
   const current = work !== null && work.workScopeId === scope.workScopeId ? work : null;
@@ -300,7 +319,7 @@ function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | 
     children.push(...current.frames.filter((frame) => frame.status === "open").map((frame) => frameNode(frame)));
     if (current.authorization !== null) children.push(authorizationNode(current.authorization));
     const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
-    children.push(...[...current.landings].reverse().map((landing) => landingNode(landing, files)));
+    children.push(...[...current.landings].reverse().map((landing) => landingNode(landing, files, commitsOf)));
     const concluded = current.frames.filter((frame) => frame.status === "concluded");
     if (concluded.length > 0) {
       children.push({
@@ -343,12 +362,12 @@ function activeScopeNode(scope: ScopeSummary, status: Status, work: WorkState | 
 }
 
 /** A closed scope's landings (newest first) and judgments, all collapsed, above its details. */
-function closedScopeChildren(scope: ScopeSummary, recorded: WorkState["history"][number] | undefined, workspaceFolder: string | null): WorkNode[] {
+function closedScopeChildren(scope: ScopeSummary, recorded: WorkState["history"][number] | undefined, workspaceFolder: string | null, commitsOf: CommitsOf): WorkNode[] {
   const base = `closed/${scope.workScopeId}`;
   const details = scopeDetails(base, scope);
   if (recorded === undefined) return details;
   const prefix = `${base}/`;
-  const landings = [...recorded.landings].reverse().map((landing) => ({ ...landingNode(landing, workspaceFolder, prefix), expanded: false }));
+  const landings = [...recorded.landings].reverse().map((landing) => ({ ...landingNode(landing, workspaceFolder, commitsOf, prefix), expanded: false }));
   const frames = recorded.frames.map((frame) => ({ ...frameNode(frame, prefix), expanded: false }));
   return [...landings, ...frames, ...details];
 }
@@ -391,7 +410,7 @@ function olderHistoryNode(shown: number, total: number, cursor: string): WorkNod
   };
 }
 
-function historyNode(status: Status, work: WorkState | null): WorkNode {
+function historyNode(status: Status, work: WorkState | null, commitsOf: CommitsOf): WorkNode {
   const files = status.source.kind === "workspace" ? status.workspaceFolder : null;
   const { rows, total, olderCursor } = historyRows(status, work);
   const older = olderCursor === null ? [] : [olderHistoryNode(rows.length, total, olderCursor)];
@@ -416,7 +435,7 @@ function historyNode(status: Status, work: WorkState | null): WorkNode {
         ].join("\n"),
         icon: "archive",
         context: WorkItemContext.closedScope,
-        children: closedScopeChildren(scope, recorded, files),
+        children: closedScopeChildren(scope, recorded, files, commitsOf),
       };
     }), ...older],
   };
@@ -481,8 +500,15 @@ function proposalsNode(notice: ProposalNotice): WorkNode {
 /**
  * The root nodes; empty while Docket is off with nothing to show, so the view's welcome content
  * (Turn On) shows. `proposals`: Notebook proposals waiting for review, whether Docket is on or off.
+ * `commitsOf`: what is known of each landing's commits (each landing then has a Commits row).
  */
-export function buildWorkTree(status: Status | null, work: WorkState | null, guard: GuardOverview | null = null, proposals: ProposalNotice | null = null): WorkNode[] {
+export function buildWorkTree(
+  status: Status | null,
+  work: WorkState | null,
+  guard: GuardOverview | null = null,
+  proposals: ProposalNotice | null = null,
+  commitsOf: CommitsOf = null,
+): WorkNode[] {
   if (status === null) return [];
   const nodes: WorkNode[] = [];
   if (status.source.kind === "pi-session") nodes.push(piSessionNode(status.source));
@@ -517,12 +543,12 @@ export function buildWorkTree(status: Status | null, work: WorkState | null, gua
   // Off with a history or a proposal: the welcome content no longer shows, so the tree offers Turn On itself.
   if (status.phase === "off" && status.source.kind === "workspace" && !isBlocked(status)) nodes.push(offNode());
   if (proposals !== null) nodes.push(proposalsNode(proposals));
-  if (status.activeScope !== null) nodes.push(activeScopeNode(status.activeScope, status, work));
+  if (status.activeScope !== null) nodes.push(activeScopeNode(status.activeScope, status, work, commitsOf));
   // Reviews belong to this workspace's ledger: not shown over a Pi session's history.
   if (guard !== null && status.source.kind === "workspace") {
     nodes.push(guardWorkNode(buildGuardSection(guard, { l10n: vscode.l10n, time: formatTime }), status.workspaceFolder));
   }
   if (status.stillReading === true) nodes.push(historyReadingNode(status));
-  else if (closed.length > 0) nodes.push(historyNode(status, work));
+  else if (closed.length > 0) nodes.push(historyNode(status, work, commitsOf));
   return nodes;
 }

@@ -1,5 +1,5 @@
 // The modules behind the backend's rarer requests (Router, Notebook, Observer, agents' configs,
-// the Guard and Observer receipts), loaded on the first request that needs each: a start
+// the Guard and Observer receipts, the team requests), loaded on the first request that needs each: a start
 // initialises only what `initialize`, `docket/status` and `docket/workState` use, so the Work
 // view's first answer does not wait for modules no view has asked for yet (docs/performance.md
 // "Extension start on a large ledger"). They stay in the same bundle, so classes such as
@@ -27,3 +27,5 @@ export const agentsStatus = onFirstUse(() => require("../agents/agentsStatus") a
 export const installerFiles = onFirstUse(() => require("../agents/installerFiles") as typeof import("../agents/installerFiles"));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const gitConnect = onFirstUse(() => require("../team/gitConnect") as typeof import("../team/gitConnect"));
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const teamRequests = onFirstUse(() => require("../team/editorRequests") as typeof import("../team/editorRequests"));

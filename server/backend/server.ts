@@ -49,6 +49,7 @@ import {
   observerService,
   processingPolicy,
   skillCatalog,
+  teamRequests,
   workspacePlanner,
 } from "./requestModules";
 
@@ -105,6 +106,10 @@ const READ_ONLY_REQUESTS: ReadonlySet<string> = new Set(
     Requests.guardOverview,
     Requests.guardReceiptsPage,
     Requests.guardReceiptDetail,
+    Requests.teamLandingCommits,
+    Requests.teamCommitPatch,
+    Requests.teamAuditRange,
+    Requests.teamAudit,
   ].map((definition) => definition.method),
 );
 
@@ -319,6 +324,14 @@ export class Backend {
       return observerReceipts().observerReceiptsPage(ledger.store.observerLines, ledger.status().revision, params);
     });
     this.handle(Requests.observerReceiptDetail, async (params) => observerReceipts().observerReceiptDetailFromStore((await this.requireLedger()).store, params.lineSha256));
+    // Team provenance (issue 17): reads of Git and the ledger for the Work view and "Audit Branch…".
+    this.handle(Requests.teamLandingCommits, (params) => teamRequests().landingCommits(this.requireGitFolder(), params));
+    this.handle(Requests.teamCommitPatch, (params) => teamRequests().showCommit(this.requireGitFolder(), params.sha));
+    this.handle(Requests.teamAuditRange, () => teamRequests().auditRange(this.requireGitFolder()));
+    this.handle(Requests.teamAudit, async (params) => {
+      const ledger = await this.requireLedger();
+      return teamRequests().audit(ledger.options.workspaceFolder, ledger.store.ledgerPath, params.range);
+    });
     connection.listen();
   }
 
@@ -497,6 +510,13 @@ export class Backend {
   private requireWorkspaceFolder(): string {
     if (this.options.workspaceFolder === null) {
       throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to connect an agent: its configuration lives in the workspace folder.");
+    }
+    return this.options.workspaceFolder;
+  }
+
+  private requireGitFolder(): string {
+    if (this.options.workspaceFolder === null) {
+      throw new DocketError(ErrorCodes.noWorkspace, "Open a folder to see its commits: Docket reads them from the folder's Git repository.");
     }
     return this.options.workspaceFolder;
   }

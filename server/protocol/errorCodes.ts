@@ -103,6 +103,8 @@ export const ErrorCodes = {
   auditSubmodule: "docket.audit-submodule",
   auditLedgerDiverged: "docket.audit-ledger-diverged",
   ledgerMissing: "docket.ledger-missing",
+  // Team provenance (server/team): a commit id the workspace's repository does not hold.
+  commitNotFound: "docket.commit-not-found",
   internal: "docket.internal",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

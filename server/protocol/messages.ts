@@ -1153,6 +1153,68 @@ export const ObserverActionResult = z.strictObject({
 });
 export type ObserverActionResult = z.infer<typeof ObserverActionResult>;
 
+// Team provenance (issue 17): the commits that carry a landing (Work view), one commit's patch
+// (its diff when VS Code's Git extension cannot show it) and the audit of a revision range.
+/** A full commit id: 40 hex (SHA-1 repositories) or 64 hex (SHA-256 repositories). */
+const commitId = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/u);
+/**
+ * A revision range as the user types it (`origin/main..HEAD`): no whitespace or control
+ * characters, and no side that starts with `-`, so it can never be read as an option of `git`.
+ */
+export const RevisionRange = z
+  .string()
+  .min(1)
+  .max(500)
+  .regex(/^[^\s\x00-\x1f\x7f]+$/u, "a revision range has no spaces or control characters")
+  .refine((range) => range.split(/\.{2,3}/u).every((side) => !side.startsWith("-")), "no side of a revision range may start with '-'");
+
+/** A landing id as a `Docket-Landing: <landingId> <eventSha256>` line can name it: no whitespace or control characters. */
+export const TrailerLandingId = z.string().min(1).max(200).regex(/^[^\s\x00-\x1f\x7f]+$/u);
+export const LandingCommitsParams = z.strictObject({
+  /** The landings whose rows were expanded (asked lazily, never every landing at start). */
+  landingIds: z.array(TrailerLandingId).min(1).max(100),
+});
+export type LandingCommitsParams = z.infer<typeof LandingCommitsParams>;
+export const LinkedCommitRow = z.strictObject({
+  sha: commitId,
+  subject: z.string().max(1000),
+  source: z.enum(["trailer", "note"]),
+});
+export type LinkedCommitRow = z.infer<typeof LinkedCommitRow>;
+export const LandingCommits = z.strictObject({
+  /** One entry per asked landing id, in the order asked; commits newest first. */
+  landings: z.array(z.strictObject({ landingId: z.string(), commits: z.array(LinkedCommitRow).max(1000) })).max(100),
+});
+export type LandingCommits = z.infer<typeof LandingCommits>;
+
+export const CommitPatchParams = z.strictObject({ sha: commitId });
+export type CommitPatchParams = z.infer<typeof CommitPatchParams>;
+export const CommitPatch = z.strictObject({
+  sha: commitId,
+  /** `git show --stat --patch` of the commit (no external diff drivers or text conversion). */
+  text: z.string(),
+  /** The patch was longer than the backend returns; the text ends where it was cut. */
+  truncated: z.boolean(),
+});
+export type CommitPatch = z.infer<typeof CommitPatch>;
+
+export const AuditRangeSuggestion = z.strictObject({
+  /** What "Audit Branch…" offers first: `<base>..HEAD`. */
+  range: RevisionRange,
+  /** Where the base came from, for the prompt. */
+  basis: z.enum(["origin-head", "remote-main", "upstream", "local-main", "no-base"]),
+});
+export type AuditRangeSuggestion = z.infer<typeof AuditRangeSuggestion>;
+export const AuditParams = z.strictObject({ range: RevisionRange });
+export type AuditParams = z.infer<typeof AuditParams>;
+export const AuditReport = z.strictObject({
+  range: z.string(),
+  /** The report as Markdown, ready to paste into a pull request. */
+  markdown: z.string(),
+  commits: nonNegativeInt,
+});
+export type AuditReport = z.infer<typeof AuditReport>;
+
 /** A request: one method name, one params schema, one result schema. */
 export interface RequestDefinition<P extends z.ZodType, R extends z.ZodType> {
   readonly method: string;
@@ -1214,6 +1276,10 @@ export const Requests = {
   guardReceiptDetail: request("docket/guard/receipts/detail", GuardReceiptDetailParams, GuardReceiptDetail),
   observerReceiptsPage: request("docket/observer/receipts/page", ObserverReceiptsPageParams, ObserverReceiptsPage),
   observerReceiptDetail: request("docket/observer/receipts/detail", ObserverReceiptDetailParams, ObserverReceiptDetail),
+  teamLandingCommits: request("docket/team/landingCommits", LandingCommitsParams, LandingCommits),
+  teamCommitPatch: request("docket/team/commitPatch", CommitPatchParams, CommitPatch),
+  teamAuditRange: request("docket/team/auditRange", Empty, AuditRangeSuggestion),
+  teamAudit: request("docket/team/audit", AuditParams, AuditReport),
 } as const;
 
 export const Notifications = {

@@ -40,6 +40,9 @@ const COMMANDS = [
   "docket.observer.reviewSave",
   "docket.observer.reviewMaterial",
   "docket.observer.refresh",
+  "docket.openLandingCommit",
+  "docket.auditBranch",
+  "docket.copyAuditMarkdown",
 ];
 
 interface LedgerLine {
@@ -187,6 +190,50 @@ describe("Docket in a real VS Code extension host", function () {
     const verify = result as { ok?: unknown; accepted?: unknown };
     assert.equal(verify.ok, true, `verification failed: ${JSON.stringify(result)}`);
     if (typeof verify.accepted === "number") assert.equal(verify.accepted, 2, "both entries are accepted");
+  });
+
+  it("docket.auditBranch with a range shows the report and docket.copyAuditMarkdown puts it on the clipboard", async () => {
+    const report = (await vscode.commands.executeCommand("docket.auditBranch", "HEAD")) as { range?: unknown; markdown?: unknown } | undefined;
+    assert.equal(report?.range, "HEAD", describeResult(report));
+    assert.equal(typeof report?.markdown, "string");
+    const copied: unknown = await vscode.commands.executeCommand("docket.copyAuditMarkdown");
+    assert.equal(copied, report?.markdown);
+    assert.equal(await vscode.env.clipboard.readText(), report?.markdown);
+    // From an audit document's title: that document's report.
+    const shown = vscode.workspace.textDocuments.find((document) => document.uri.scheme === "docket-audit");
+    assert.ok(shown, "the report is a docket-audit: document");
+    await vscode.env.clipboard.writeText("");
+    assert.equal(await vscode.commands.executeCommand("docket.copyAuditMarkdown", shown.uri), report?.markdown);
+    assert.equal(await vscode.env.clipboard.readText(), report?.markdown);
+    // An option-like range is refused before anything runs: the command reports and resolves undefined.
+    assert.equal(await vscode.commands.executeCommand("docket.auditBranch", "--output=/tmp/docket-x"), undefined);
+  });
+
+  it("docket.openLandingCommit shows a commit: with the Git extension, else as a read-only diff document", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const sha = execFileSync("git", ["-C", workspaceRoot(), "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+    const shown: unknown = await vscode.commands.executeCommand("docket.openLandingCommit", sha, "initial commit");
+    assert.ok(shown === "git" || shown === "patch", describeResult(shown));
+    // Without the Git extension's repository (git.enabled off), the backend's git show text opens instead.
+    const git = vscode.workspace.getConfiguration("git");
+    await git.update("enabled", false, vscode.ConfigurationTarget.Global);
+    try {
+      const deadline = Date.now() + 10_000;
+      let fallback: unknown;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        fallback = await vscode.commands.executeCommand("docket.openLandingCommit", sha, "initial commit");
+      } while (fallback !== "patch" && Date.now() < deadline);
+      assert.equal(fallback, "patch");
+      const document = vscode.window.activeTextEditor?.document;
+      assert.equal(document?.uri.scheme, "docket-commit");
+      assert.equal(document?.languageId, "diff");
+      assert.match(document?.getText() ?? "", new RegExp(`^commit ${sha}`, "u"));
+    } finally {
+      await git.update("enabled", undefined, vscode.ConfigurationTarget.Global);
+    }
+    // A value that is not a full commit id does nothing.
+    assert.equal(await vscode.commands.executeCommand("docket.openLandingCommit", "--output=/tmp/x", "x"), undefined);
   });
 
   it("sees ledger appends made by another process without a reload", async () => {
