@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { WorkspaceLedger, type Clock } from "../../server/workspace/workspaceLedger";
+import { WorkspaceLedger, type Clock, type ScopeNonceSource } from "../../server/workspace/workspaceLedger";
 import { DocketError } from "../../server/errors";
 import { checkpointPathFor } from "../../server/hooks/checkpoint";
 import { tailSeedPathFor } from "../../server/hooks/tailSeed";
@@ -31,12 +31,19 @@ function clockFrom(start: number): Clock {
   return { now: () => new Date(Date.UTC(2031, 0, 1) + 1_000 * tick++).toISOString() };
 }
 
+/** Scope nonces as reproducible as the clock: both copies must open the same scope ids. */
+function noncesFrom(start: number): ScopeNonceSource {
+  let draw = start;
+  return () => (draw++).toString(16).padStart(32, "0");
+}
+
 const obligations = [{ obligationId: "obligation:a", statement: "The question is settled." }];
 
 interface Copy {
   readonly repo: TempRepo;
   readonly ledgerPath: string;
   readonly clock: Clock;
+  readonly scopeNonce: ScopeNonceSource;
   /** The ledger used for the next operation. */
   ledger(): WorkspaceLedger;
 }
@@ -45,18 +52,20 @@ function copy(replayFirst: boolean): Copy {
   const repo = tempRepo({ files: { "src/a.ts": "export const a = 1;\n", ".gitignore": "" } });
   const ledgerPath = path.join(repo.root, ".docket", "ledger.jsonl");
   const clock = clockFrom(0);
+  const scopeNonce = noncesFrom(0);
   let shared: WorkspaceLedger | null = null;
   return {
     repo,
     ledgerPath,
     clock,
+    scopeNonce,
     ledger: () => {
       if (replayFirst) {
-        shared ??= new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock });
+        shared ??= new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock, scopeNonce });
         shared.refresh();
         return shared;
       }
-      return new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock });
+      return new WorkspaceLedger({ workspaceFolder: repo.root, ledgerPath, trusted: true, clock, scopeNonce });
     },
   };
 }
@@ -233,7 +242,7 @@ test("a damaged ledger or anchor is refused by the snapshot writer exactly as by
 
 function copyLedger(target: Copy): () => WorkspaceLedger {
   return () => {
-    const ledger = new WorkspaceLedger({ workspaceFolder: target.repo.root, ledgerPath: target.ledgerPath, trusted: true, clock: target.clock });
+    const ledger = new WorkspaceLedger({ workspaceFolder: target.repo.root, ledgerPath: target.ledgerPath, trusted: true, clock: target.clock, scopeNonce: target.scopeNonce });
     ledger.refresh();
     return ledger;
   };
@@ -245,7 +254,7 @@ test("lines a foreign writer appended after the checkpoint, and a torn tail, are
   try {
     for (const target of [snapshot.target, full.target]) {
       // Another Docket wrote lines without moving the checkpoint (it died before), then a torn write.
-      const writer = new WorkspaceLedger({ workspaceFolder: target.repo.root, ledgerPath: target.ledgerPath, trusted: true, clock: clockFrom(100) });
+      const writer = new WorkspaceLedger({ workspaceFolder: target.repo.root, ledgerPath: target.ledgerPath, trusted: true, clock: clockFrom(100), scopeNonce: noncesFrom(100) });
       writer.refresh();
       const saved = { checkpoint: fs.readFileSync(checkpointPathFor(target.ledgerPath)), seed: fs.readFileSync(tailSeedPathFor(target.ledgerPath)) };
       await writer.openJudgment({ routeDefinitionId: "route:meaning-settlement", question: "Foreign?", obligations });
