@@ -6,8 +6,9 @@
 // `main` holds README.md and src/greeting.ts. On `feature`, Docket is turned on (`docket on`) and a
 // whole cycle runs through `docket mcp` (the MCP SDK's client): a work judgment, its conclusion, an
 // authorization, the edit of src/greeting.ts, the landing, and the reroute judgment; the
-// verification judgment is left owed. Commit 1 carries the edit, the ledger and a Docket-Landing
-// trailer naming the landing (what the prepare-commit-msg hook writes); commit 2 adds
+// verification judgment is left owed. `docket connect git` ran on `main` (its .gitattributes line is
+// in the initial commit); commit 1 carries the edit, the ledger and the Docket-Landing trailer
+// Docket's prepare-commit-msg hook added; commit 2 adds
 // src/farewell.ts without Docket. The report is `docket audit main..feature --markdown`; with
 // --out it is written there (else to stdout). --repo keeps the repository in DIR (which must not
 // exist) for further audits; without it the repository is removed. --subfolder runs Docket in a
@@ -77,6 +78,10 @@ export async function buildScenario(repo, sub = "") {
   git(repo, ["config", "commit.gpgsign", "false"]);
   write(workspace, "README.md", "# Greeter\n");
   write(workspace, "src/greeting.ts", "export const greeting = \"Hello\";\n");
+  // Connected once, as a team would: the ledger's merge line in .gitattributes (committed with the
+  // project), the merge driver and the prepare-commit-msg hook that writes the landing trailers.
+  const connect = docket(workspace, ["connect", "git", "--workspace", workspace]);
+  if (connect.status !== 0) throw new Error(`docket connect git failed: ${connect.stderr}`);
   git(repo, ["add", "--all"]);
   git(repo, ["commit", "--quiet", "--no-verify", "-m", "Initial commit"]);
   git(repo, ["checkout", "--quiet", "-b", "feature"]);
@@ -112,7 +117,11 @@ export async function buildScenario(repo, sub = "") {
   }
   const landing = recordedLanding(workspace);
   git(repo, ["add", "--all"]);
-  git(repo, ["commit", "--quiet", "--no-verify", "-m", "Change the greeting", "-m", `Docket-Landing: ${landing.landingId} ${landing.eventSha256}\nDocket-Scope: ${landing.workScopeId}`]);
+  // --no-verify skips pre-commit and commit-msg, not prepare-commit-msg: Docket's hook adds the trailers.
+  git(repo, ["commit", "--quiet", "--no-verify", "-m", "Change the greeting"]);
+  const message = git(repo, ["log", "-1", "--format=%B"]);
+  const expected = `Docket-Landing: ${landing.landingId} ${landing.eventSha256}\nDocket-Scope: ${landing.workScopeId}`;
+  if (!message.includes(expected)) throw new Error(`the prepare-commit-msg hook did not add the landing's trailers:\n${message}`);
   write(workspace, "src/farewell.ts", "export const farewell = \"Bye\";\n");
   git(repo, ["add", "--all"]);
   git(repo, ["commit", "--quiet", "--no-verify", "-m", "Add a farewell"]);
