@@ -4,6 +4,7 @@
 // (auditRange.ts). The answers are plain data the pure classification (auditClassify.ts) reads.
 import { spawn } from "node:child_process";
 import { AuditError } from "./auditError";
+import { gitEnvironment } from "../workspace/gitEnvironment";
 
 /** Git's answer to one command: its exit status and output bytes. */
 interface GitRun {
@@ -15,7 +16,7 @@ interface GitRun {
 const GIT_TIMEOUT_MS = 120_000;
 
 // Replace refs would let a repository show other commits and trees than the ones it has.
-const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_NO_REPLACE_OBJECTS: "1", LC_ALL: "C", GIT_PAGER: "cat" };
+const GIT_ENV = gitEnvironment({ extra: { GIT_NO_REPLACE_OBJECTS: "1" } });
 
 // Settings a hostile repository could use to run a program while Docket reads it.
 const SAFE_CONFIG = ["-c", "core.fsmonitor=false", "-c", "core.quotePath=false"];

@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { DocketError } from "../errors";
 import { ErrorCodes } from "../protocol/errorCodes";
+import { gitEnvironment } from "../workspace/gitEnvironment";
 
 const GIT_TIMEOUT_MS = 10_000;
 /** The most of a patch the backend returns: a larger commit is cut, and says so. */
@@ -19,18 +20,6 @@ interface GitRun {
   readonly cut: boolean;
 }
 
-/** The environment minus what would point Git at another repository, with English messages and no prompts. */
-function gitEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_EXTERNAL_DIFF", "GIT_PAGER"]) {
-    delete env[name];
-  }
-  env.LC_ALL = "C";
-  env.LANGUAGE = "C";
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.GIT_OPTIONAL_LOCKS = "0";
-  return env;
-}
 
 /** Runs `git -C folder ...args` and keeps at most `limit` bytes of stdout (the rest stops Git). */
 function runGit(folder: string, args: readonly string[], limit = 64 * 1024): Promise<GitRun> {

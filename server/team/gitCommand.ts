@@ -3,6 +3,7 @@
 // line of complaint. Only the prepare-commit-msg hook keeps Git's own environment: during
 // `git commit <paths>` or `git commit -a` Git points GIT_INDEX_FILE at the index being committed.
 import { spawn } from "node:child_process";
+import { gitEnvironment } from "../workspace/gitEnvironment";
 
 const GIT_TIMEOUT_MS = 20_000;
 const GIT_MAX_OUTPUT = 64 * 1024 * 1024;
@@ -44,22 +45,10 @@ export function keepHookEnvironment(): void {
   hookProcess = true;
 }
 
-const REPOSITORY_VARIABLES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_NOTES_REF"];
-
 function environment(hook: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  if (!hook) for (const name of REPOSITORY_VARIABLES) delete env[name];
-  // The notes Docket reads and writes are always refs/notes/docket, whatever the user's default is.
-  delete env.GIT_NOTES_REF;
-  delete env.GIT_NOTES_DISPLAY_REF;
-  env.LC_ALL = "C";
-  env.LANGUAGE = "C";
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.GIT_OPTIONAL_LOCKS = "0";
-  // Git would open an editor or a pager for some commands; neither may ever wait on a person here.
-  env.GIT_EDITOR = "true";
-  env.GIT_PAGER = "cat";
-  return env;
+  // The notes Docket reads and writes are always refs/notes/docket, whatever the user's default is;
+  // Git would open an editor or a pager for some commands, and neither may ever wait on a person here.
+  return gitEnvironment({ keepRepository: hook });
 }
 
 /**

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { gitEnvironment } from "./gitEnvironment";
 import { compareCodeUnits, sha256Hex } from "../ledger/canonicalJson";
 import {
   type DirtyPath,
@@ -39,21 +40,6 @@ interface ExecError extends Error {
   readonly signal?: NodeJS.Signals | null;
 }
 
-/** The environment minus variables that would make Git look at a different repository than `-C` names. */
-function gitEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_PREFIX"]) {
-    delete env[name];
-  }
-  // English messages so the failure classification below works under any locale.
-  env.LC_ALL = "C";
-  env.LANGUAGE = "C";
-  // Never block on a credential or pager prompt inside a 5 s budget.
-  env.GIT_TERMINAL_PROMPT = "0";
-  // Observation must not refresh the index (and take index.lock) under an agent's own git run.
-  env.GIT_OPTIONAL_LOCKS = "0";
-  return env;
-}
 
 function firstLine(text: string): string {
   return text.split("\n").find((line) => line.trim().length > 0)?.trim() ?? "";

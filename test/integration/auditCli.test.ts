@@ -154,7 +154,7 @@ test("a single revision audits its whole history: the root commit against the em
   assert.equal(report.base, null);
   assert.equal(report.ledger.baseLines, null);
   assert.deepEqual(report.commits[0], { ...report.commits[0], subject: "Initial commit", parents: [] });
-  assert.deepEqual(report.commits[0]?.paths.map((entry) => `${entry.path}=${entry.class}`), ["README.md=unlanded", "src/greeting.ts=unlanded"]);
+  assert.deepEqual(report.commits[0]?.paths.map((entry) => `${entry.path}=${entry.class}`), [".gitattributes=unlanded", "README.md=unlanded", "src/greeting.ts=unlanded"]);
   assert.deepEqual(report.commits.slice(1).map((commit) => commit.subject), ["Change the greeting", "Add a farewell"]);
 });
 

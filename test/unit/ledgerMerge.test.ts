@@ -7,26 +7,16 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { canonicalize } from "../../server/ledger/canonicalJson";
-import { encodeLedgerLine, type Stream } from "../../server/ledger/ledgerLine";
 import { closeScope, openScope } from "../support/envelopes";
 import { tempFolder } from "../support/gitRepo";
+import { ledgerText, type LedgerItem } from "../support/ledgerText";
 import { mergeLedgerFiles } from "../../server/team/mergeLedgerFiles";
 import { MergeConflict } from "../../server/team/ledgerMerge";
 import { verifyLedgerBytes } from "../../server/workspace/ledgerVerify";
 import type { GuardEntry } from "../../server/guard/guardEntry";
 
-type Item = { readonly stream: Stream; readonly entry: unknown };
-
-function encode(items: readonly Item[]): string {
-  let previous: string | null = null;
-  let text = "";
-  items.forEach((item, line) => {
-    const encoded = encodeLedgerLine(line, previous, item.stream, item.entry);
-    text += encoded.text;
-    previous = encoded.lineSha256;
-  });
-  return text;
-}
+type Item = LedgerItem;
+const encode = ledgerText;
 
 const scopeId = (name: string): string => `scope:${Buffer.from(name).toString("hex").padEnd(24, "0").slice(0, 24)}`;
 

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { encodeLedgerLine, type Stream } from "../../server/ledger/ledgerLine";
+import { encodeLedgerLine } from "../../server/ledger/ledgerLine";
 import { LedgerStore } from "../../server/ledger/store";
 import { checkAnchor } from "../../server/hooks/anchorCheck";
 import { inodeOf } from "../../server/ledger/anchor";
@@ -14,19 +14,10 @@ import { mergeRecordPathFor } from "../../server/ledger/mergeRecord";
 import { mergeLedgerFiles } from "../../server/team/mergeLedgerFiles";
 import { closeScope, openScope } from "../support/envelopes";
 import { tempFolder } from "../support/gitRepo";
+import { ledgerText, type LedgerItem } from "../support/ledgerText";
 
-type Item = { readonly stream: Stream; readonly entry: unknown };
-
-function encode(items: readonly Item[]): string {
-  let previous: string | null = null;
-  let text = "";
-  items.forEach((item, line) => {
-    const encoded = encodeLedgerLine(line, previous, item.stream, item.entry);
-    text += encoded.text;
-    previous = encoded.lineSha256;
-  });
-  return text;
-}
+type Item = LedgerItem;
+const encode = ledgerText;
 
 function closedScope(id: string): Item[] {
   const opened = openScope(`scope:${id.padEnd(24, "0")}`);
