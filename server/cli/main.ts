@@ -247,6 +247,14 @@ function settled(run: Promise<number>, io: CliIo): Promise<number> {
 }
 
 if (require.main === module) {
+  // A reader that stops early (`docket status | head`) closes the pipe: the rest of the output has
+  // nowhere to go, but the command still finishes what it started (a write is never cut short by
+  // its own report), so a closed pipe is ignored instead of crashing the process.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+    });
+  }
   const code = runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
